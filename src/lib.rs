@@ -1,0 +1,19 @@
+//! gpugrep: grep-compatible search with a GPU engine and a CPU engine.
+//!
+//! The crate is a pipeline of stages, one module each, in the order data
+//! flows: `cli` (what was typed) → `config` (what to do) → `input` (walking,
+//! mapping files, the corpus) → `pattern` (parsing and compiling patterns) →
+//! `engine` (finding candidate matches, CPU or GPU) → `confirm` (turning
+//! candidates into exact line matches) → `search` (lines, context, limits) →
+//! `output` (grep's and ripgrep's formats). `run` joins them.
+
+pub mod cli;
+pub mod config;
+pub mod confirm;
+pub mod engine;
+pub mod exit;
+pub mod input;
+pub mod output;
+pub mod pattern;
+pub mod run;
+pub mod search;
