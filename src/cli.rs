@@ -1,1 +1,202 @@
-//! TODO
+//! What the user typed: GNU grep's options, parsed by clap.
+//!
+//! Nothing here is interpreted: numbers stay strings so that `config` can
+//! reject them with grep's own messages, and the first positional argument
+//! is split into PATTERN and FILEs there, since that depends on `-e`/`-f`.
+
+use clap::{ArgAction, Parser};
+use std::ffi::OsString;
+
+/// grep-compatible search on an NVIDIA GPU, with a fast CPU engine.
+#[derive(Parser, Debug, Default)]
+#[command(
+    name = "gpugrep",
+    version,
+    disable_help_flag = true,
+    override_usage = "gpugrep [OPTION]... PATTERNS [FILE]...",
+    after_help = "Exit status is 0 if any line is selected, 1 otherwise; \
+                  2 if an error occurred, unless -q was given and a line was selected."
+)]
+pub struct Cli {
+    /// PATTERNS (unless -e or -f is given) followed by FILEs.
+    #[arg(value_name = "PATTERNS [FILE]", allow_hyphen_values = false)]
+    pub positional: Vec<OsString>,
+
+    // --- Pattern selection and interpretation ---
+    /// Use PATTERNS for matching (repeatable).
+    #[arg(short = 'e', long = "regexp", value_name = "PATTERNS", action = ArgAction::Append, allow_hyphen_values = true)]
+    pub regexp: Vec<OsString>,
+    /// Take PATTERNS from FILE, one per line (`-` is standard input).
+    #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append)]
+    pub file: Vec<OsString>,
+    /// PATTERNS are fixed strings.
+    #[arg(short = 'F', long = "fixed-strings", overrides_with_all = ["extended_regexp", "basic_regexp"])]
+    pub fixed_strings: bool,
+    /// PATTERNS are extended regular expressions.
+    #[arg(short = 'E', long = "extended-regexp", overrides_with_all = ["fixed_strings", "basic_regexp"])]
+    pub extended_regexp: bool,
+    /// PATTERNS are basic regular expressions (the default).
+    #[arg(short = 'G', long = "basic-regexp", overrides_with_all = ["fixed_strings", "extended_regexp"])]
+    pub basic_regexp: bool,
+    /// Ignore case distinctions in patterns and data.
+    #[arg(
+        short = 'i',
+        long = "ignore-case",
+        visible_short_alias = 'y',
+        overrides_with = "no_ignore_case"
+    )]
+    pub ignore_case: bool,
+    /// Do not ignore case distinctions (the default).
+    #[arg(long = "no-ignore-case", overrides_with = "ignore_case")]
+    pub no_ignore_case: bool,
+    /// Match only whole words.
+    #[arg(short = 'w', long = "word-regexp")]
+    pub word_regexp: bool,
+    /// Match only whole lines.
+    #[arg(short = 'x', long = "line-regexp")]
+    pub line_regexp: bool,
+    /// Select non-matching lines.
+    #[arg(short = 'v', long = "invert-match")]
+    pub invert_match: bool,
+    /// Lines end with a NUL byte, not a newline.
+    #[arg(short = 'z', long = "null-data")]
+    pub null_data: bool,
+
+    // --- Output control ---
+    /// Print only a count of selected lines per file.
+    #[arg(short = 'c', long = "count")]
+    pub count: bool,
+    /// Print only a count of matches per file.
+    #[arg(long = "count-matches")]
+    pub count_matches: bool,
+    /// Print only names of files with selected lines.
+    #[arg(short = 'l', long = "files-with-matches")]
+    pub files_with_matches: bool,
+    /// Print only names of files with no selected lines.
+    #[arg(short = 'L', long = "files-without-match")]
+    pub files_without_match: bool,
+    /// Show only the matched parts of lines.
+    #[arg(short = 'o', long = "only-matching")]
+    pub only_matching: bool,
+    /// Suppress all normal output.
+    #[arg(short = 'q', long = "quiet", alias = "silent")]
+    pub quiet: bool,
+    /// Suppress error messages about missing or unreadable files.
+    #[arg(short = 's', long = "no-messages")]
+    pub no_messages: bool,
+    /// Stop after NUM selected lines.
+    #[arg(
+        short = 'm',
+        long = "max-count",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
+    pub max_count: Option<String>,
+    /// Print the line number with output lines.
+    #[arg(short = 'n', long = "line-number")]
+    pub line_number: bool,
+    /// Print the byte offset with output lines.
+    #[arg(short = 'b', long = "byte-offset")]
+    pub byte_offset: bool,
+    /// Print the file name for each match.
+    #[arg(short = 'H', long = "with-filename", overrides_with = "no_filename")]
+    pub with_filename: bool,
+    /// Suppress the file name prefix on output.
+    #[arg(short = 'h', long = "no-filename", overrides_with = "with_filename")]
+    pub no_filename: bool,
+    /// Use LABEL as the file name for standard input.
+    #[arg(long = "label", value_name = "LABEL")]
+    pub label: Option<OsString>,
+    /// Print a NUL byte after each file name.
+    #[arg(short = 'Z', long = "null")]
+    pub null: bool,
+    /// Print NUM lines of trailing context.
+    #[arg(
+        short = 'A',
+        long = "after-context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
+    pub after_context: Option<String>,
+    /// Print NUM lines of leading context.
+    #[arg(
+        short = 'B',
+        long = "before-context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
+    pub before_context: Option<String>,
+    /// Print NUM lines of output context.
+    #[arg(
+        short = 'C',
+        long = "context",
+        value_name = "NUM",
+        allow_hyphen_values = true
+    )]
+    pub context: Option<String>,
+    /// Print SEP between groups of context lines.
+    #[arg(
+        long = "group-separator",
+        value_name = "SEP",
+        allow_hyphen_values = true
+    )]
+    pub group_separator: Option<OsString>,
+    /// Print no separator between groups of context lines.
+    #[arg(long = "no-group-separator")]
+    pub no_group_separator: bool,
+    /// Colour matches: never, always or auto (only on a terminal).
+    #[arg(long = "color", alias = "colour", value_name = "WHEN", num_args = 0..=1, require_equals = true, default_missing_value = "auto")]
+    pub color: Option<String>,
+    /// Flush output after every line.
+    #[arg(long = "line-buffered")]
+    pub line_buffered: bool,
+
+    // --- File and directory selection ---
+    /// Process a binary file as if it were text.
+    #[arg(short = 'a', long = "text")]
+    pub text: bool,
+    /// Ignore binary files (as --binary-files=without-match).
+    #[arg(short = 'I')]
+    pub ignore_binary: bool,
+    /// How to treat binary files: binary, text or without-match.
+    #[arg(long = "binary-files", value_name = "TYPE")]
+    pub binary_files: Option<String>,
+    /// Search directories recursively.
+    #[arg(short = 'r', long = "recursive")]
+    pub recursive: bool,
+    /// Search directories recursively, following all symbolic links.
+    #[arg(short = 'R', long = "dereference-recursive")]
+    pub dereference_recursive: bool,
+    /// Search only files whose base name matches GLOB.
+    #[arg(long = "include", value_name = "GLOB", action = ArgAction::Append)]
+    pub include: Vec<String>,
+    /// Skip files whose base name matches GLOB.
+    #[arg(long = "exclude", value_name = "GLOB", action = ArgAction::Append)]
+    pub exclude: Vec<String>,
+    /// Skip directories whose base name matches GLOB.
+    #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append)]
+    pub exclude_dir: Vec<String>,
+    /// Honour .gitignore, .ignore and git's exclude files while recursing.
+    #[arg(long = "gitignore")]
+    pub gitignore: bool,
+
+    // --- gpugrep's own options ---
+    /// Print results as JSON Lines (ripgrep's schema).
+    #[arg(long = "json")]
+    pub json: bool,
+    /// Print statistics about the search on standard error.
+    #[arg(long = "stats")]
+    pub stats: bool,
+    /// Engine: auto (GPU when it pays), gpu or cpu.
+    #[arg(long = "engine", value_name = "ENGINE", default_value = "auto")]
+    pub engine: String,
+    /// Print what gpugrep decided (engine, kernel, fallbacks) on standard error.
+    #[arg(long = "debug")]
+    pub debug: bool,
+    /// Number of search threads (default: all cores).
+    #[arg(short = 'j', long = "threads", value_name = "NUM")]
+    pub threads: Option<String>,
+    /// Print help.
+    #[arg(long = "help", action = ArgAction::Help)]
+    pub help: Option<bool>,
+}

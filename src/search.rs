@@ -1,1 +1,348 @@
-//! TODO
+//! The line searcher: from matches in a buffer to selected and context lines.
+//!
+//! Searching line by line is slow; searching the whole buffer and then
+//! finding the line around each match is fast (ripgrep's design). The
+//! searcher asks the prefilter for the next candidate anywhere in the
+//! buffer, finds its line, confirms the line when the prefilter is not exact,
+//! and hands selected lines, context lines and group gaps to a [`Sink`].
+//!
+//! A buffer may be a whole memory-mapped file or one block of a stream:
+//! [`Searcher::search_block`] keeps line numbers, context and `-m` counts
+//! across blocks, and the caller keeps the last `-B` lines of a block at the
+//! front of the next so leading context survives the boundary.
+
+use crate::engine::Matcher;
+use memchr::{memchr, memrchr};
+use std::io;
+
+/// One line handed to a sink.
+#[derive(Debug, Clone, Copy)]
+pub struct Line<'a> {
+    /// The line without its terminator.
+    pub bytes: &'a [u8],
+    /// 1-based line number, when line numbers are counted.
+    pub number: Option<u64>,
+    /// Byte offset of the line's first byte in its file.
+    pub offset: u64,
+    /// False for a final line with no terminator.
+    pub terminated: bool,
+}
+
+/// Receives what the searcher selects, in order.
+pub trait Sink {
+    /// A selected line. `Ok(false)` stops the search of this input.
+    fn selected(&mut self, line: &Line) -> io::Result<bool>;
+    /// A context line (only when context was asked for).
+    fn context(&mut self, line: &Line) -> io::Result<()>;
+    /// Lines were skipped between two groups of context.
+    fn gap(&mut self) -> io::Result<()>;
+}
+
+/// What the searcher does, independent of the pattern.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOptions {
+    pub terminator: u8,
+    pub invert: bool,
+    pub max_count: Option<u64>,
+    pub before: usize,
+    pub after: usize,
+    pub line_numbers: bool,
+    /// Stop at the first output line holding a NUL byte (binary data found
+    /// late), reporting it in [`Outcome::binary`].
+    pub stop_on_nul: bool,
+}
+
+/// How a search ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Number of selected lines.
+    pub selected: u64,
+    /// A NUL byte was found in a line about to be printed.
+    pub binary: bool,
+}
+
+/// The searcher, with its state across blocks of one input.
+pub struct Searcher<'m> {
+    opts: SearchOptions,
+    prefilter: &'m dyn Matcher,
+    confirm: Option<&'m dyn Matcher>,
+    selected: u64,
+    after_left: usize,
+    /// Absolute offset just past the last line given to the sink.
+    last_end: Option<u64>,
+    /// Line-number cursor: the line starting at `count_pos` is `count_line`.
+    count_pos: u64,
+    count_line: u64,
+    done: bool,
+    /// `-m` was reached: only trailing context remains.
+    limit_reached: bool,
+    binary: bool,
+}
+
+/// A line's bounds in a buffer: `start..end`, `end` at its terminator.
+#[derive(Clone, Copy)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl<'m> Searcher<'m> {
+    /// A searcher for one input. `confirm`, when given, decides each
+    /// candidate line exactly; else the prefilter's matches are exact.
+    pub fn new(
+        opts: SearchOptions,
+        prefilter: &'m dyn Matcher,
+        confirm: Option<&'m dyn Matcher>,
+    ) -> Self {
+        Searcher {
+            opts,
+            prefilter,
+            confirm,
+            selected: 0,
+            after_left: 0,
+            last_end: None,
+            count_pos: 0,
+            count_line: 1,
+            done: false,
+            limit_reached: opts.max_count == Some(0),
+            binary: false,
+        }
+    }
+
+    /// Searches a whole input held in memory.
+    pub fn search_slice(mut self, buf: &[u8], sink: &mut dyn Sink) -> io::Result<Outcome> {
+        self.search_block(buf, 0, 0, sink)?;
+        Ok(self.outcome())
+    }
+
+    /// The result so far.
+    pub fn outcome(&self) -> Outcome {
+        Outcome {
+            selected: self.selected,
+            binary: self.binary,
+        }
+    }
+
+    /// True once nothing more will be selected or printed.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Searches `buf[from..]`, which holds whole lines (the last may lack a
+    /// terminator only at the end of input); `buf[..from]` holds lines
+    /// already searched, kept for leading context; `base` is the absolute
+    /// offset of `buf[0]`.
+    pub fn search_block(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        from: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        let mut pos = from;
+        while !self.done && !self.limit_reached && pos < buf.len() {
+            let found = self.next_matching_line(buf, pos);
+            if self.opts.invert {
+                let stop = found.map_or(buf.len(), |s| s.start);
+                while !self.done && pos < stop {
+                    let span = line_at(buf, pos, self.opts.terminator);
+                    self.emit_selected(buf, base, span, sink)?;
+                    pos = span.end + 1;
+                }
+                match found {
+                    Some(s) => pos = s.end + 1,
+                    None => pos = buf.len(),
+                }
+            } else {
+                match found {
+                    Some(span) => {
+                        self.emit_selected(buf, base, span, sink)?;
+                        pos = span.end + 1;
+                    }
+                    None => pos = buf.len(),
+                }
+            }
+        }
+        self.emit_after_context(buf, base, buf.len(), sink)?;
+        if self.limit_reached && self.after_left == 0 {
+            self.done = true;
+        }
+        if self.opts.line_numbers {
+            self.line_number(buf, base, buf.len());
+        }
+        Ok(())
+    }
+
+    /// The next line at or after `pos` (a line start) that matches.
+    fn next_matching_line(&self, buf: &[u8], pos: usize) -> Option<Span> {
+        let t = self.opts.terminator;
+        let mut at = pos;
+        while at < buf.len() {
+            let m = self.prefilter.find_at(buf, at)?;
+            let start = at + memrchr(t, &buf[at..m.start]).map_or(0, |i| i + 1);
+            if start >= buf.len() {
+                return None;
+            }
+            let end = m.start + memchr(t, &buf[m.start..]).unwrap_or(buf.len() - m.start);
+            let exact = self.confirm.is_none() && m.end <= end;
+            let matcher = self.confirm.unwrap_or(self.prefilter);
+            if exact || matcher.find_at(&buf[start..end], 0).is_some() {
+                return Some(Span { start, end });
+            }
+            at = end + 1;
+        }
+        None
+    }
+
+    fn emit_selected(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        span: Span,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        self.emit_after_context(buf, base, span.start, sink)?;
+        self.emit_before_context(buf, base, span.start, sink)?;
+        if self.done {
+            return Ok(());
+        }
+        let line = self.make_line(buf, base, span);
+        if self.opts.stop_on_nul && line.bytes.contains(&0) {
+            self.binary = true;
+            self.done = true;
+            return Ok(());
+        }
+        self.gap_if_needed(base + span.start as u64, sink)?;
+        self.selected += 1;
+        self.last_end = Some(base + span.end as u64 + 1);
+        let go_on = sink.selected(&line)?;
+        self.after_left = self.opts.after;
+        if !go_on {
+            self.done = true;
+        } else if self.opts.max_count.is_some_and(|m| self.selected >= m) {
+            // No more selected lines; trailing context is still printed.
+            self.limit_reached = true;
+        }
+        Ok(())
+    }
+
+    /// Context lines after the last selected line, up to `limit`.
+    fn emit_after_context(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        limit: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        let Some(last_end) = self.last_end else {
+            return Ok(());
+        };
+        let mut pos = match last_end.checked_sub(base) {
+            Some(p) => p as usize,
+            None => return Ok(()),
+        };
+        while self.after_left > 0 && pos < limit && pos < buf.len() {
+            let span = line_at(buf, pos, self.opts.terminator);
+            let line = self.make_line(buf, base, span);
+            if self.opts.stop_on_nul && line.bytes.contains(&0) {
+                self.binary = true;
+                self.done = true;
+                return Ok(());
+            }
+            sink.context(&line)?;
+            self.after_left -= 1;
+            pos = span.end + 1;
+            self.last_end = Some(base + pos as u64);
+        }
+        Ok(())
+    }
+
+    /// Up to `before` lines before `start`, none already printed.
+    fn emit_before_context(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        start: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        if self.opts.before == 0 {
+            return Ok(());
+        }
+        let floor = match self.last_end {
+            Some(end) => end.saturating_sub(base).min(start as u64) as usize,
+            None => 0,
+        };
+        let t = self.opts.terminator;
+        let mut first = start;
+        let mut n = 0;
+        while n < self.opts.before && first > floor {
+            first = memrchr(t, &buf[floor..first - 1]).map_or(floor, |i| floor + i + 1);
+            n += 1;
+        }
+        let mut pos = first;
+        while pos < start {
+            let span = line_at(buf, pos, t);
+            let line = self.make_line(buf, base, span);
+            if self.opts.stop_on_nul && line.bytes.contains(&0) {
+                self.binary = true;
+                self.done = true;
+                return Ok(());
+            }
+            self.gap_if_needed(base + pos as u64, sink)?;
+            sink.context(&line)?;
+            pos = span.end + 1;
+            self.last_end = Some(base + pos as u64);
+        }
+        Ok(())
+    }
+
+    fn gap_if_needed(&mut self, start: u64, sink: &mut dyn Sink) -> io::Result<()> {
+        if self.opts.before + self.opts.after == 0 {
+            return Ok(());
+        }
+        if self.last_end.is_some_and(|end| end < start) {
+            sink.gap()?;
+        }
+        Ok(())
+    }
+
+    fn make_line<'b>(&mut self, buf: &'b [u8], base: u64, span: Span) -> Line<'b> {
+        let number = self
+            .opts
+            .line_numbers
+            .then(|| self.line_number(buf, base, span.start));
+        Line {
+            bytes: &buf[span.start..span.end],
+            number,
+            offset: base + span.start as u64,
+            terminated: span.end < buf.len(),
+        }
+    }
+
+    /// The number of the line starting at `buf[pos]`, moving the cursor.
+    fn line_number(&mut self, buf: &[u8], base: u64, pos: usize) -> u64 {
+        let abs = base + pos as u64;
+        let cursor = (self.count_pos.saturating_sub(base) as usize).min(buf.len());
+        let t = self.opts.terminator;
+        if abs >= self.count_pos {
+            self.count_line += count_byte(&buf[cursor..pos], t);
+        } else {
+            self.count_line -= count_byte(&buf[pos..cursor], t);
+        }
+        self.count_pos = abs;
+        self.count_line
+    }
+}
+
+/// The line starting at `pos`.
+fn line_at(buf: &[u8], pos: usize, t: u8) -> Span {
+    let end = memchr(t, &buf[pos..]).map_or(buf.len(), |i| pos + i);
+    Span { start: pos, end }
+}
+
+/// Occurrences of `b` in `hay` (vectorised by the compiler).
+pub fn count_byte(hay: &[u8], b: u8) -> u64 {
+    hay.chunks(1 << 16)
+        .map(|c| c.iter().filter(|&&x| x == b).count() as u64)
+        .sum()
+}

@@ -1,1 +1,15 @@
-//! TODO
+//! Patterns: reading them, translating grep's syntaxes, compiling matchers.
+//!
+//! grep's patterns arrive as `-e` arguments, `-f` files and the positional
+//! PATTERNS, each possibly holding several newline-separated patterns. They
+//! are read into one list here (`read`), translated from POSIX basic or
+//! extended syntax into the `regex` crate's (`translate`), and compiled into
+//! the CPU engine's matchers (`compile`). Fixed strings stay byte strings so
+//! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them.
+
+pub mod compile;
+pub mod read;
+pub mod translate;
+
+pub use compile::{compile, Compiled, PatternError};
+pub use read::read_patterns;

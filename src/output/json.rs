@@ -1,0 +1,1 @@
+//! ripgrep-compatible JSON Lines output (see `JsonSink`).

@@ -1,0 +1,291 @@
+//! GNU grep's output format.
+//!
+//! `NAME:NUM:OFFSET:line` for selected lines and `NAME-NUM-OFFSET-line` for
+//! context, each part present only when asked for; `-Z` ends the name with
+//! NUL instead; `-o` prints each match on its own line; colours as
+//! [`Colors`] says. Per-file summaries (`-c`, `-l`, `-L`) are written by
+//! [`write_count`] and [`write_name`].
+
+use super::color::Colors;
+use super::for_each_match;
+use crate::config::{Config, Mode};
+use crate::engine::Matcher;
+use crate::search::{Line, Sink};
+use std::io::{self, Write};
+
+/// The settings the standard printer needs, taken from [`Config`].
+#[derive(Debug, Clone)]
+pub struct PrintOptions {
+    pub mode: Mode,
+    pub only_matching: bool,
+    pub line_number: bool,
+    pub byte_offset: bool,
+    pub null: bool,
+    pub invert: bool,
+    pub colors: Option<Colors>,
+    pub group_separator: Option<Vec<u8>>,
+    /// Output line terminator (NUL with `-z`).
+    pub terminator: u8,
+}
+
+impl PrintOptions {
+    pub fn from_config(cfg: &Config) -> PrintOptions {
+        PrintOptions {
+            mode: cfg.mode,
+            only_matching: cfg.only_matching,
+            line_number: cfg.line_number,
+            byte_offset: cfg.byte_offset,
+            null: cfg.null,
+            invert: cfg.invert,
+            colors: cfg.color.then(Colors::from_env),
+            group_separator: cfg.group_separator.clone(),
+            terminator: cfg.terminator,
+        }
+    }
+}
+
+/// Prints one file's lines into `out`, flushing to `stream` when given.
+pub struct StandardSink<'a> {
+    pub out: Vec<u8>,
+    stream: Option<&'a mut dyn Write>,
+    line_buffered: bool,
+    opts: &'a PrintOptions,
+    matcher: &'a dyn Matcher,
+    name: Option<&'a [u8]>,
+    /// Matches counted for `--count-matches`.
+    pub matches: u64,
+}
+
+/// Flush the buffer to the stream past this size.
+const FLUSH_AT: usize = 64 * 1024;
+
+impl<'a> StandardSink<'a> {
+    pub fn new(
+        opts: &'a PrintOptions,
+        matcher: &'a dyn Matcher,
+        name: Option<&'a [u8]>,
+        stream: Option<&'a mut dyn Write>,
+        line_buffered: bool,
+    ) -> Self {
+        StandardSink {
+            out: Vec::new(),
+            stream,
+            line_buffered,
+            opts,
+            matcher,
+            name,
+            matches: 0,
+        }
+    }
+
+    /// Writes what is buffered to the stream, if there is one.
+    pub fn flush(&mut self) -> io::Result<()> {
+        if let Some(stream) = self.stream.as_mut() {
+            stream.write_all(&self.out)?;
+            self.out.clear();
+            stream.flush()?;
+        }
+        Ok(())
+    }
+
+    fn maybe_flush(&mut self) -> io::Result<()> {
+        if self.stream.is_some() && (self.line_buffered || self.out.len() >= FLUSH_AT) {
+            if let Some(stream) = self.stream.as_mut() {
+                stream.write_all(&self.out)?;
+                self.out.clear();
+                if self.line_buffered {
+                    stream.flush()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
+        let colors = self.opts.colors.clone();
+        let c = colors.as_ref();
+        if let Some(name) = self.name {
+            paint(&mut self.out, c, c.map(|c| c.file_name.as_str()), name);
+            if self.opts.null {
+                self.out.push(0);
+            } else {
+                self.separator(sep);
+            }
+        }
+        if self.opts.line_number {
+            if let Some(n) = line.number {
+                paint(
+                    &mut self.out,
+                    c,
+                    c.map(|c| c.line_number.as_str()),
+                    n.to_string().as_bytes(),
+                );
+                self.separator(sep);
+            }
+        }
+        if self.opts.byte_offset {
+            paint(
+                &mut self.out,
+                c,
+                c.map(|c| c.byte_offset.as_str()),
+                offset.to_string().as_bytes(),
+            );
+            self.separator(sep);
+        }
+    }
+
+    fn separator(&mut self, sep: u8) {
+        let c = self.opts.colors.clone();
+        paint(
+            &mut self.out,
+            c.as_ref(),
+            c.as_ref().map(|c| c.separator.as_str()),
+            &[sep],
+        );
+    }
+
+    /// The line's text, matches coloured when colour is on.
+    fn body(&mut self, line: &[u8], selected: bool) {
+        let Some(colors) = self.opts.colors.clone() else {
+            self.out.extend_from_slice(line);
+            return;
+        };
+        let swap = colors.reverse && self.opts.invert;
+        let (line_sgr, match_sgr) = match (selected, swap) {
+            (true, false) | (false, true) => (&colors.selected_line, &colors.selected_match),
+            _ => (&colors.context_line, &colors.context_match),
+        };
+        let match_sgr = if selected {
+            &colors.selected_match
+        } else {
+            match_sgr
+        };
+        // Selected lines hold matches unless inverted; context lines only when inverted.
+        let has_matches = selected != self.opts.invert;
+        let mut last = 0;
+        if has_matches {
+            let mut spans = Vec::new();
+            for_each_match(self.matcher, line, |m| {
+                if !m.is_empty() {
+                    spans.push(m);
+                }
+                true
+            });
+            for m in spans {
+                colors.paint(&mut self.out, line_sgr, &line[last..m.start]);
+                colors.paint(&mut self.out, match_sgr, &line[m.clone()]);
+                last = m.end;
+            }
+        }
+        colors.paint(&mut self.out, line_sgr, &line[last..]);
+    }
+}
+
+fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
+    match (colors, sgr) {
+        (Some(c), Some(s)) => c.paint(out, s, text),
+        _ => out.extend_from_slice(text),
+    }
+}
+
+impl Sink for StandardSink<'_> {
+    fn selected(&mut self, line: &Line) -> io::Result<bool> {
+        match self.opts.mode {
+            Mode::Count => return Ok(true),
+            Mode::CountMatches => {
+                if self.opts.invert {
+                    self.matches += 1;
+                } else {
+                    let mut n = 0;
+                    for_each_match(self.matcher, line.bytes, |_| {
+                        n += 1;
+                        true
+                    });
+                    self.matches += n;
+                }
+                return Ok(true);
+            }
+            Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => return Ok(false),
+            Mode::Lines => {}
+        }
+        let t = self.opts.terminator;
+        if self.opts.only_matching {
+            if !self.opts.invert {
+                let mut spans = Vec::new();
+                for_each_match(self.matcher, line.bytes, |m| {
+                    if !m.is_empty() {
+                        spans.push(m);
+                    }
+                    true
+                });
+                let colors = self.opts.colors.clone();
+                for m in spans {
+                    self.prefix(line, line.offset + m.start as u64, b':');
+                    let text = &line.bytes[m];
+                    paint(
+                        &mut self.out,
+                        colors.as_ref(),
+                        colors.as_ref().map(|c| c.selected_match.as_str()),
+                        text,
+                    );
+                    self.out.push(t);
+                }
+            }
+        } else {
+            self.prefix(line, line.offset, b':');
+            self.body(line.bytes, true);
+            self.out.push(t);
+        }
+        self.maybe_flush()?;
+        Ok(true)
+    }
+
+    fn context(&mut self, line: &Line) -> io::Result<()> {
+        if self.opts.mode != Mode::Lines || self.opts.only_matching {
+            return Ok(());
+        }
+        self.prefix(line, line.offset, b'-');
+        self.body(line.bytes, false);
+        self.out.push(self.opts.terminator);
+        self.maybe_flush()
+    }
+
+    fn gap(&mut self) -> io::Result<()> {
+        if self.opts.mode != Mode::Lines {
+            return Ok(());
+        }
+        write_separator(&mut self.out, self.opts);
+        self.maybe_flush()
+    }
+}
+
+/// The group separator line (`--`), if any.
+pub fn write_separator(out: &mut Vec<u8>, opts: &PrintOptions) {
+    if let Some(sep) = &opts.group_separator {
+        let c = opts.colors.as_ref();
+        paint(out, c, c.map(|c| c.separator.as_str()), sep);
+        out.push(b'\n');
+    }
+}
+
+/// `-c`: `NAME:COUNT` or `COUNT`.
+pub fn write_count(out: &mut Vec<u8>, opts: &PrintOptions, name: Option<&[u8]>, count: u64) {
+    let c = opts.colors.as_ref();
+    if let Some(name) = name {
+        paint(out, c, c.map(|c| c.file_name.as_str()), name);
+        if opts.null {
+            out.push(0);
+        } else {
+            paint(out, c, c.map(|c| c.separator.as_str()), b":");
+        }
+    }
+    out.extend_from_slice(count.to_string().as_bytes());
+    out.push(b'\n');
+}
+
+/// `-l`/`-L`: the name, then a newline (NUL with `-Z`).
+pub fn write_name(out: &mut Vec<u8>, opts: &PrintOptions, name: &[u8]) {
+    let c = opts.colors.as_ref();
+    paint(out, c, c.map(|c| c.file_name.as_str()), name);
+    out.push(if opts.null { 0 } else { b'\n' });
+}

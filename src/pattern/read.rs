@@ -1,0 +1,81 @@
+//! Reading pattern sources into one list of byte-string patterns.
+
+use crate::config::{os_to_bytes, PatternSource};
+use std::io::Read;
+
+/// A pattern source that could not be read.
+#[derive(Debug)]
+pub struct ReadError {
+    /// The file as the user named it.
+    pub file: String,
+    /// Why it failed.
+    pub reason: String,
+}
+
+/// Reads every pattern, in command-line order. `-f -` reads standard input.
+/// An argument or file holding N lines gives N patterns (a final newline
+/// adds none); an empty file gives none.
+pub fn read_patterns(sources: &[PatternSource]) -> Result<Vec<Vec<u8>>, ReadError> {
+    let mut out = Vec::new();
+    for source in sources {
+        match source {
+            PatternSource::Arg(arg) => {
+                out.extend(split_arg(&os_to_bytes(arg.clone())));
+            }
+            PatternSource::File(path) => {
+                let data = if path == "-" {
+                    let mut buf = Vec::new();
+                    std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
+                } else {
+                    std::fs::read(path)
+                };
+                let data = data.map_err(|e| ReadError {
+                    file: path.to_string_lossy().into_owned(),
+                    reason: crate::input::io_reason(&e),
+                })?;
+                out.extend(split_file(&data));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `-e 'a\nb'` is two patterns; `-e ''` is one empty pattern.
+fn split_arg(arg: &[u8]) -> Vec<Vec<u8>> {
+    arg.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
+}
+
+/// A file's lines; the final newline ends the last line, it does not start
+/// an empty one.
+fn split_file(data: &[u8]) -> Vec<Vec<u8>> {
+    if data.is_empty() {
+        return Vec::new();
+    }
+    let body = data.strip_suffix(b"\n").unwrap_or(data);
+    split_arg(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_file_has_no_patterns() {
+        assert!(split_file(b"").is_empty());
+    }
+
+    #[test]
+    fn file_with_empty_line_has_empty_pattern() {
+        assert_eq!(split_file(b"\n"), vec![b"".to_vec()]);
+        assert_eq!(
+            split_file(b"a\n\nb"),
+            vec![b"a".to_vec(), b"".to_vec(), b"b".to_vec()]
+        );
+    }
+
+    #[test]
+    fn arg_with_newlines_is_several_patterns() {
+        assert_eq!(split_arg(b"a\nb"), vec![b"a".to_vec(), b"b".to_vec()]);
+        assert_eq!(split_arg(b""), vec![b"".to_vec()]);
+    }
+}

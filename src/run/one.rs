@@ -1,0 +1,264 @@
+//! Searching one input: open it, decide whether it is binary, run the
+//! searcher over a memory map or a stream, and write grep's per-file output.
+
+use super::Shared;
+use crate::config::{BinaryMode, Mode};
+use crate::engine::Matcher;
+use crate::input::source::{self, Source};
+use crate::input::walk::Input;
+use crate::output::standard::{write_count, write_name, StandardSink};
+use crate::search::{Outcome, SearchOptions, Searcher, Sink};
+use memchr::memrchr;
+use std::io::{self, Read, Write};
+
+/// How many leading bytes decide that a file is binary (GNU grep's buffer).
+const BINARY_PROBE: usize = 32 * 1024;
+/// Bytes read at a time from a stream.
+const STREAM_CHUNK: usize = 256 * 1024;
+
+/// What searching one input produced.
+#[derive(Debug, Default)]
+pub struct FileResult {
+    /// Output for stdout, when not streamed.
+    pub out: Vec<u8>,
+    /// Messages for stderr (`NAME: FILE: reason` without the program name).
+    pub messages: Vec<String>,
+    pub selected: bool,
+    pub had_error: bool,
+    /// The file printed lines (for context group separators between files).
+    pub printed_lines: bool,
+    /// Bytes searched.
+    pub bytes: u64,
+}
+
+/// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
+/// it goes when given, else into the result's buffer.
+pub fn search_input<'a>(
+    shared: &'a Shared,
+    input: &'a Input,
+    prefilter: &'a dyn Matcher,
+    stream: Option<&'a mut dyn Write>,
+) -> io::Result<FileResult> {
+    let mut result = FileResult::default();
+    let display = String::from_utf8_lossy(&input.name).into_owned();
+    let source = match &input.path {
+        None => source::stdin(),
+        Some(path) => match source::open(path) {
+            Ok(s) => s,
+            Err(e) => {
+                result.had_error = true;
+                result
+                    .messages
+                    .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                return Ok(result);
+            }
+        },
+    };
+    let cfg = &shared.cfg;
+    let show_name = cfg
+        .with_filename
+        .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
+    let name = show_name.then_some(input.name.as_slice());
+    let mut sink = StandardSink::new(
+        &shared.print,
+        shared.compiled.line_matcher(),
+        name,
+        stream,
+        cfg.line_buffered,
+    );
+    let binary_possible = cfg.binary != BinaryMode::Text && cfg.terminator == b'\n';
+    let lines_mode = cfg.mode == Mode::Lines;
+    let mut opts = SearchOptions {
+        terminator: cfg.terminator,
+        invert: cfg.invert,
+        max_count: cfg.max_count,
+        before: if lines_mode { cfg.before } else { 0 },
+        after: if lines_mode { cfg.after } else { 0 },
+        line_numbers: cfg.needs_line_numbers() && lines_mode,
+        stop_on_nul: binary_possible && lines_mode,
+    };
+    let confirm = shared.compiled.confirm.as_deref();
+
+    let outcome = match source {
+        Source::Mapped(data) => {
+            result.bytes = data.len() as u64;
+            let binary = binary_possible
+                && memchr::memchr(0, &data[..data.len().min(BINARY_PROBE)]).is_some();
+            if binary && cfg.binary == BinaryMode::WithoutMatch {
+                Outcome::default()
+            } else {
+                if binary && lines_mode {
+                    // Print nothing; the first selected line decides the message.
+                    opts.max_count = Some(1);
+                    opts.before = 0;
+                    opts.after = 0;
+                    opts.stop_on_nul = false;
+                    let mut quiet = CountOnly;
+                    let o =
+                        Searcher::new(opts, prefilter, confirm).search_slice(&data, &mut quiet)?;
+                    Outcome {
+                        selected: o.selected,
+                        binary: o.selected > 0,
+                    }
+                } else {
+                    Searcher::new(opts, prefilter, confirm).search_slice(&data, &mut sink)?
+                }
+            }
+        }
+        Source::Stream(reader) => {
+            let binary = (binary_possible, cfg.binary);
+            search_stream(
+                reader,
+                opts,
+                prefilter,
+                confirm,
+                binary,
+                &mut sink,
+                &mut result,
+                &display,
+            )?
+        }
+    };
+
+    result.selected = outcome.selected > 0;
+    result.printed_lines = lines_mode && !sink.out.is_empty();
+    match cfg.mode {
+        Mode::Count => write_count(&mut sink.out, &shared.print, name, outcome.selected),
+        Mode::CountMatches => {
+            let n = sink.matches;
+            write_count(&mut sink.out, &shared.print, name, n)
+        }
+        Mode::FilesWithMatches if result.selected => {
+            write_name(&mut sink.out, &shared.print, &input.name)
+        }
+        Mode::FilesWithoutMatch if !result.selected => {
+            write_name(&mut sink.out, &shared.print, &input.name)
+        }
+        _ => {}
+    }
+    if outcome.binary && lines_mode {
+        result
+            .messages
+            .push(format!("{display}: binary file matches"));
+        result.selected = true;
+    }
+    sink.flush()?;
+    result.out = std::mem::take(&mut sink.out);
+    Ok(result)
+}
+
+/// A sink that only lets the searcher count.
+struct CountOnly;
+
+impl Sink for CountOnly {
+    fn selected(&mut self, _line: &crate::search::Line) -> io::Result<bool> {
+        Ok(true)
+    }
+    fn context(&mut self, _line: &crate::search::Line) -> io::Result<()> {
+        Ok(())
+    }
+    fn gap(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Searches a stream block by block, keeping the last `-B` lines of each
+/// block in front of the next.
+#[allow(clippy::too_many_arguments)]
+fn search_stream(
+    mut reader: Box<dyn Read + Send>,
+    mut opts: SearchOptions,
+    prefilter: &dyn Matcher,
+    confirm: Option<&dyn Matcher>,
+    (binary_possible, binary_mode): (bool, BinaryMode),
+    sink: &mut StandardSink,
+    result: &mut FileResult,
+    display: &str,
+) -> io::Result<Outcome> {
+    let t = opts.terminator;
+    let mut buf: Vec<u8> = Vec::with_capacity(STREAM_CHUNK);
+    let mut base = 0u64;
+    let mut from = 0usize;
+    let mut probed = false;
+    let mut suppress = false;
+    let mut searcher: Option<Searcher> = None;
+    let mut count_only = CountOnly;
+    loop {
+        let old = buf.len();
+        buf.resize(old + STREAM_CHUNK, 0);
+        let n = loop {
+            match reader.read(&mut buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    // A read error ends this input; what was found stands.
+                    result.had_error = true;
+                    result
+                        .messages
+                        .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                    return Ok(searcher.map(|s| s.outcome()).unwrap_or_default());
+                }
+            }
+        };
+        buf.truncate(old + n);
+        result.bytes += n as u64;
+        let eof = n == 0;
+        if !probed && (buf.len() >= BINARY_PROBE || eof) {
+            probed = true;
+            let binary =
+                binary_possible && memchr::memchr(0, &buf[..buf.len().min(BINARY_PROBE)]).is_some();
+            if binary {
+                if binary_mode == BinaryMode::WithoutMatch {
+                    return Ok(Outcome::default());
+                }
+                if opts.stop_on_nul {
+                    opts.max_count = Some(1);
+                    opts.before = 0;
+                    opts.after = 0;
+                    opts.stop_on_nul = false;
+                    suppress = true;
+                }
+            }
+        }
+        if !probed {
+            continue;
+        }
+        let end = if eof {
+            buf.len()
+        } else {
+            match memrchr(t, &buf[from..]) {
+                Some(i) => from + i + 1,
+                None => continue,
+            }
+        };
+        let s = searcher.get_or_insert_with(|| Searcher::new(opts, prefilter, confirm));
+        if suppress {
+            s.search_block(&buf[..end], base, from, &mut count_only)?;
+        } else {
+            s.search_block(&buf[..end], base, from, sink)?;
+            sink.flush()?;
+        }
+        if eof || s.is_done() {
+            let o = s.outcome();
+            return Ok(if suppress {
+                Outcome {
+                    selected: o.selected,
+                    binary: o.selected > 0,
+                }
+            } else {
+                o
+            });
+        }
+        // Keep up to `before` whole lines before `end` for leading context.
+        let mut keep = end;
+        for _ in 0..opts.before {
+            if keep == 0 {
+                break;
+            }
+            keep = memrchr(t, &buf[..keep - 1]).map_or(0, |i| i + 1);
+        }
+        buf.drain(..keep);
+        base += keep as u64;
+        from = end - keep;
+    }
+}
