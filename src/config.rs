@@ -198,17 +198,18 @@ impl Config {
             Mode::Lines
         };
 
-        let binary =
-            match cli.binary_files.as_deref() {
-                _ if cli.text => BinaryMode::Text,
-                _ if cli.ignore_binary => BinaryMode::WithoutMatch,
-                None | Some("binary") => BinaryMode::Binary,
-                Some("text") => BinaryMode::Text,
-                Some("without-match") => BinaryMode::WithoutMatch,
-                Some(other) => return Err(UsageError(format!(
+        let binary = match cli.binary_files.as_deref() {
+            _ if cli.text => BinaryMode::Text,
+            _ if cli.ignore_binary => BinaryMode::WithoutMatch,
+            None | Some("binary") => BinaryMode::Binary,
+            Some("text") => BinaryMode::Text,
+            Some("without-match") => BinaryMode::WithoutMatch,
+            Some(other) => {
+                return Err(UsageError(format!(
                     "{other}: invalid argument for --binary-files (binary, text or without-match)"
-                ))),
-            };
+                )))
+            }
+        };
 
         let color = match cli.color.as_deref() {
             None | Some("never") | Some("no") | Some("none") => false,
