@@ -1,0 +1,224 @@
+//! Property tests: the CPU engine and the corpus map against naive oracles.
+//!
+//! The oracles are obviously correct and slow: split the text into lines and
+//! test each line on its own (with the `regex` crate per line, or with plain
+//! window comparisons for literals). The engine searches whole buffers, so
+//! any disagreement is a bug in line finding, confirmation or line confinement.
+
+use clap::Parser;
+use gpugrep::cli::Cli;
+use gpugrep::config::Config;
+use gpugrep::input::corpus::{Corpus, Location};
+use gpugrep::pattern::compile;
+use gpugrep::search::{Line, SearchOptions, Searcher, Sink};
+use proptest::prelude::*;
+use std::io;
+
+/// Collects selected line numbers and context line numbers.
+#[derive(Default)]
+struct Collect {
+    selected: Vec<u64>,
+    context: Vec<u64>,
+    gaps: usize,
+}
+
+impl Sink for Collect {
+    fn selected(&mut self, line: &Line) -> io::Result<bool> {
+        self.selected.push(line.number.unwrap());
+        Ok(true)
+    }
+    fn context(&mut self, line: &Line) -> io::Result<()> {
+        self.context.push(line.number.unwrap());
+        Ok(())
+    }
+    fn gap(&mut self) -> io::Result<()> {
+        self.gaps += 1;
+        Ok(())
+    }
+}
+
+fn config(args: &[&str]) -> Config {
+    let mut argv = vec!["gpugrep"];
+    argv.extend_from_slice(args);
+    Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap()
+}
+
+/// Runs the engine over `text` and returns the selected line numbers.
+fn engine_lines(text: &[u8], patterns: &[Vec<u8>], cfg: &Config) -> Vec<u64> {
+    let compiled = compile(patterns, cfg).unwrap();
+    let opts = SearchOptions {
+        terminator: cfg.terminator,
+        invert: cfg.invert,
+        max_count: cfg.max_count,
+        before: 0,
+        after: 0,
+        line_numbers: true,
+        stop_on_nul: false,
+    };
+    let mut sink = Collect::default();
+    Searcher::new(opts, &*compiled.prefilter, compiled.confirm.as_deref())
+        .search_slice(text, &mut sink)
+        .unwrap();
+    sink.selected
+}
+
+/// The lines of `text` as grep sees them (a final terminator ends the last
+/// line; it does not start an empty one).
+fn lines(text: &[u8], t: u8) -> Vec<&[u8]> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix(&[t]).unwrap_or(text);
+    body.split(|&b| b == t).collect()
+}
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Naive literal matching with grep's -i (ASCII), -w and -x.
+fn naive_literal_line(line: &[u8], pats: &[Vec<u8>], ci: bool, word: bool, whole: bool) -> bool {
+    let fold = |s: &[u8]| if ci { s.to_ascii_lowercase() } else { s.to_vec() };
+    let l = fold(line);
+    pats.iter().any(|p| {
+        let p = fold(p);
+        if whole {
+            return l == p;
+        }
+        (0..=l.len().saturating_sub(p.len()))
+            .filter(|&i| l.len() >= p.len() && l[i..i + p.len()] == p[..])
+            .any(|i| !word || ((i == 0 || !is_word(l[i - 1])) && (i + p.len() == l.len() || !is_word(l[i + p.len()]))))
+    })
+}
+
+fn naive_selected(text: &[u8], keep: impl Fn(&[u8]) -> bool, invert: bool) -> Vec<u64> {
+    lines(text, b'\n')
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| keep(l) != invert)
+        .map(|(i, _)| i as u64 + 1)
+        .collect()
+}
+
+fn text_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(b"abAB_ -\n".to_vec()), 0..300)
+}
+
+fn pattern_strategy() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(prop::sample::select(b"abAB_ -".to_vec()), 0..5)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    #[test]
+    fn literals_match_naive_oracle(
+        text in text_strategy(),
+        pats in prop::collection::vec(pattern_strategy(), 1..4),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let mut args = vec!["-F"];
+        if ci { args.push("-i"); }
+        if word { args.push("-w"); }
+        if whole { args.push("-x"); }
+        if invert { args.push("-v"); }
+        args.push("-e");
+        args.push("unused");
+        let cfg = config(&args);
+        let got = engine_lines(&text, &pats, &cfg);
+        let want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, whole), invert);
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn regexes_match_per_line_regex(
+        text in text_strategy(),
+        pat in prop::sample::select(vec![
+            "a", "a|b", "^a", "b$", "^$", "a.b", "a[^b]b", r"a\s*b", "[[:upper:]]+", "(ab|a)_", "a*",
+            r"\ba", r"b\b", "^(a|b)*$", "-", "[^a]", r"\W", "A.*B", "x?", ".",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let mut args = vec!["-E"];
+        if ci { args.push("-i"); }
+        if word { args.push("-w"); }
+        if whole { args.push("-x"); }
+        if invert { args.push("-v"); }
+        args.push("-e");
+        args.push("unused");
+        let cfg = config(&args);
+        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
+        // The oracle: the same expression, applied to each line by itself.
+        let wrapped = if whole {
+            format!("^(?:{pat})$")
+        } else if word {
+            format!(r"\b{{start-half}}(?:{pat})\b{{end-half}}")
+        } else {
+            pat.to_string()
+        };
+        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(ci).build().unwrap();
+        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        prop_assert_eq!(got, want);
+    }
+
+    #[test]
+    fn corpus_map_matches_naive_layout(
+        files in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..20), 0..8),
+        probe in 0u64..200, len in 0u64..6,
+    ) {
+        let mut corpus = Corpus::new(b'\n');
+        for f in &files {
+            corpus.push(f);
+        }
+        // Naive: walk the layout byte by byte.
+        let mut naive = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            for off in 0..f.len() {
+                naive.push(Some(Location { file: i, offset: off as u64 }));
+            }
+            naive.push(None); // separator
+        }
+        prop_assert_eq!(corpus.bytes().len(), naive.len());
+        let want = naive.get(probe as usize).copied().flatten();
+        prop_assert_eq!(corpus.locate(probe), want);
+        // A non-empty match is inside one file iff every byte maps to that file.
+        if len > 0 {
+            let inside = (probe..probe + len).all(|p| {
+                naive.get(p as usize).copied().flatten().map(|l| l.file) == want.map(|l| l.file) && want.is_some()
+            });
+            prop_assert_eq!(corpus.locate_match(probe, len), if inside { want } else { None });
+        }
+        if let Some(loc) = want {
+            let file = &files[loc.file];
+            let line = 1 + file[..loc.offset as usize].iter().filter(|&&b| b == b'\n').count() as u64;
+            prop_assert_eq!(corpus.line_number(loc, b'\n'), line);
+        }
+    }
+}
+
+#[test]
+fn context_and_max_count_against_hand_computed_lines() {
+    let text = b"a\nx\nx\na\nx\nx\nx\nx\na\n";
+    let cfg = config(&["-C", "1", "a"]);
+    let compiled = compile(&[b"a".to_vec()], &cfg).unwrap();
+    let opts = SearchOptions {
+        terminator: b'\n',
+        invert: false,
+        max_count: None,
+        before: 1,
+        after: 1,
+        line_numbers: true,
+        stop_on_nul: false,
+    };
+    let mut sink = Collect::default();
+    Searcher::new(opts, &*compiled.prefilter, None).search_slice(text, &mut sink).unwrap();
+    assert_eq!(sink.selected, vec![1, 4, 9]);
+    assert_eq!(sink.context, vec![2, 3, 5, 8]);
+    assert_eq!(sink.gaps, 1);
+
+    let mut sink = Collect::default();
+    let opts = SearchOptions { max_count: Some(1), ..opts };
+    Searcher::new(opts, &*compiled.prefilter, None).search_slice(text, &mut sink).unwrap();
+    assert_eq!(sink.selected, vec![1]);
+    assert_eq!(sink.context, vec![2]);
+}
