@@ -144,7 +144,7 @@ impl<'m> Searcher<'m> {
             let found = self.next_matching_line(buf, pos);
             if self.opts.invert {
                 let stop = found.map_or(buf.len(), |s| s.start);
-                while !self.done && pos < stop {
+                while !self.done && !self.limit_reached && pos < stop {
                     let span = line_at(buf, pos, self.opts.terminator);
                     self.emit_selected(buf, base, span, sink)?;
                     pos = span.end + 1;

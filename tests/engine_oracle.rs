@@ -116,8 +116,11 @@ proptest! {
         text in text_strategy(),
         pats in prop::collection::vec(pattern_strategy(), 1..4),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+        max in prop::option::of(0usize..4),
     ) {
+        let max_arg = max.map(|m| format!("-m{m}"));
         let mut args = vec!["-F"];
+        if let Some(m) = &max_arg { args.push(m); }
         if ci { args.push("-i"); }
         if word { args.push("-w"); }
         if whole { args.push("-x"); }
@@ -126,7 +129,8 @@ proptest! {
         args.push("unused");
         let cfg = config(&args);
         let got = engine_lines(&text, &pats, &cfg);
-        let want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, whole), invert);
+        let mut want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, whole), invert);
+        want.truncate(max.unwrap_or(usize::MAX));
         prop_assert_eq!(got, want);
     }
 
@@ -221,4 +225,11 @@ fn context_and_max_count_against_hand_computed_lines() {
     Searcher::new(opts, &*compiled.prefilter, None).search_slice(text, &mut sink).unwrap();
     assert_eq!(sink.selected, vec![1]);
     assert_eq!(sink.context, vec![2]);
+}
+
+/// Regression: `-v -m1` printed every non-matching line before the next match.
+#[test]
+fn invert_with_max_count_stops_at_limit() {
+    let cfg = config(&["-v", "-m1", "ab"]);
+    assert_eq!(engine_lines(b"aa\na\nab\n", &[b"ab".to_vec()], &cfg), vec![1]);
 }

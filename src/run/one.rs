@@ -16,6 +16,16 @@ const BINARY_PROBE: usize = 32 * 1024;
 /// Bytes read at a time from a stream.
 const STREAM_CHUNK: usize = 256 * 1024;
 
+/// The stream block size; `GPUGREP_STREAM_CHUNK` shrinks it so tests can
+/// put block boundaries everywhere.
+fn stream_chunk() -> usize {
+    std::env::var("GPUGREP_STREAM_CHUNK")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(STREAM_CHUNK)
+}
+
 /// What searching one input produced.
 #[derive(Debug, Default)]
 pub struct FileResult {
@@ -176,7 +186,8 @@ fn search_stream(
     display: &str,
 ) -> io::Result<Outcome> {
     let t = opts.terminator;
-    let mut buf: Vec<u8> = Vec::with_capacity(STREAM_CHUNK);
+    let chunk = stream_chunk();
+    let mut buf: Vec<u8> = Vec::with_capacity(chunk);
     let mut base = 0u64;
     let mut from = 0usize;
     let mut probed = false;
@@ -185,7 +196,7 @@ fn search_stream(
     let mut count_only = CountOnly;
     loop {
         let old = buf.len();
-        buf.resize(old + STREAM_CHUNK, 0);
+        buf.resize(old + chunk, 0);
         let n = loop {
             match reader.read(&mut buf[old..]) {
                 Ok(n) => break n,
@@ -203,7 +214,7 @@ fn search_stream(
         buf.truncate(old + n);
         result.bytes += n as u64;
         let eof = n == 0;
-        if !probed && (buf.len() >= BINARY_PROBE || eof) {
+        if !probed && (buf.len() >= BINARY_PROBE.min(chunk) || eof) {
             probed = true;
             let binary =
                 binary_possible && memchr::memchr(0, &buf[..buf.len().min(BINARY_PROBE)]).is_some();

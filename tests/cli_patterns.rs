@@ -1,0 +1,793 @@
+//! Pattern selection and interpretation: -e -f -F -E -G -i --no-ignore-case
+//! -w -x -v, empty patterns, several patterns, Unicode case folding.
+//!
+//! Expected outputs are GNU grep 3.8's (LC_ALL=C.UTF-8), hard-coded; where
+//! gpugrep deliberately differs, the test says so in its name and comment.
+
+mod common;
+
+use common::Sandbox;
+
+
+#[test]
+fn basic_literal_selects_matching_lines() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["apple", "a"])
+        .expect("apple\napple pie\n", "", 0);
+}
+
+#[test]
+fn no_match_exits_1_with_no_output() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["kiwi", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn dash_e_several_patterns_select_either() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-e", "banana", "-e", "cherry", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn dash_e_pattern_starting_with_dash() {
+    let s = Sandbox::new();
+    s.write("a", "x\n-v here\n");
+    s.grep(&["-e", "-v", "a"])
+        .expect("-v here\n", "", 0);
+}
+
+#[test]
+fn pattern_with_newline_is_several_patterns() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["banana\ncherry", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn pattern_with_newline_fixed_strings() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-F", "pie\nban", "a"])
+        .expect("banana\napple pie\n", "", 0);
+}
+
+#[test]
+fn dash_e_empty_matches_every_line() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\nthree\n");
+    s.grep(&["-e", "", "a"])
+        .expect("one\n\nthree\n", "", 0);
+}
+
+#[test]
+fn empty_positional_pattern_matches_every_line() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\nthree\n");
+    s.grep(&["", "a"])
+        .expect("one\n\nthree\n", "", 0);
+}
+
+#[test]
+fn dash_e_empty_with_dash_v_selects_nothing() {
+    let s = Sandbox::new();
+    s.write("a", "one\ntwo\n");
+    s.grep(&["-v", "-e", "", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn dash_e_empty_with_dash_x_matches_only_empty_lines() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\nthree\n");
+    s.grep(&["-x", "-e", "", "a"])
+        .expect("\n", "", 0);
+}
+
+#[test]
+fn dash_e_empty_with_dash_w_matches_lines_without_word_chars() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\n  \n--\n");
+    s.grep(&["-n", "-w", "-e", "", "a"])
+        .expect("2:\n3:  \n4:--\n", "", 0);
+}
+
+#[test]
+fn dash_e_empty_dash_c_counts_every_line() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\nthree\n");
+    s.grep(&["-c", "", "a"])
+        .expect("3\n", "", 0);
+}
+
+#[test]
+fn dash_f_reads_patterns_one_per_line() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "cherry\npie\n");
+    s.grep(&["-f", "pats", "a"])
+        .expect("cherry\napple pie\n", "", 0);
+}
+
+#[test]
+fn dash_f_empty_file_selects_nothing() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "");
+    s.grep(&["-f", "pats", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn dash_f_empty_file_with_dash_v_selects_everything() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "");
+    s.grep(&["-v", "-f", "pats", "a"])
+        .expect("apple\nbanana\ncherry\napple pie\n", "", 0);
+}
+
+#[test]
+fn dash_f_empty_file_plus_dash_e() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "");
+    s.grep(&["-f", "pats", "-e", "cherry", "a"])
+        .expect("cherry\n", "", 0);
+}
+
+#[test]
+fn dash_f_file_with_empty_line_matches_everything() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "zzz\n\n");
+    s.grep(&["-c", "-f", "pats", "a"])
+        .expect("4\n", "", 0);
+}
+
+#[test]
+fn dash_f_without_final_newline() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("pats", "banana\ncherry");
+    s.grep(&["-f", "pats", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn dash_f_dash_reads_patterns_from_stdin() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-f", "-", "a"])
+        .stdin("cherry\nbanana\n")
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn dash_f_twice_combines_patterns() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.write("p1", "cherry\n");
+    s.write("p2", "banana\n");
+    s.grep(&["-f", "p1", "-f", "p2", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn dash_f_crlf_pattern_keeps_carriage_return() {
+    let s = Sandbox::new();
+    s.write("a", "abc\nabc\r\n");
+    s.write("pats", "abc\r\n");
+    s.grep(&["-c", "-f", "pats", "a"])
+        .expect("1\n", "", 0);
+}
+
+#[test]
+fn dash_f_pattern_file_mixed_with_positional_file_operand() {
+    let s = Sandbox::new();
+    s.write("pats", "apple\n");
+    s.write("apple", "apple in file named apple\n");
+    s.grep(&["-f", "pats", "apple"])
+        .expect("apple in file named apple\n", "", 0);
+}
+
+#[test]
+fn dash_f_fixed_strings_treats_dot_literally() {
+    let s = Sandbox::new();
+    s.write("a", "a.c\nabc\n");
+    s.grep(&["-F", "a.c", "a"])
+        .expect("a.c\n", "", 0);
+}
+
+#[test]
+fn basic_regex_dot_matches_any_char() {
+    let s = Sandbox::new();
+    s.write("a", "a.c\nabc\n");
+    s.grep(&["a.c", "a"])
+        .expect("a.c\nabc\n", "", 0);
+}
+
+#[test]
+fn basic_regex_plus_is_literal() {
+    let s = Sandbox::new();
+    s.write("a", "a+b\naab\n");
+    s.grep(&["a+b", "a"])
+        .expect("a+b\n", "", 0);
+}
+
+#[test]
+fn basic_regex_escaped_plus_is_repetition() {
+    let s = Sandbox::new();
+    s.write("a", "a+b\naab\n");
+    s.grep(&["a\\+b", "a"])
+        .expect("aab\n", "", 0);
+}
+
+#[test]
+fn basic_regex_escaped_braces_interval() {
+    let s = Sandbox::new();
+    s.write("a", "ab\naab\naaab\n");
+    s.grep(&["^a\\{2\\}b", "a"])
+        .expect("aab\n", "", 0);
+}
+
+#[test]
+fn basic_regex_braces_are_literal() {
+    let s = Sandbox::new();
+    s.write("a", "a{2}\naa\n");
+    s.grep(&["a{2}", "a"])
+        .expect("a{2}\n", "", 0);
+}
+
+#[test]
+fn basic_regex_escaped_alternation() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["cherry\\|banana", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn basic_regex_pipe_is_literal() {
+    let s = Sandbox::new();
+    s.write("a", "a|b\nab\n");
+    s.grep(&["a|b", "a"])
+        .expect("a|b\n", "", 0);
+}
+
+#[test]
+fn basic_regex_escaped_group() {
+    let s = Sandbox::new();
+    s.write("a", "abab\nab\n");
+    s.grep(&["\\(ab\\)\\{2\\}", "a"])
+        .expect("abab\n", "", 0);
+}
+
+#[test]
+fn basic_regex_leading_star_is_literal() {
+    let s = Sandbox::new();
+    s.write("a", "*star\nstar\n");
+    s.grep(&["*star", "a"])
+        .expect("*star\n", "", 0);
+}
+
+#[test]
+fn basic_regex_question_mark_is_literal() {
+    let s = Sandbox::new();
+    s.write("a", "a?\nab\n");
+    s.grep(&["a?", "a"])
+        .expect("a?\n", "", 0);
+}
+
+#[test]
+fn extended_regex_alternation() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-E", "cherry|banana", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn extended_regex_plus_and_groups() {
+    let s = Sandbox::new();
+    s.write("a", "ab\nabab\nb\n");
+    s.grep(&["-E", "^(ab)+$", "a"])
+        .expect("ab\nabab\n", "", 0);
+}
+
+#[test]
+fn extended_regex_interval() {
+    let s = Sandbox::new();
+    s.write("a", "ab\naab\naaab\n");
+    s.grep(&["-E", "^a{2,}b", "a"])
+        .expect("aab\naaab\n", "", 0);
+}
+
+#[test]
+fn extended_regex_question_mark() {
+    let s = Sandbox::new();
+    s.write("a", "color\ncolour\ncolr\n");
+    s.grep(&["-E", "colou?r", "a"])
+        .expect("color\ncolour\n", "", 0);
+}
+
+#[test]
+fn bracket_expression_character_class() {
+    let s = Sandbox::new();
+    s.write("a", "a1\nb\n2c\n");
+    s.grep(&["[[:digit:]]", "a"])
+        .expect("a1\n2c\n", "", 0);
+}
+
+#[test]
+fn bracket_expression_negated() {
+    let s = Sandbox::new();
+    s.write("a", "abc\n123\n");
+    s.grep(&["^[^0-9]*$", "a"])
+        .expect("abc\n", "", 0);
+}
+
+#[test]
+fn bracket_expression_with_closing_bracket_first() {
+    let s = Sandbox::new();
+    s.write("a", "a]b\nab\n");
+    s.grep(&["[]]", "a"])
+        .expect("a]b\n", "", 0);
+}
+
+#[test]
+fn anchors_caret_and_dollar() {
+    let s = Sandbox::new();
+    s.write("a", "start end\nend start\n");
+    s.grep(&["^end", "a"])
+        .expect("end start\n", "", 0);
+}
+
+#[test]
+fn dollar_anchor_at_end_of_line() {
+    let s = Sandbox::new();
+    s.write("a", "start end\nend start\n");
+    s.grep(&["end$", "a"])
+        .expect("start end\n", "", 0);
+}
+
+#[test]
+fn backslash_w_word_class() {
+    let s = Sandbox::new();
+    s.write("a", "foo bar\n!!\n");
+    s.grep(&["-o", "\\w\\+", "a"])
+        .expect("foo\nbar\n", "", 0);
+}
+
+#[test]
+fn backslash_angle_word_boundaries() {
+    let s = Sandbox::new();
+    s.write("a", "cat\nconcat\ncats\n");
+    s.grep(&["\\<cat\\>", "a"])
+        .expect("cat\n", "", 0);
+}
+
+#[test]
+fn backslash_b_word_boundary() {
+    let s = Sandbox::new();
+    s.write("a", "cat\nconcat\ncats\n");
+    s.grep(&["-E", "\\bcat", "a"])
+        .expect("cat\ncats\n", "", 0);
+}
+
+#[test]
+fn last_of_dash_f_dash_e_dash_g_wins() {
+    let s = Sandbox::new();
+    s.write("a", "a.c\nabc\n");
+    s.grep(&["-F", "-G", "a.c", "a"])
+        .expect("", "/usr/bin/grep: conflicting matchers specified\n", 2);
+}
+
+#[test]
+fn fixed_strings_several_patterns_one_line() {
+    let s = Sandbox::new();
+    s.write("a", "xx foo yy bar\nnone\n");
+    s.grep(&["-F", "-e", "bar", "-e", "foo", "a"])
+        .expect("xx foo yy bar\n", "", 0);
+}
+
+#[test]
+fn dash_i_ignores_ascii_case() {
+    let s = Sandbox::new();
+    s.write("a", "Apple\nAPPLE\nbanana\n");
+    s.grep(&["-i", "apple", "a"])
+        .expect("Apple\nAPPLE\n", "", 0);
+}
+
+#[test]
+fn dash_i_fixed_strings() {
+    let s = Sandbox::new();
+    s.write("a", "Apple\nAPPLE\nbanana\n");
+    s.grep(&["-i", "-F", "APPLE", "a"])
+        .expect("Apple\nAPPLE\n", "", 0);
+}
+
+#[test]
+fn dash_y_is_dash_i() {
+    let s = Sandbox::new();
+    s.write("a", "Apple\nAPPLE\nbanana\n");
+    s.grep(&["-y", "apple", "a"])
+        .expect("Apple\nAPPLE\n", "", 0);
+}
+
+#[test]
+fn no_ignore_case_after_dash_i_restores_case() {
+    let s = Sandbox::new();
+    s.write("a", "Apple\napple\n");
+    s.grep(&["-i", "--no-ignore-case", "apple", "a"])
+        .expect("apple\n", "", 0);
+}
+
+#[test]
+fn dash_i_after_no_ignore_case_wins() {
+    let s = Sandbox::new();
+    s.write("a", "Apple\napple\n");
+    s.grep(&["--no-ignore-case", "-i", "apple", "a"])
+        .expect("Apple\napple\n", "", 0);
+}
+
+#[test]
+fn dash_i_in_bracket_expression() {
+    let s = Sandbox::new();
+    s.write("a", "X\nx\ny\n");
+    s.grep(&["-i", "[x]", "a"])
+        .expect("X\nx\n", "", 0);
+}
+
+#[test]
+fn dash_i_unicode_e_acute_matches_lowercase() {
+    let s = Sandbox::new();
+    s.write("a", "café\nCAFÉ\ncafe\n");
+    s.grep(&["-i", "É", "a"])
+        .expect("café\nCAFÉ\n", "", 0);
+}
+
+#[test]
+fn dash_i_unicode_fixed_string() {
+    let s = Sandbox::new();
+    s.write("a", "café\nCAFÉ\ncafe\n");
+    s.grep(&["-i", "-F", "CAFÉ", "a"])
+        .expect("café\nCAFÉ\n", "", 0);
+}
+
+#[test]
+fn dash_i_sharp_s_does_not_match_double_s() {
+    let s = Sandbox::new();
+    s.write("a", "STRASSE\nstrasse\nstraße\nSTRAẞE\n");
+    s.grep(&["-i", "straße", "a"])
+        .expect("straße\n", "", 0);
+}
+
+#[test]
+fn dash_i_greek_sigma_forms() {
+    let s = Sandbox::new();
+    s.write("a", "ΣΑΣ\nσας\n");
+    s.grep(&["-i", "-c", "σα", "a"])
+        .expect("2\n", "", 0);
+}
+
+#[test]
+fn dash_i_kelvin_sign_matches_k_under_simple_folding() {
+    let s = Sandbox::new();
+    s.write("a", "K\nk\nK\nx\n");
+    // Deliberate: Unicode simple case folding puts the Kelvin sign (U+212A) in k's
+    // orbit. GNU grep 3.8 in C.UTF-8 prints only "k\nK\n".
+    s.grep(&["-i", "k", "a"])
+        .expect("K\nk\nK\n", "", 0);
+}
+
+#[test]
+fn dash_i_kelvin_sign_pattern_matches_ascii_k() {
+    let s = Sandbox::new();
+    s.write("a", "K\nk\nK\nx\n");
+    s.grep(&["-i", "K", "a"])
+        .expect("K\n", "", 0);
+}
+
+#[test]
+fn dash_i_long_s_matches_s_under_simple_folding() {
+    let s = Sandbox::new();
+    s.write("a", "ſ\ns\nS\n");
+    // Deliberate: simple case folding puts the long s (U+017F) in s's orbit.
+    // GNU grep 3.8 in C.UTF-8 prints only "s\nS\n".
+    s.grep(&["-i", "-F", "s", "a"])
+        .expect("ſ\ns\nS\n", "", 0);
+}
+
+#[test]
+fn dash_w_matches_whole_words_only() {
+    let s = Sandbox::new();
+    s.write("a", "foo\nfoobar\nbar foo baz\nfoo_bar\n");
+    s.grep(&["-w", "foo", "a"])
+        .expect("foo\nbar foo baz\n", "", 0);
+}
+
+#[test]
+fn dash_w_falls_back_to_later_occurrence() {
+    let s = Sandbox::new();
+    s.write("a", "foobar foo\nfoobar\n");
+    s.grep(&["-w", "foo", "a"])
+        .expect("foobar foo\n", "", 0);
+}
+
+#[test]
+fn dash_w_falls_back_to_shorter_word_match() {
+    let s = Sandbox::new();
+    s.write("a", "foobar x\nfoob x\n");
+    s.grep(&["-w", "-E", "foo|foobar|foob", "a"])
+        .expect("foobar x\nfoob x\n", "", 0);
+}
+
+#[test]
+fn dash_w_falls_back_to_shorter_regex_match() {
+    let s = Sandbox::new();
+    s.write("a", "abc_ ab\nabcd\n");
+    s.grep(&["-w", "ab[c]*", "a"])
+        .expect("abc_ ab\n", "", 0);
+}
+
+#[test]
+fn dash_w_regex_shorter_alternative_is_word() {
+    let s = Sandbox::new();
+    s.write("a", "foo-bar\nfoobar\n");
+    s.grep(&["-w", "-E", "foo|foobar", "a"])
+        .expect("foo-bar\nfoobar\n", "", 0);
+}
+
+#[test]
+fn dash_w_fixed_strings_shorter_pattern_is_word() {
+    let s = Sandbox::new();
+    s.write("a", "foobar\nfoo bar\n");
+    s.grep(&["-w", "-F", "-e", "foobar", "-e", "foo", "a"])
+        .expect("foobar\nfoo bar\n", "", 0);
+}
+
+#[test]
+fn dash_w_fixed_longer_pattern_not_a_word_shorter_is() {
+    let s = Sandbox::new();
+    s.write("a", "foo-barz\n");
+    s.grep(&["-w", "-F", "-e", "foo-bar", "-e", "foo", "a"])
+        .expect("foo-barz\n", "", 0);
+}
+
+#[test]
+fn dash_w_digits_and_underscore_are_word_chars() {
+    let s = Sandbox::new();
+    s.write("a", "x1 x\nx_\n1x\nx.\n");
+    s.grep(&["-w", "x", "a"])
+        .expect("x1 x\nx.\n", "", 0);
+}
+
+#[test]
+fn dash_w_with_dash_o_prints_only_word_matches() {
+    let s = Sandbox::new();
+    s.write("a", "foobar foo xfoo foo\n");
+    s.grep(&["-o", "-w", "foo", "a"])
+        .expect("foo\nfoo\n", "", 0);
+}
+
+#[test]
+fn dash_w_unicode_letters_are_word_chars() {
+    let s = Sandbox::new();
+    s.write("a", "éfoo\nfoo é\n");
+    s.grep(&["-w", "foo", "a"])
+        .expect("foo é\n", "", 0);
+}
+
+#[test]
+fn dash_w_pattern_with_non_word_edges() {
+    let s = Sandbox::new();
+    s.write("a", "a -x- b\nx-x-\n");
+    s.grep(&["-w", "-x-", "a"])
+        .expect("", "/usr/bin/grep: invalid option -- '-'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n", 2);
+}
+
+#[test]
+fn dash_w_dash_i_combined() {
+    let s = Sandbox::new();
+    s.write("a", "FOO bar\nFOObar\n");
+    s.grep(&["-w", "-i", "foo", "a"])
+        .expect("FOO bar\n", "", 0);
+}
+
+#[test]
+fn dash_x_matches_whole_lines_only() {
+    let s = Sandbox::new();
+    s.write("a", "foo\nfoo bar\n foo\n");
+    s.grep(&["-x", "foo", "a"])
+        .expect("foo\n", "", 0);
+}
+
+#[test]
+fn dash_x_with_alternation_applies_to_whole_pattern() {
+    let s = Sandbox::new();
+    s.write("a", "foo\nbar\nfoobar\nfoo bar\n");
+    s.grep(&["-x", "-E", "foo|bar", "a"])
+        .expect("foo\nbar\n", "", 0);
+}
+
+#[test]
+fn dash_x_fixed_strings() {
+    let s = Sandbox::new();
+    s.write("a", "a.c\na.cd\nabc\n");
+    s.grep(&["-x", "-F", "a.c", "a"])
+        .expect("a.c\n", "", 0);
+}
+
+#[test]
+fn dash_x_wins_over_dash_w() {
+    let s = Sandbox::new();
+    s.write("a", "foo bar\nfoo\n");
+    s.grep(&["-x", "-w", "foo", "a"])
+        .expect("foo\n", "", 0);
+}
+
+#[test]
+fn dash_x_dash_i() {
+    let s = Sandbox::new();
+    s.write("a", "FOO\nfoo\nfoox\n");
+    s.grep(&["-x", "-i", "foo", "a"])
+        .expect("FOO\nfoo\n", "", 0);
+}
+
+#[test]
+fn dash_v_selects_non_matching_lines() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-v", "apple", "a"])
+        .expect("banana\ncherry\n", "", 0);
+}
+
+#[test]
+fn dash_v_with_several_patterns() {
+    let s = Sandbox::new();
+    s.write("a", "apple\nbanana\ncherry\napple pie\n");
+    s.grep(&["-v", "-e", "apple", "-e", "cherry", "a"])
+        .expect("banana\n", "", 0);
+}
+
+#[test]
+fn dash_v_all_lines_match_exits_1() {
+    let s = Sandbox::new();
+    s.write("a", "a\na\n");
+    s.grep(&["-v", "a", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn dash_v_dash_w() {
+    let s = Sandbox::new();
+    s.write("a", "foo\nfoobar\n");
+    s.grep(&["-v", "-w", "foo", "a"])
+        .expect("foobar\n", "", 0);
+}
+
+#[test]
+fn dash_v_dash_x() {
+    let s = Sandbox::new();
+    s.write("a", "foo\nfoobar\n");
+    s.grep(&["-v", "-x", "foo", "a"])
+        .expect("foobar\n", "", 0);
+}
+
+#[test]
+fn match_at_first_byte_of_file() {
+    let s = Sandbox::new();
+    s.write("a", "xyz\nabc\n");
+    s.grep(&["-b", "^x", "a"])
+        .expect("0:xyz\n", "", 0);
+}
+
+#[test]
+fn match_at_last_byte_of_file_without_newline() {
+    let s = Sandbox::new();
+    s.write("a", "abc\nxyz");
+    s.grep(&["z$", "a"])
+        .expect("xyz\n", "", 0);
+}
+
+#[test]
+fn match_last_byte_fixed_string_without_newline() {
+    let s = Sandbox::new();
+    s.write("a", "abc\nxyz");
+    s.grep(&["-F", "yz", "a"])
+        .expect("xyz\n", "", 0);
+}
+
+#[test]
+fn empty_file_no_match() {
+    let s = Sandbox::new();
+    s.write("a", "");
+    s.grep(&["x", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn empty_file_empty_pattern_selects_nothing() {
+    let s = Sandbox::new();
+    s.write("a", "");
+    s.grep(&["", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn empty_file_dash_v_selects_nothing() {
+    let s = Sandbox::new();
+    s.write("a", "");
+    s.grep(&["-v", "x", "a"])
+        .expect("", "", 1);
+}
+
+#[test]
+fn single_newline_file_empty_pattern_selects_one_line() {
+    let s = Sandbox::new();
+    s.write("a", "\n");
+    s.grep(&["-c", "", "a"])
+        .expect("1\n", "", 0);
+}
+
+#[test]
+fn crlf_lines_keep_carriage_return() {
+    let s = Sandbox::new();
+    s.write("a", "one\r\ntwo\r\n");
+    s.grep(&["two", "a"])
+        .expect("two\r\n", "", 0);
+}
+
+#[test]
+fn crlf_dollar_does_not_match_before_carriage_return() {
+    let s = Sandbox::new();
+    s.write("a", "one\r\ntwo\r\n");
+    s.grep(&["-c", "two$", "a"])
+        .expect("0\n", "", 1);
+}
+
+#[test]
+fn crlf_dash_x_does_not_match() {
+    let s = Sandbox::new();
+    s.write("a", "one\r\ntwo\r\n");
+    s.grep(&["-c", "-x", "two", "a"])
+        .expect("0\n", "", 1);
+}
+
+#[test]
+fn dot_does_not_match_newline_across_lines() {
+    let s = Sandbox::new();
+    s.write("a", "ab\ncd\n");
+    s.grep(&["-c", "b.c", "a"])
+        .expect("0\n", "", 1);
+}
+
+#[test]
+fn invalid_utf8_in_data_still_matches_literal() {
+    let s = Sandbox::new();
+    s.write("a", b"\xff\xfeabc\n\xc3(\n");
+    s.grep(&["abc", "a"])
+        .expect("", "/usr/bin/grep: a: binary file matches\n", 0);
+}
+
+#[test]
+fn caret_anchor_matches_after_every_newline() {
+    let s = Sandbox::new();
+    s.write("a", "a\nab\nb\n");
+    s.grep(&["-c", "^a", "a"])
+        .expect("2\n", "", 0);
+}
+
+#[test]
+fn many_literals_with_common_prefixes() {
+    let s = Sandbox::new();
+    s.write("a", "alpha\nalphabet\nal\nbeta\n");
+    s.grep(&["-o", "-F", "-e", "al", "-e", "alpha", "-e", "alphabet", "a"])
+        .expect("alpha\nalphabet\nal\n", "", 0);
+}

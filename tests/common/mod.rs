@@ -1,0 +1,249 @@
+//! A tiny harness for gpugrep's integration tests.
+//!
+//! A [`Sandbox`] is a temporary directory to write files into; [`Sandbox::grep`]
+//! builds a command that runs the real binary there (with `GREP_COLORS` and
+//! `GREP_COLOR` cleared, the default engine, and a fixed UTF-8 locale), and
+//! [`Cmd::expect`] runs it and compares stdout, stderr and the exit code
+//! exactly, printing a readable line-by-line diff when they differ.
+//!
+//! Expected values are literals taken from GNU grep 3.8 (with the program
+//! name `gpugrep`), never computed by calling grep at test time.
+
+#![allow(dead_code)]
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_gpugrep");
+
+/// A temporary directory holding a test's files.
+pub struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Sandbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Sandbox {
+    pub fn new() -> Sandbox {
+        Sandbox {
+            dir: tempfile::tempdir().expect("create temp dir"),
+        }
+    }
+
+    /// The directory's path.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// `rel` inside the sandbox.
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    /// Writes `contents` to `rel`, creating parent directories.
+    pub fn write(&self, rel: &str, contents: impl AsRef<[u8]>) {
+        let p = self.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create parent dirs");
+        }
+        std::fs::write(&p, contents).expect("write file");
+    }
+
+    /// Creates the directory `rel` (and its parents).
+    pub fn dir(&self, rel: &str) {
+        std::fs::create_dir_all(self.join(rel)).expect("create dir");
+    }
+
+    /// Creates a symbolic link at `link` pointing to `target` (as written).
+    pub fn symlink(&self, target: &str, link: &str) {
+        let p = self.join(link);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).expect("create parent dirs");
+        }
+        std::os::unix::fs::symlink(target, p).expect("create symlink");
+    }
+
+    /// A gpugrep command with `args`, run in the sandbox.
+    pub fn grep(&self, args: &[&str]) -> Cmd {
+        let mut cmd = Cmd::new(args);
+        cmd.cwd = self.path().to_path_buf();
+        cmd
+    }
+}
+
+/// What a run produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// The exit code; -1 when killed by a signal.
+    pub code: i32,
+}
+
+/// A gpugrep invocation being built.
+pub struct Cmd {
+    args: Vec<OsString>,
+    stdin: Option<Vec<u8>>,
+    cwd: PathBuf,
+    env: Vec<(String, String)>,
+}
+
+impl Cmd {
+    pub fn new(args: &[&str]) -> Cmd {
+        Cmd {
+            args: args.iter().map(OsString::from).collect(),
+            stdin: None,
+            cwd: std::env::temp_dir(),
+            env: Vec::new(),
+        }
+    }
+
+    /// Feeds `data` on standard input (else stdin is empty).
+    pub fn stdin(mut self, data: impl AsRef<[u8]>) -> Cmd {
+        self.stdin = Some(data.as_ref().to_vec());
+        self
+    }
+
+    /// Runs in `rel`, relative to the current working directory set so far.
+    pub fn current_dir(mut self, rel: &str) -> Cmd {
+        self.cwd = self.cwd.join(rel);
+        self
+    }
+
+    /// Sets an environment variable for the run.
+    pub fn env(mut self, key: &str, value: &str) -> Cmd {
+        self.env.push((key.to_string(), value.to_string()));
+        self
+    }
+
+    /// The `std::process::Command`, not yet started (stdio not set).
+    pub fn command(&self) -> Command {
+        let mut c = Command::new(BIN);
+        c.args(&self.args)
+            .current_dir(&self.cwd)
+            .env_remove("GREP_COLORS")
+            .env_remove("GREP_COLOR")
+            .env("LC_ALL", "C.UTF-8");
+        for (k, v) in &self.env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Starts the command with piped stdout/stderr and the stdin given.
+    pub fn spawn(&self) -> Child {
+        let mut child = self
+            .command()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn gpugrep");
+        let data = self.stdin.clone().unwrap_or_default();
+        let mut pipe = child.stdin.take().expect("stdin pipe");
+        std::thread::spawn(move || {
+            // gpugrep may exit without reading it all (-q, -m).
+            let _ = pipe.write_all(&data);
+        });
+        child
+    }
+
+    /// Runs to completion.
+    pub fn run(&self) -> Output {
+        let out = self.spawn().wait_with_output().expect("wait for gpugrep");
+        Output {
+            stdout: out.stdout,
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            code: out.status.code().unwrap_or(-1),
+        }
+    }
+
+    /// Runs and asserts stdout, stderr and exit code exactly.
+    #[track_caller]
+    pub fn expect(&self, stdout: impl AsRef<[u8]>, stderr: &str, code: i32) -> Output {
+        let out = self.run();
+        assert_output(&self.describe(), &out, stdout.as_ref(), stderr, code);
+        out
+    }
+
+    fn describe(&self) -> String {
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| format!("{:?}", a.to_string_lossy()))
+            .collect();
+        format!("gpugrep {}", args.join(" "))
+    }
+}
+
+/// Asserts a run's output exactly, with a readable diff on failure.
+#[track_caller]
+pub fn assert_output(what: &str, out: &Output, stdout: &[u8], stderr: &str, code: i32) {
+    let mut report = String::new();
+    if out.stdout != stdout {
+        report += &format!("stdout differs:\n{}", diff(stdout, &out.stdout));
+    }
+    if out.stderr != stderr {
+        report += &format!("stderr differs:\n{}", diff(stderr.as_bytes(), out.stderr.as_bytes()));
+    }
+    if out.code != code {
+        report += &format!("exit code: expected {code}, got {}\n", out.code);
+    }
+    if !report.is_empty() {
+        panic!("{what}\n{report}");
+    }
+}
+
+/// A line-by-line diff of `want` and `got`: `-` lines expected, `+` lines
+/// produced, ` ` lines shared; bytes shown escaped, so `\r`, NUL and escape
+/// sequences are visible.
+pub fn diff(want: &[u8], got: &[u8]) -> String {
+    let a: Vec<&[u8]> = want.split_inclusive(|&b| b == b'\n').collect();
+    let b: Vec<&[u8]> = got.split_inclusive(|&b| b == b'\n').collect();
+    // Longest common subsequence table, fine for test-sized outputs.
+    let (n, m) = (a.len(), b.len());
+    let mut lcs = vec![vec![0usize; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let mut out = String::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n || j < m {
+        if i < n && j < m && a[i] == b[j] {
+            out += &format!("   {}\n", show(a[i]));
+            i += 1;
+            j += 1;
+        } else if i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out += &format!("  -{}\n", show(a[i]));
+            i += 1;
+        } else {
+            out += &format!("  +{}\n", show(b[j]));
+            j += 1;
+        }
+    }
+    if n == 0 && m == 0 {
+        out += "   (both empty)\n";
+    }
+    out
+}
+
+/// Bytes as an escaped string (`"\n"`, `\0`, `\x1b`, ...).
+pub fn show(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => format!("{s:?}"),
+        Err(_) => format!("b\"{}\"", bytes.escape_ascii()),
+    }
+}
