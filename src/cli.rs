@@ -13,6 +13,8 @@ use std::ffi::OsString;
     name = "gpugrep",
     version,
     disable_help_flag = true,
+    // grep lets any option be repeated; the last value wins.
+    args_override_self = true,
     override_usage = "gpugrep [OPTION]... PATTERNS [FILE]...",
     after_help = "Exit status is 0 if any line is selected, 1 otherwise; \
                   2 if an error occurred, unless -q was given and a line was selected."

@@ -262,6 +262,14 @@ impl Config {
             None
         };
 
+        if cli.json && !matches!(mode, Mode::Lines | Mode::Quiet) {
+            return Err(UsageError(
+                "--json cannot be combined with -c, --count-matches, -l or -L".into(),
+            ));
+        }
+        if cli.json && cli.only_matching {
+            return Err(UsageError("--json cannot be combined with -o".into()));
+        }
         let recursive = cli.recursive || cli.dereference_recursive;
         let implicit_path = paths.is_empty();
         Ok(Config {

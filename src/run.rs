@@ -10,6 +10,7 @@ mod one;
 use crate::config::{Config, EngineChoice, Mode};
 use crate::exit::ExitStatus;
 use crate::input::walk::{self, Item};
+use crate::output::json::{write_summary, JsonStats};
 use crate::output::standard::{write_separator, PrintOptions};
 use crate::pattern::{self, Compiled};
 use one::FileResult;
@@ -89,9 +90,27 @@ fn choose_engine(cfg: &Config, prog: &str) -> Result<(), String> {
 
 /// Searches every item; returns (a line was selected, an error occurred).
 fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
+    let started = std::time::Instant::now();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut state = Printed::default();
+    search_items(shared, items, &mut out, &mut state)?;
+    if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
+        let mut summary = Vec::new();
+        write_summary(&mut summary, &state.json, started.elapsed());
+        out.write_all(&summary)?;
+    }
+    out.flush()?;
+    Ok((state.selected, state.had_error))
+}
+
+/// Searches the items in order (in parallel when there are several).
+fn search_items(
+    shared: &Shared,
+    items: &[Item],
+    out: &mut io::StdoutLock,
+    state: &mut Printed,
+) -> io::Result<()> {
     let single = items.len() == 1 || shared.cfg.threads <= 1;
     if single {
         for item in items {
@@ -105,23 +124,22 @@ fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
                         && shared.cfg.mode == Mode::Lines
                     {
                         let mut sep_probe = one::search_input(shared, input, prefilter, None)?;
-                        state.emit(shared, &mut out, &mut sep_probe)?;
+                        state.emit(shared, out, &mut sep_probe)?;
                         if state.stop(shared) {
                             break;
                         }
                         continue;
                     }
-                    one::search_input(shared, input, prefilter, Some(&mut out))?
+                    one::search_input(shared, input, prefilter, Some(out))?
                 }
             };
             let mut result = result;
-            state.emit(shared, &mut out, &mut result)?;
+            state.emit(shared, out, &mut result)?;
             if state.stop(shared) {
                 break;
             }
         }
-        out.flush()?;
-        return Ok((state.selected, state.had_error));
+        return Ok(());
     }
 
     let next = AtomicUsize::new(0);
@@ -158,7 +176,7 @@ fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
                 while let Some(r) = pending.remove(&want) {
                     want += 1;
                     let mut r = r?;
-                    state.emit(shared, &mut out, &mut r)?;
+                    state.emit(shared, out, &mut r)?;
                     if state.stop(shared) {
                         return Ok(());
                     }
@@ -168,9 +186,7 @@ fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
         })();
         stop.store(true, Ordering::Relaxed);
         outcome
-    })?;
-    out.flush()?;
-    Ok((state.selected, state.had_error))
+    })
 }
 
 fn error_result(msg: &str) -> FileResult {
@@ -187,6 +203,7 @@ struct Printed {
     selected: bool,
     had_error: bool,
     any_lines: bool,
+    json: JsonStats,
 }
 
 impl Printed {
@@ -206,16 +223,22 @@ impl Printed {
             }
         }
         self.any_lines |= r.printed_lines;
+        if let Some(stats) = &r.json {
+            self.json.add(stats);
+        }
         self.selected |= r.selected;
         self.had_error |= r.had_error;
         if !r.messages.is_empty() {
             out.flush()?;
             for m in &r.messages {
                 let is_binary_note = m.ends_with(": binary file matches");
-                if !cfg.no_messages || is_binary_note {
-                    if !(is_binary_note && cfg.mode == Mode::Quiet) {
-                        eprintln!("{}: {m}", shared.prog);
-                    }
+                let wanted = if is_binary_note {
+                    cfg.mode != Mode::Quiet
+                } else {
+                    !cfg.no_messages
+                };
+                if wanted {
+                    eprintln!("{}: {m}", shared.prog);
                 }
             }
         }

@@ -61,12 +61,10 @@ fn fnmatch(p: &[u8], s: &[u8]) -> bool {
                         continue;
                     }
                 }
-                b'\\' if pi + 1 < p.len() => {
-                    if p[pi + 1] == s[si] {
-                        pi += 2;
-                        si += 1;
-                        continue;
-                    }
+                b'\\' if pi + 1 < p.len() && p[pi + 1] == s[si] => {
+                    pi += 2;
+                    si += 1;
+                    continue;
                 }
                 c if c == s[si] => {
                     pi += 1;

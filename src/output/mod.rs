@@ -12,7 +12,104 @@ pub mod json;
 pub mod standard;
 
 use crate::engine::Matcher;
+use crate::search::{Line, Sink};
+use json::JsonSink;
+use standard::StandardSink;
+use std::io::{self, Write};
 use std::ops::Range;
+
+/// The format one file is printed in.
+pub enum Format<'a> {
+    Standard(StandardSink<'a>),
+    Json(JsonSink<'a>),
+}
+
+/// A file's printer: its format's output buffer, written through to a
+/// stream (stdout) as it fills when there is one, else kept for `run` to
+/// print in order.
+pub struct Printer<'a> {
+    pub format: Format<'a>,
+    stream: Option<&'a mut dyn Write>,
+    line_buffered: bool,
+    /// Output was produced (even if already written through).
+    wrote: bool,
+}
+
+/// Write the buffer through to the stream past this size.
+const FLUSH_AT: usize = 64 * 1024;
+
+impl<'a> Printer<'a> {
+    pub fn new(format: Format<'a>, stream: Option<&'a mut dyn Write>, line_buffered: bool) -> Self {
+        Printer {
+            format,
+            stream,
+            line_buffered,
+            wrote: false,
+        }
+    }
+
+    /// True once any output was produced for this file.
+    pub fn wrote(&self) -> bool {
+        self.wrote
+    }
+
+    /// The output not yet written to the stream.
+    pub fn out(&mut self) -> &mut Vec<u8> {
+        match &mut self.format {
+            Format::Standard(s) => &mut s.out,
+            Format::Json(j) => &mut j.out,
+        }
+    }
+
+    /// Writes what is buffered to the stream, if there is one.
+    pub fn flush(&mut self) -> io::Result<()> {
+        if self.stream.is_some() {
+            let buf = std::mem::take(self.out());
+            if let Some(stream) = self.stream.as_mut() {
+                stream.write_all(&buf)?;
+                stream.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn maybe_flush(&mut self) -> io::Result<()> {
+        self.wrote |= !self.out().is_empty();
+        if self.stream.is_some() && (self.line_buffered || self.out().len() >= FLUSH_AT) {
+            let buf = std::mem::take(self.out());
+            if let Some(stream) = self.stream.as_mut() {
+                stream.write_all(&buf)?;
+                if self.line_buffered {
+                    stream.flush()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn sink(&mut self) -> &mut dyn Sink {
+        match &mut self.format {
+            Format::Standard(s) => s,
+            Format::Json(j) => j,
+        }
+    }
+}
+
+impl Sink for Printer<'_> {
+    fn selected(&mut self, line: &Line) -> io::Result<bool> {
+        let go_on = self.sink().selected(line)?;
+        self.maybe_flush()?;
+        Ok(go_on)
+    }
+    fn context(&mut self, line: &Line) -> io::Result<()> {
+        self.sink().context(line)?;
+        self.maybe_flush()
+    }
+    fn gap(&mut self) -> io::Result<()> {
+        self.sink().gap()?;
+        self.maybe_flush()
+    }
+}
 
 /// Visits the matches in one line, leftmost first, skipping nothing but
 /// empty matches adjacent to the previous one. Stops when `f` says false.

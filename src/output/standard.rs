@@ -11,7 +11,7 @@ use super::for_each_match;
 use crate::config::{Config, Mode};
 use crate::engine::Matcher;
 use crate::search::{Line, Sink};
-use std::io::{self, Write};
+use std::io;
 
 /// The settings the standard printer needs, taken from [`Config`].
 #[derive(Debug, Clone)]
@@ -44,11 +44,9 @@ impl PrintOptions {
     }
 }
 
-/// Prints one file's lines into `out`, flushing to `stream` when given.
+/// Prints one file's lines into `out`.
 pub struct StandardSink<'a> {
     pub out: Vec<u8>,
-    stream: Option<&'a mut dyn Write>,
-    line_buffered: bool,
     opts: &'a PrintOptions,
     matcher: &'a dyn Matcher,
     name: Option<&'a [u8]>,
@@ -56,49 +54,15 @@ pub struct StandardSink<'a> {
     pub matches: u64,
 }
 
-/// Flush the buffer to the stream past this size.
-const FLUSH_AT: usize = 64 * 1024;
-
 impl<'a> StandardSink<'a> {
-    pub fn new(
-        opts: &'a PrintOptions,
-        matcher: &'a dyn Matcher,
-        name: Option<&'a [u8]>,
-        stream: Option<&'a mut dyn Write>,
-        line_buffered: bool,
-    ) -> Self {
+    pub fn new(opts: &'a PrintOptions, matcher: &'a dyn Matcher, name: Option<&'a [u8]>) -> Self {
         StandardSink {
             out: Vec::new(),
-            stream,
-            line_buffered,
             opts,
             matcher,
             name,
             matches: 0,
         }
-    }
-
-    /// Writes what is buffered to the stream, if there is one.
-    pub fn flush(&mut self) -> io::Result<()> {
-        if let Some(stream) = self.stream.as_mut() {
-            stream.write_all(&self.out)?;
-            self.out.clear();
-            stream.flush()?;
-        }
-        Ok(())
-    }
-
-    fn maybe_flush(&mut self) -> io::Result<()> {
-        if self.stream.is_some() && (self.line_buffered || self.out.len() >= FLUSH_AT) {
-            if let Some(stream) = self.stream.as_mut() {
-                stream.write_all(&self.out)?;
-                self.out.clear();
-                if self.line_buffered {
-                    stream.flush()?;
-                }
-            }
-        }
-        Ok(())
     }
 
     fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
@@ -236,7 +200,6 @@ impl Sink for StandardSink<'_> {
             self.body(line.bytes, true);
             self.out.push(t);
         }
-        self.maybe_flush()?;
         Ok(true)
     }
 
@@ -247,7 +210,7 @@ impl Sink for StandardSink<'_> {
         self.prefix(line, line.offset, b'-');
         self.body(line.bytes, false);
         self.out.push(self.opts.terminator);
-        self.maybe_flush()
+        Ok(())
     }
 
     fn gap(&mut self) -> io::Result<()> {
@@ -255,7 +218,7 @@ impl Sink for StandardSink<'_> {
             return Ok(());
         }
         write_separator(&mut self.out, self.opts);
-        self.maybe_flush()
+        Ok(())
     }
 }
 

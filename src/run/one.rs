@@ -6,7 +6,9 @@ use crate::config::{BinaryMode, Mode};
 use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::Input;
+use crate::output::json::{JsonSink, JsonStats};
 use crate::output::standard::{write_count, write_name, StandardSink};
+use crate::output::{Format, Printer};
 use crate::search::{Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
 use std::io::{self, Read, Write};
@@ -39,6 +41,8 @@ pub struct FileResult {
     pub printed_lines: bool,
     /// Bytes searched.
     pub bytes: u64,
+    /// `--json` statistics for the summary.
+    pub json: Option<JsonStats>,
 }
 
 /// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
@@ -69,13 +73,19 @@ pub fn search_input<'a>(
         .with_filename
         .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
     let name = show_name.then_some(input.name.as_slice());
-    let mut sink = StandardSink::new(
-        &shared.print,
-        shared.compiled.line_matcher(),
-        name,
-        stream,
-        cfg.line_buffered,
-    );
+    let started = std::time::Instant::now();
+    let matcher = shared.compiled.line_matcher();
+    let format = if cfg.json {
+        let path: &[u8] = if input.path.is_some() {
+            &input.name
+        } else {
+            b"<stdin>"
+        };
+        Format::Json(JsonSink::new(matcher, path, cfg.invert).with_terminator(cfg.terminator))
+    } else {
+        Format::Standard(StandardSink::new(&shared.print, matcher, name))
+    };
+    let mut sink = Printer::new(format, stream, cfg.line_buffered);
     let binary_possible = cfg.binary != BinaryMode::Text && cfg.terminator == b'\n';
     let lines_mode = cfg.mode == Mode::Lines;
     let mut opts = SearchOptions {
@@ -131,19 +141,21 @@ pub fn search_input<'a>(
     };
 
     result.selected = outcome.selected > 0;
-    result.printed_lines = lines_mode && !sink.out.is_empty();
+    result.printed_lines = lines_mode && sink.wrote();
+    let matches = match &mut sink.format {
+        Format::Standard(s) => s.matches,
+        Format::Json(j) => {
+            j.finish(result.bytes, started.elapsed());
+            result.json = Some(j.stats());
+            0
+        }
+    };
+    let out = sink.out();
     match cfg.mode {
-        Mode::Count => write_count(&mut sink.out, &shared.print, name, outcome.selected),
-        Mode::CountMatches => {
-            let n = sink.matches;
-            write_count(&mut sink.out, &shared.print, name, n)
-        }
-        Mode::FilesWithMatches if result.selected => {
-            write_name(&mut sink.out, &shared.print, &input.name)
-        }
-        Mode::FilesWithoutMatch if !result.selected => {
-            write_name(&mut sink.out, &shared.print, &input.name)
-        }
+        Mode::Count => write_count(out, &shared.print, name, outcome.selected),
+        Mode::CountMatches => write_count(out, &shared.print, name, matches),
+        Mode::FilesWithMatches if result.selected => write_name(out, &shared.print, &input.name),
+        Mode::FilesWithoutMatch if !result.selected => write_name(out, &shared.print, &input.name),
         _ => {}
     }
     if outcome.binary && lines_mode {
@@ -153,7 +165,7 @@ pub fn search_input<'a>(
         result.selected = true;
     }
     sink.flush()?;
-    result.out = std::mem::take(&mut sink.out);
+    result.out = std::mem::take(sink.out());
     Ok(result)
 }
 
@@ -181,7 +193,7 @@ fn search_stream(
     prefilter: &dyn Matcher,
     confirm: Option<&dyn Matcher>,
     (binary_possible, binary_mode): (bool, BinaryMode),
-    sink: &mut StandardSink,
+    sink: &mut Printer,
     result: &mut FileResult,
     display: &str,
 ) -> io::Result<Outcome> {
