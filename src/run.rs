@@ -5,11 +5,13 @@
 //! buffers in input order, so the output is the same with 1 thread or 64.
 //! A single input streams straight to stdout instead (`tail -f | gpugrep`).
 
+mod gpu;
 mod one;
 
-use crate::config::{Config, EngineChoice, Mode};
+use crate::config::{Config, Mode};
+use crate::engine::gpu::GpuEngine;
 use crate::exit::ExitStatus;
-use crate::input::walk::{self, Item};
+use crate::input::walk::{self, Input, Item};
 use crate::output::json::{write_summary, JsonStats};
 use crate::output::standard::{write_separator, PrintOptions};
 use crate::pattern::{self, Compiled};
@@ -47,10 +49,14 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
-    if let Err(msg) = choose_engine(&cfg, prog) {
-        eprintln!("{prog}: {msg}");
-        return ExitStatus::Error;
-    }
+    let items = walk::collect(&cfg);
+    let mut engine = match gpu::choose(&cfg, &compiled, &items, prog) {
+        Ok(engine) => engine,
+        Err(msg) => {
+            eprintln!("{prog}: {msg}");
+            return ExitStatus::Error;
+        }
+    };
     let print = PrintOptions::from_config(&cfg);
     let shared = Shared {
         cfg,
@@ -58,9 +64,8 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         print,
         prog: prog.to_string(),
     };
-    let items = walk::collect(&shared.cfg);
     let quiet = shared.cfg.mode == Mode::Quiet;
-    let (selected, had_error) = match search_all(&shared, &items) {
+    let (selected, had_error) = match search_all(&shared, &items, engine.as_mut()) {
         Ok(r) => r,
         // stdout closed (`| head -1`): stop quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => (true, false),
@@ -72,29 +77,26 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
-/// Decides the engine. The GPU engine is opened only when asked for.
-fn choose_engine(cfg: &Config, prog: &str) -> Result<(), String> {
-    match cfg.engine {
-        EngineChoice::Cpu | EngineChoice::Auto => {
-            if cfg.debug {
-                eprintln!("{prog}: debug: engine: cpu");
-            }
-            Ok(())
-        }
-        EngineChoice::Gpu => match crate::engine::gpu::GpuEngine::open() {
-            Ok(_) => Ok(()),
-            Err(e) => Err(e.to_string()),
-        },
-    }
-}
-
 /// Searches every item; returns (a line was selected, an error occurred).
-fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
+fn search_all(
+    shared: &Shared,
+    items: &[Item],
+    gpu: Option<&mut GpuEngine>,
+) -> io::Result<(bool, bool)> {
     let started = std::time::Instant::now();
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let mut state = Printed::default();
-    search_items(shared, items, &mut out, &mut state)?;
+    match gpu {
+        Some(engine) => gpu::search(shared, engine, items, &mut out, &mut state)?,
+        None => {
+            let prefilter = &*shared.compiled.prefilter;
+            let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
+                one::search_input(shared, input, None, prefilter, stream)
+            };
+            search_items(shared, items, &job, &mut out, &mut state)?;
+        }
+    }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
         let mut summary = Vec::new();
         write_summary(&mut summary, &state.json, started.elapsed());
@@ -104,33 +106,36 @@ fn search_all(shared: &Shared, items: &[Item]) -> io::Result<(bool, bool)> {
     Ok((state.selected, state.had_error))
 }
 
+/// Searches one input: the item's index, the input, and where to stream.
+type Job<'a> = dyn Fn(usize, &Input, Option<&mut dyn Write>) -> io::Result<FileResult> + Sync + 'a;
+
 /// Searches the items in order (in parallel when there are several).
-fn search_items(
+pub(crate) fn search_items(
     shared: &Shared,
     items: &[Item],
+    job: &Job,
     out: &mut io::StdoutLock,
     state: &mut Printed,
 ) -> io::Result<()> {
     let single = items.len() == 1 || shared.cfg.threads <= 1;
     if single {
-        for item in items {
+        for (i, item) in items.iter().enumerate() {
             let result = match item {
                 Item::Error(msg) => error_result(msg),
                 Item::Input(input) => {
-                    let prefilter = &*shared.compiled.prefilter;
                     // Stream straight to stdout (after any separator owed).
                     if state.any_lines
                         && shared.cfg.before + shared.cfg.after > 0
                         && shared.cfg.mode == Mode::Lines
                     {
-                        let mut sep_probe = one::search_input(shared, input, prefilter, None)?;
+                        let mut sep_probe = job(i, input, None)?;
                         state.emit(shared, out, &mut sep_probe)?;
                         if state.stop(shared) {
                             break;
                         }
                         continue;
                     }
-                    one::search_input(shared, input, prefilter, Some(out))?
+                    job(i, input, Some(&mut *out))?
                 }
             };
             let mut result = result;
@@ -158,9 +163,7 @@ fn search_items(
                 let Some(item) = items.get(i) else { break };
                 let result = match item {
                     Item::Error(msg) => Ok(error_result(msg)),
-                    Item::Input(input) => {
-                        one::search_input(shared, input, &*shared.compiled.prefilter, None)
-                    }
+                    Item::Input(input) => job(i, input, None),
                 };
                 if tx.send((i, result)).is_err() {
                     break;
@@ -199,7 +202,7 @@ fn error_result(msg: &str) -> FileResult {
 
 /// What has been printed so far, across files.
 #[derive(Default)]
-struct Printed {
+pub(crate) struct Printed {
     selected: bool,
     had_error: bool,
     any_lines: bool,
@@ -246,7 +249,7 @@ impl Printed {
     }
 
     /// With -q, the first selected line ends the run.
-    fn stop(&self, shared: &Shared) -> bool {
+    pub(crate) fn stop(&self, shared: &Shared) -> bool {
         shared.cfg.mode == Mode::Quiet && self.selected
     }
 }

@@ -56,6 +56,6 @@ pub fn open(path: &Path) -> io::Result<Source> {
 }
 
 /// Standard input, as a stream.
-pub fn stdin() -> Source {
-    Source::Stream(Box::new(io::stdin()))
+pub fn stdin_reader() -> Box<dyn Read + Send> {
+    Box::new(io::stdin())
 }

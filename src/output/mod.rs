@@ -27,9 +27,9 @@ pub enum Format<'a> {
 /// A file's printer: its format's output buffer, written through to a
 /// stream (stdout) as it fills when there is one, else kept for `run` to
 /// print in order.
-pub struct Printer<'a> {
+pub struct Printer<'a, 'w> {
     pub format: Format<'a>,
-    stream: Option<&'a mut dyn Write>,
+    stream: Option<&'w mut dyn Write>,
     line_buffered: bool,
     /// Output was produced (even if already written through).
     wrote: bool,
@@ -38,8 +38,8 @@ pub struct Printer<'a> {
 /// Write the buffer through to the stream past this size.
 const FLUSH_AT: usize = 64 * 1024;
 
-impl<'a> Printer<'a> {
-    pub fn new(format: Format<'a>, stream: Option<&'a mut dyn Write>, line_buffered: bool) -> Self {
+impl<'a, 'w> Printer<'a, 'w> {
+    pub fn new(format: Format<'a>, stream: Option<&'w mut dyn Write>, line_buffered: bool) -> Self {
         Printer {
             format,
             stream,
@@ -95,7 +95,7 @@ impl<'a> Printer<'a> {
     }
 }
 
-impl Sink for Printer<'_> {
+impl Sink for Printer<'_, '_> {
     fn selected(&mut self, line: &Line) -> io::Result<bool> {
         let go_on = self.sink().selected(line)?;
         self.maybe_flush()?;

@@ -45,20 +45,35 @@ pub struct FileResult {
     pub json: Option<JsonStats>,
 }
 
+/// What is searched: bytes in memory, or a stream.
+enum Body<'d> {
+    Bytes(&'d [u8]),
+    Stream(Box<dyn Read + Send>),
+}
+
 /// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
-/// it goes when given, else into the result's buffer.
+/// it goes when given, else into the result's buffer. `preloaded` holds the
+/// input's bytes when a caller already has them (the GPU's corpus): the
+/// prefilter's offsets then refer to exactly those bytes.
 pub fn search_input<'a>(
     shared: &'a Shared,
     input: &'a Input,
+    preloaded: Option<&'a [u8]>,
     prefilter: &'a dyn Matcher,
-    stream: Option<&'a mut dyn Write>,
+    stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
-    let source = match &input.path {
-        None => source::stdin(),
-        Some(path) => match source::open(path) {
-            Ok(s) => s,
+    let opened;
+    let body = match (preloaded, &input.path) {
+        (Some(bytes), _) => Body::Bytes(bytes),
+        (None, None) => Body::Stream(source::stdin_reader()),
+        (None, Some(path)) => match source::open(path) {
+            Ok(Source::Mapped(m)) => {
+                opened = m;
+                Body::Bytes(&opened)
+            }
+            Ok(Source::Stream(r)) => Body::Stream(r),
             Err(e) => {
                 result.had_error = true;
                 result
@@ -99,8 +114,8 @@ pub fn search_input<'a>(
     };
     let confirm = shared.compiled.confirm.as_deref();
 
-    let outcome = match source {
-        Source::Mapped(data) => {
+    let outcome = match body {
+        Body::Bytes(data) => {
             result.bytes = data.len() as u64;
             let binary = binary_possible
                 && memchr::memchr(0, &data[..data.len().min(BINARY_PROBE)]).is_some();
@@ -115,17 +130,17 @@ pub fn search_input<'a>(
                     opts.stop_on_nul = false;
                     let mut quiet = CountOnly;
                     let o =
-                        Searcher::new(opts, prefilter, confirm).search_slice(&data, &mut quiet)?;
+                        Searcher::new(opts, prefilter, confirm).search_slice(data, &mut quiet)?;
                     Outcome {
                         selected: o.selected,
                         binary: o.selected > 0,
                     }
                 } else {
-                    Searcher::new(opts, prefilter, confirm).search_slice(&data, &mut sink)?
+                    Searcher::new(opts, prefilter, confirm).search_slice(data, &mut sink)?
                 }
             }
         }
-        Source::Stream(reader) => {
+        Body::Stream(reader) => {
             let binary = (binary_possible, cfg.binary);
             search_stream(
                 reader,

@@ -64,6 +64,11 @@ impl GpuEngine {
         ))
     }
 
+    /// The kernel the last search ran, for `--debug`.
+    pub fn last_kernel(&self) -> &'static str {
+        "none"
+    }
+
     /// One line for `--debug`: device, kernels.
     pub fn describe(&self) -> String {
         String::new()

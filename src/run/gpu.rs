@@ -1,0 +1,215 @@
+//! The GPU path: files → corpus batches → one GPU pass per batch → the same
+//! per-file search, with the GPU's match offsets as the prefilter.
+//!
+//! The GPU answers "where does the literal occur" for a whole batch of files
+//! at once; everything after that (lines, `-w`/`-x` confirmation, context,
+//! output) is the CPU path unchanged, driven by a [`Matcher`] that reads the
+//! offsets. So the GPU can never change what is printed, only how fast the
+//! candidates are found. Any GPU failure falls back to the CPU engine for
+//! the batch it hit, with a note under `--debug`.
+
+use super::one::{self, FileResult};
+use super::{search_items, Printed, Shared};
+use crate::config::{Config, EngineChoice};
+use crate::engine::gpu::{GpuEngine, MatchSet};
+use crate::engine::Matcher;
+use crate::input::corpus::Corpus;
+use crate::input::source::{self, Mapped, Source};
+use crate::input::walk::{Input, Item};
+use crate::pattern::Compiled;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::ops::Range;
+
+/// Below this many bytes of input, `--engine auto` stays on the CPU (and
+/// never initialises CUDA): the GPU's start-up and transfer cost more than
+/// the search. Measured on the H100 machine; see benches/RESULTS.md.
+pub const AUTO_MIN_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Largest batch of file bytes searched in one GPU pass.
+const BATCH_BYTES: u64 = 4 << 30;
+
+/// Decides the engine: `Some` opens the GPU for this run.
+pub fn choose(
+    cfg: &Config,
+    compiled: &Compiled,
+    items: &[Item],
+    prog: &str,
+) -> Result<Option<GpuEngine>, String> {
+    let debug = |msg: &str| {
+        if cfg.debug {
+            eprintln!("{prog}: debug: {msg}");
+        }
+    };
+    if cfg.engine == EngineChoice::Cpu {
+        debug("engine: cpu (--engine cpu)");
+        return Ok(None);
+    }
+    if compiled.literal.is_none() {
+        debug(&format!(
+            "engine: cpu (the GPU engine takes one case-sensitive literal; this search is {})",
+            compiled.description
+        ));
+        if cfg.engine == EngineChoice::Gpu {
+            // Still tell a user who asked for the GPU whether it exists.
+            GpuEngine::open().map_err(|e| e.to_string())?;
+        }
+        return Ok(None);
+    }
+    if cfg.engine == EngineChoice::Auto {
+        let bytes = mapped_bytes(items);
+        if bytes < AUTO_MIN_BYTES {
+            debug(&format!(
+                "engine: cpu ({bytes} bytes of files, GPU from {AUTO_MIN_BYTES})"
+            ));
+            return Ok(None);
+        }
+    }
+    match GpuEngine::open() {
+        Ok(engine) => {
+            debug(&format!("engine: gpu ({})", engine.describe()));
+            Ok(Some(engine))
+        }
+        Err(e) if cfg.engine == EngineChoice::Gpu => Err(e.to_string()),
+        Err(e) => {
+            debug(&format!("engine: cpu ({e})"));
+            Ok(None)
+        }
+    }
+}
+
+/// Bytes of regular files among the inputs (what the GPU would search).
+fn mapped_bytes(items: &[Item]) -> u64 {
+    items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Input(Input { path: Some(p), .. }) => std::fs::metadata(p).ok(),
+            _ => None,
+        })
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Offsets found by the GPU, seen from inside one file of the corpus.
+struct GpuFileMatcher<'s> {
+    set: &'s MatchSet,
+    base: u64,
+    len: u64,
+    pattern_len: u64,
+}
+
+impl Matcher for GpuFileMatcher<'_> {
+    fn find_at(&self, _hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let g = self.set.next_at_or_after(self.base + at as u64)?;
+        // Offsets ascend: if this one runs past the file, so do all later.
+        (g + self.pattern_len <= self.base + self.len).then(|| {
+            let start = (g - self.base) as usize;
+            start..start + self.pattern_len as usize
+        })
+    }
+}
+
+/// Searches every item, batch by batch, in order.
+pub fn search(
+    shared: &Shared,
+    engine: &mut GpuEngine,
+    items: &[Item],
+    out: &mut io::StdoutLock,
+    state: &mut Printed,
+) -> io::Result<()> {
+    let literal = shared.compiled.literal.clone().unwrap_or_default();
+    let mut start = 0;
+    while start < items.len() {
+        // Map the files of one batch.
+        let mut maps: HashMap<usize, Mapped> = HashMap::new();
+        let mut bytes = 0u64;
+        let mut end = start;
+        while end < items.len() && (bytes < BATCH_BYTES || end == start) {
+            if let Item::Input(Input { path: Some(p), .. }) = &items[end] {
+                if let Ok(Source::Mapped(m)) = source::open(p) {
+                    bytes += m.len() as u64;
+                    maps.insert(end, m);
+                }
+            }
+            end += 1;
+        }
+        let mut corpus = Corpus::with_capacity(shared.cfg.terminator, bytes as usize, maps.len());
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        for i in start..end {
+            if let Some(m) = maps.get(&i) {
+                index.insert(i, corpus.push(m));
+            }
+        }
+        drop(maps);
+        let found = engine.find_literal(corpus.bytes(), &literal);
+        if shared.cfg.debug {
+            match &found {
+                Ok(set) => eprintln!(
+                    "{}: debug: gpu: {} files, {} bytes, {} matches, kernel {}",
+                    shared.prog,
+                    corpus.len(),
+                    corpus.bytes().len(),
+                    set.len(),
+                    engine.last_kernel()
+                ),
+                Err(e) => eprintln!(
+                    "{}: debug: gpu failed, CPU engine for this batch: {e}",
+                    shared.prog
+                ),
+            }
+        }
+        let batch = &items[start..end];
+        match found {
+            Ok(set) => {
+                let job = |i: usize,
+                           input: &Input,
+                           stream: Option<&mut dyn Write>|
+                 -> io::Result<FileResult> {
+                    match index.get(&(start + i)) {
+                        Some(&f) => {
+                            let span = corpus.span(f);
+                            let matcher = GpuFileMatcher {
+                                set: &set,
+                                base: span.start,
+                                len: span.len,
+                                pattern_len: literal.len() as u64,
+                            };
+                            one::search_input(shared, input, Some(corpus.file(f)), &matcher, stream)
+                        }
+                        None => one::search_input(
+                            shared,
+                            input,
+                            None,
+                            &*shared.compiled.prefilter,
+                            stream,
+                        ),
+                    }
+                };
+                search_items(shared, batch, &job, out, state)?;
+            }
+            Err(_) => {
+                let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| match index
+                    .get(&(start + i))
+                {
+                    Some(&f) => one::search_input(
+                        shared,
+                        input,
+                        Some(corpus.file(f)),
+                        &*shared.compiled.prefilter,
+                        stream,
+                    ),
+                    None => {
+                        one::search_input(shared, input, None, &*shared.compiled.prefilter, stream)
+                    }
+                };
+                search_items(shared, batch, &job, out, state)?;
+            }
+        }
+        if state.stop(shared) {
+            break;
+        }
+        start = end;
+    }
+    Ok(())
+}
