@@ -213,3 +213,71 @@ pub fn search(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cpu::Literal;
+    use crate::search::{Line, SearchOptions, Searcher, Sink};
+    use proptest::prelude::*;
+
+    #[derive(Default)]
+    struct Lines(Vec<u64>);
+    impl Sink for Lines {
+        fn selected(&mut self, line: &Line) -> io::Result<bool> {
+            self.0.push(line.offset);
+            Ok(true)
+        }
+        fn context(&mut self, _: &Line) -> io::Result<()> {
+            Ok(())
+        }
+        fn gap(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn selected(data: &[u8], m: &dyn Matcher) -> Vec<u64> {
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: false,
+            stop_on_nul: false,
+        };
+        let mut sink = Lines::default();
+        Searcher::new(opts, m, None)
+            .search_slice(data, &mut sink)
+            .unwrap();
+        sink.0
+    }
+
+    proptest! {
+        /// Offsets over the whole corpus, read through each file's window,
+        /// select exactly the lines memmem selects in that file alone.
+        #[test]
+        fn corpus_offsets_select_the_same_lines_as_memmem(
+            files in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..40), 1..6),
+            pattern in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 1..4),
+        ) {
+            let mut corpus = Corpus::new(b'\n');
+            for f in &files {
+                corpus.push(f);
+            }
+            // What the GPU reports: every occurrence in the whole buffer,
+            // including ones that cross a separator.
+            let hay = corpus.bytes();
+            let offsets: Vec<u64> = (0..hay.len())
+                .filter(|&i| hay[i..].starts_with(&pattern))
+                .map(|i| i as u64)
+                .collect();
+            let set = MatchSet::from_sorted(offsets);
+            for (i, f) in files.iter().enumerate() {
+                let span = corpus.span(i);
+                let gpu = GpuFileMatcher { set: &set, base: span.start, len: span.len, pattern_len: pattern.len() as u64 };
+                prop_assert_eq!(selected(corpus.file(i), &gpu), selected(f, &Literal::new(&pattern)));
+            }
+        }
+    }
+}
