@@ -65,7 +65,10 @@ pub struct Outcome {
 pub struct Searcher<'m> {
     opts: SearchOptions,
     prefilter: &'m dyn Matcher,
-    confirm: Option<&'m dyn Matcher>,
+    /// Decides one line exactly (works on a line slice).
+    line_matcher: &'m dyn Matcher,
+    /// The prefilter's matches are matches (when within one line).
+    prefilter_exact: bool,
     selected: u64,
     after_left: usize,
     /// Absolute offset just past the last line given to the sink.
@@ -94,10 +97,29 @@ impl<'m> Searcher<'m> {
         prefilter: &'m dyn Matcher,
         confirm: Option<&'m dyn Matcher>,
     ) -> Self {
+        Self::with_line_matcher(
+            opts,
+            prefilter,
+            confirm.unwrap_or(prefilter),
+            confirm.is_none(),
+        )
+    }
+
+    /// A searcher whose prefilter may only work on whole buffers (the GPU's
+    /// offsets): `line_matcher` decides lines on their own, and
+    /// `prefilter_exact` says whether a line-confined prefilter match needs
+    /// no confirmation.
+    pub fn with_line_matcher(
+        opts: SearchOptions,
+        prefilter: &'m dyn Matcher,
+        line_matcher: &'m dyn Matcher,
+        prefilter_exact: bool,
+    ) -> Self {
         Searcher {
             opts,
             prefilter,
-            confirm,
+            line_matcher,
+            prefilter_exact,
             selected: 0,
             after_left: 0,
             last_end: None,
@@ -184,9 +206,8 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             let end = m.start + memchr(t, &buf[m.start..]).unwrap_or(buf.len() - m.start);
-            let exact = self.confirm.is_none() && m.end <= end;
-            let matcher = self.confirm.unwrap_or(self.prefilter);
-            if exact || matcher.find_at(&buf[start..end], 0).is_some() {
+            let exact = self.prefilter_exact && m.end <= end;
+            if exact || self.line_matcher.find_at(&buf[start..end], 0).is_some() {
                 return Some(Span { start, end });
             }
             at = end + 1;

@@ -7,6 +7,7 @@
 
 pub mod cpu;
 pub mod gpu;
+pub mod qgram;
 
 use std::ops::Range;
 

@@ -236,7 +236,7 @@ mod tests {
         }
     }
 
-    fn selected(data: &[u8], m: &dyn Matcher) -> Vec<u64> {
+    fn selected(data: &[u8], m: &dyn Matcher, line: &dyn Matcher) -> Vec<u64> {
         let opts = SearchOptions {
             terminator: b'\n',
             invert: false,
@@ -247,7 +247,7 @@ mod tests {
             stop_on_nul: false,
         };
         let mut sink = Lines::default();
-        Searcher::new(opts, m, None)
+        Searcher::with_line_matcher(opts, m, line, true)
             .search_slice(data, &mut sink)
             .unwrap();
         sink.0
@@ -276,7 +276,8 @@ mod tests {
             for (i, f) in files.iter().enumerate() {
                 let span = corpus.span(i);
                 let gpu = GpuFileMatcher { set: &set, base: span.start, len: span.len, pattern_len: pattern.len() as u64 };
-                prop_assert_eq!(selected(corpus.file(i), &gpu), selected(f, &Literal::new(&pattern)));
+                let lit = Literal::new(&pattern);
+                prop_assert_eq!(selected(corpus.file(i), &gpu, &lit), selected(f, &lit, &lit));
             }
         }
     }

@@ -112,7 +112,9 @@ pub fn search_input<'a>(
         line_numbers: cfg.needs_line_numbers() && lines_mode,
         stop_on_nul: binary_possible && lines_mode,
     };
-    let confirm = shared.compiled.confirm.as_deref();
+    let line_matcher = shared.compiled.line_matcher();
+    let exact = shared.compiled.confirm.is_none();
+    let searcher = |opts| Searcher::with_line_matcher(opts, prefilter, line_matcher, exact);
 
     let outcome = match body {
         Body::Bytes(data) => {
@@ -129,14 +131,13 @@ pub fn search_input<'a>(
                     opts.after = 0;
                     opts.stop_on_nul = false;
                     let mut quiet = CountOnly;
-                    let o =
-                        Searcher::new(opts, prefilter, confirm).search_slice(data, &mut quiet)?;
+                    let o = searcher(opts).search_slice(data, &mut quiet)?;
                     Outcome {
                         selected: o.selected,
                         binary: o.selected > 0,
                     }
                 } else {
-                    Searcher::new(opts, prefilter, confirm).search_slice(data, &mut sink)?
+                    searcher(opts).search_slice(data, &mut sink)?
                 }
             }
         }
@@ -145,8 +146,7 @@ pub fn search_input<'a>(
             search_stream(
                 reader,
                 opts,
-                prefilter,
-                confirm,
+                &searcher,
                 binary,
                 &mut sink,
                 &mut result,
@@ -202,11 +202,10 @@ impl Sink for CountOnly {
 /// Searches a stream block by block, keeping the last `-B` lines of each
 /// block in front of the next.
 #[allow(clippy::too_many_arguments)]
-fn search_stream(
+fn search_stream<'m>(
     mut reader: Box<dyn Read + Send>,
     mut opts: SearchOptions,
-    prefilter: &dyn Matcher,
-    confirm: Option<&dyn Matcher>,
+    make_searcher: &dyn Fn(SearchOptions) -> Searcher<'m>,
     (binary_possible, binary_mode): (bool, BinaryMode),
     sink: &mut Printer,
     result: &mut FileResult,
@@ -269,7 +268,7 @@ fn search_stream(
                 None => continue,
             }
         };
-        let s = searcher.get_or_insert_with(|| Searcher::new(opts, prefilter, confirm));
+        let s = searcher.get_or_insert_with(|| make_searcher(opts));
         if suppress {
             s.search_block(&buf[..end], base, from, &mut count_only)?;
         } else {
