@@ -78,7 +78,13 @@ fn is_word(c: u8) -> bool {
 
 /// Naive literal matching with grep's -i (ASCII), -w and -x.
 fn naive_literal_line(line: &[u8], pats: &[Vec<u8>], ci: bool, word: bool, whole: bool) -> bool {
-    let fold = |s: &[u8]| if ci { s.to_ascii_lowercase() } else { s.to_vec() };
+    let fold = |s: &[u8]| {
+        if ci {
+            s.to_ascii_lowercase()
+        } else {
+            s.to_vec()
+        }
+    };
     let l = fold(line);
     pats.iter().any(|p| {
         let p = fold(p);
@@ -87,7 +93,11 @@ fn naive_literal_line(line: &[u8], pats: &[Vec<u8>], ci: bool, word: bool, whole
         }
         (0..=l.len().saturating_sub(p.len()))
             .filter(|&i| l.len() >= p.len() && l[i..i + p.len()] == p[..])
-            .any(|i| !word || ((i == 0 || !is_word(l[i - 1])) && (i + p.len() == l.len() || !is_word(l[i + p.len()]))))
+            .any(|i| {
+                !word
+                    || ((i == 0 || !is_word(l[i - 1]))
+                        && (i + p.len() == l.len() || !is_word(l[i + p.len()])))
+            })
     })
 }
 
@@ -215,14 +225,21 @@ fn context_and_max_count_against_hand_computed_lines() {
         stop_on_nul: false,
     };
     let mut sink = Collect::default();
-    Searcher::new(opts, &*compiled.prefilter, None).search_slice(text, &mut sink).unwrap();
+    Searcher::new(opts, &*compiled.prefilter, None)
+        .search_slice(text, &mut sink)
+        .unwrap();
     assert_eq!(sink.selected, vec![1, 4, 9]);
     assert_eq!(sink.context, vec![2, 3, 5, 8]);
     assert_eq!(sink.gaps, 1);
 
     let mut sink = Collect::default();
-    let opts = SearchOptions { max_count: Some(1), ..opts };
-    Searcher::new(opts, &*compiled.prefilter, None).search_slice(text, &mut sink).unwrap();
+    let opts = SearchOptions {
+        max_count: Some(1),
+        ..opts
+    };
+    Searcher::new(opts, &*compiled.prefilter, None)
+        .search_slice(text, &mut sink)
+        .unwrap();
     assert_eq!(sink.selected, vec![1]);
     assert_eq!(sink.context, vec![2]);
 }
@@ -231,5 +248,32 @@ fn context_and_max_count_against_hand_computed_lines() {
 #[test]
 fn invert_with_max_count_stops_at_limit() {
     let cfg = config(&["-v", "-m1", "ab"]);
-    assert_eq!(engine_lines(b"aa\na\nab\n", &[b"ab".to_vec()], &cfg), vec![1]);
+    assert_eq!(
+        engine_lines(b"aa\na\nab\n", &[b"ab".to_vec()], &cfg),
+        vec![1]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Whatever bytes a user types as a pattern, compiling gives a matcher
+    /// or an error, never a panic; and the matcher never panics either.
+    #[test]
+    fn arbitrary_pattern_bytes_never_panic(
+        pat in prop::collection::vec(prop::sample::select(b"\\()[]{}|*+?.^$-:=a1 \xff\xc3\xa9".to_vec()), 0..12),
+        syntax in prop::sample::select(vec!["-G", "-E", "-F"]),
+        ci in any::<bool>(), word in any::<bool>(),
+    ) {
+        let mut args = vec![syntax];
+        if ci { args.push("-i"); }
+        if word { args.push("-w"); }
+        args.push("unused");
+        let cfg = config(&args);
+        if let Ok(compiled) = compile(&[pat], &cfg) {
+            let hay = b"a1 (x) [y] {z} a\\b \xc3\xa9\xff\n";
+            let _ = compiled.prefilter.find_at(hay, 0);
+            let _ = compiled.line_matcher().find_at(&hay[..hay.len() - 1], 3);
+        }
+    }
 }

@@ -241,8 +241,13 @@ impl Translator<'_> {
                     }
                     _ => {
                         // [=c=] and [.c.] name one character here.
+                        if name.is_empty() {
+                            return Err(
+                                "unsupported collating element in bracket expression".into()
+                            );
+                        }
                         let (ch, len) = decode(name);
-                        if name.is_empty() || len != name.len() {
+                        if len != name.len() {
                             return Err(
                                 "unsupported collating element in bracket expression".into()
                             );
