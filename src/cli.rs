@@ -31,14 +31,16 @@ pub struct Cli {
     /// Take PATTERNS from FILE, one per line (`-` is standard input).
     #[arg(short = 'f', long = "file", value_name = "FILE", action = ArgAction::Append)]
     pub file: Vec<OsString>,
+    // -F, -E and -G exclude each other: `config` rejects two of them, as grep
+    // does ("conflicting matchers specified"); one of them twice is fine.
     /// PATTERNS are fixed strings.
-    #[arg(short = 'F', long = "fixed-strings", overrides_with_all = ["extended_regexp", "basic_regexp"])]
+    #[arg(short = 'F', long = "fixed-strings")]
     pub fixed_strings: bool,
     /// PATTERNS are extended regular expressions.
-    #[arg(short = 'E', long = "extended-regexp", overrides_with_all = ["fixed_strings", "basic_regexp"])]
+    #[arg(short = 'E', long = "extended-regexp")]
     pub extended_regexp: bool,
     /// PATTERNS are basic regular expressions (the default).
-    #[arg(short = 'G', long = "basic-regexp", overrides_with_all = ["fixed_strings", "extended_regexp"])]
+    #[arg(short = 'G', long = "basic-regexp")]
     pub basic_regexp: bool,
     /// Ignore case distinctions in patterns and data.
     #[arg(

@@ -161,6 +161,10 @@ impl Config {
         }
         let paths: Vec<OsString> = positional.collect();
 
+        let matchers = [cli.fixed_strings, cli.extended_regexp, cli.basic_regexp];
+        if matchers.iter().filter(|&&m| m).count() > 1 {
+            return Err(UsageError("conflicting matchers specified".into()));
+        }
         let syntax = if cli.fixed_strings {
             Syntax::Fixed
         } else if cli.extended_regexp {
