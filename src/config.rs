@@ -130,7 +130,8 @@ fn parse_count(value: &str, what: &str) -> Result<u64, UsageError> {
         .map_err(|_| UsageError(format!("{value}: invalid {what} argument")))
 }
 
-/// `-m NUM`: negative means no limit, as in GNU grep.
+/// `-m NUM`: negative means no limit, as in GNU grep (whose message for a
+/// bad value names no value).
 fn parse_max_count(value: &str) -> Result<Option<u64>, UsageError> {
     let v = value.trim();
     if let Some(rest) = v.strip_prefix('-') {
@@ -138,7 +139,9 @@ fn parse_max_count(value: &str) -> Result<Option<u64>, UsageError> {
             return Ok(None);
         }
     }
-    parse_count(v, "max count").map(Some)
+    v.parse::<u64>()
+        .map(Some)
+        .map_err(|_| UsageError("invalid max count".into()))
 }
 
 impl Config {
@@ -208,11 +211,7 @@ impl Config {
             None | Some("binary") => BinaryMode::Binary,
             Some("text") => BinaryMode::Text,
             Some("without-match") => BinaryMode::WithoutMatch,
-            Some(other) => {
-                return Err(UsageError(format!(
-                    "{other}: invalid argument for --binary-files (binary, text or without-match)"
-                )))
-            }
+            Some(_) => return Err(UsageError("unknown binary-files type".into())),
         };
 
         let color = match cli.color.as_deref() {
