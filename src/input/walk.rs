@@ -182,10 +182,36 @@ fn walk_dir(cfg: &Config, filters: &Filters, root: PathBuf, items: &mut Vec<Item
     }
 }
 
+/// `PATH: reason` as grep words it: the walker's wrapping ("IO error for
+/// operation on PATH: ...", "(os error N)") is dropped.
 fn walk_error(e: &ignore::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
+    let mut err = e;
+    let mut path = None;
+    loop {
+        match err {
+            ignore::Error::WithPath {
+                path: p,
+                err: inner,
+            } => {
+                path = Some(p.display().to_string());
+                err = inner;
+            }
+            ignore::Error::WithDepth { err: inner, .. }
+            | ignore::Error::WithLineNumber { err: inner, .. } => err = inner,
+            _ => break,
+        }
+    }
+    let text = err.to_string();
+    let mut reason = match text.find(" (os error") {
+        Some(i) => &text[..i],
+        None => &text[..],
+    };
+    if let Some(p) = &path {
+        let wrapped = format!("IO error for operation on {p}: ");
+        reason = reason.strip_prefix(wrapped.as_str()).unwrap_or(reason);
+    }
+    match path {
+        Some(p) => format!("{p}: {reason}"),
+        None => reason.to_string(),
     }
 }
