@@ -216,6 +216,9 @@ fn search_stream<'m>(
     let mut buf: Vec<u8> = Vec::with_capacity(chunk);
     let mut base = 0u64;
     let mut from = 0usize;
+    // `buf[from..scanned]` holds no terminator: a long line is scanned once,
+    // not once per chunk read.
+    let mut scanned = 0usize;
     let mut probed = false;
     let mut suppress = false;
     let mut searcher: Option<Searcher> = None;
@@ -263,9 +266,13 @@ fn search_stream<'m>(
         let end = if eof {
             buf.len()
         } else {
-            match memrchr(t, &buf[from..]) {
-                Some(i) => from + i + 1,
-                None => continue,
+            let lo = scanned.max(from);
+            match memrchr(t, &buf[lo..]) {
+                Some(i) => lo + i + 1,
+                None => {
+                    scanned = buf.len();
+                    continue;
+                }
             }
         };
         let s = searcher.get_or_insert_with(|| make_searcher(opts));
@@ -297,5 +304,6 @@ fn search_stream<'m>(
         buf.drain(..keep);
         base += keep as u64;
         from = end - keep;
+        scanned = buf.len();
     }
 }
