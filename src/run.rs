@@ -117,7 +117,13 @@ pub(crate) fn search_items(
     out: &mut io::StdoutLock,
     state: &mut Printed,
 ) -> io::Result<()> {
-    let single = items.len() == 1 || shared.cfg.threads <= 1;
+    // Standard input named twice (`- -`) must be read in order: the first
+    // gets the data, the second finds it empty.
+    let stdins = items
+        .iter()
+        .filter(|i| matches!(i, Item::Input(input) if input.path.is_none()))
+        .count();
+    let single = items.len() == 1 || shared.cfg.threads <= 1 || stdins > 1;
     if single {
         for (i, item) in items.iter().enumerate() {
             let result = match item {
