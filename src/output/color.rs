@@ -88,14 +88,30 @@ impl Colors {
             out.extend_from_slice(text);
             return;
         }
-        let erase: &[u8] = if self.no_erase { b"" } else { b"\x1b[K" };
+        self.start(out, sgr);
+        out.extend_from_slice(text);
+        self.end(out);
+    }
+
+    /// Starts the SGR sequence `sgr` (nothing if empty).
+    pub fn start(&self, out: &mut Vec<u8>, sgr: &str) {
+        if sgr.is_empty() {
+            return;
+        }
         out.extend_from_slice(b"\x1b[");
         out.extend_from_slice(sgr.as_bytes());
         out.push(b'm');
-        out.extend_from_slice(erase);
-        out.extend_from_slice(text);
+        if !self.no_erase {
+            out.extend_from_slice(b"\x1b[K");
+        }
+    }
+
+    /// Ends an SGR sequence.
+    pub fn end(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"\x1b[m");
-        out.extend_from_slice(erase);
+        if !self.no_erase {
+            out.extend_from_slice(b"\x1b[K");
+        }
     }
 }
 

@@ -114,20 +114,24 @@ impl<'a> StandardSink<'a> {
             self.out.extend_from_slice(line);
             return;
         };
-        let swap = colors.reverse && self.opts.invert;
-        let (line_sgr, match_sgr) = match (selected, swap) {
-            (true, false) | (false, true) => (&colors.selected_line, &colors.selected_match),
-            _ => (&colors.context_line, &colors.context_match),
+        // GNU grep's print_line_middle and print_line_tail, byte for byte:
+        // the line colour restarts before the text ahead of each match (and
+        // is not ended there), the tail is wrapped in it without a final
+        // `\r`, and matches are coloured only when their colour is set.
+        let line_sgr = if selected != (self.opts.invert && colors.reverse) {
+            &colors.selected_line
+        } else {
+            &colors.context_line
         };
         let match_sgr = if selected {
             &colors.selected_match
         } else {
-            match_sgr
+            &colors.context_match
         };
         // Selected lines hold matches unless inverted; context lines only when inverted.
         let has_matches = selected != self.opts.invert;
         let mut last = 0;
-        if has_matches {
+        if has_matches && !match_sgr.is_empty() {
             let mut spans = Vec::new();
             for_each_match(self.matcher, line, |m| {
                 if !m.is_empty() {
@@ -136,12 +140,21 @@ impl<'a> StandardSink<'a> {
                 true
             });
             for m in spans {
-                colors.paint(&mut self.out, line_sgr, &line[last..m.start]);
+                colors.start(&mut self.out, line_sgr);
+                self.out.extend_from_slice(&line[last..m.start]);
                 colors.paint(&mut self.out, match_sgr, &line[m.clone()]);
                 last = m.end;
             }
         }
-        colors.paint(&mut self.out, line_sgr, &line[last..]);
+        if !line_sgr.is_empty() {
+            let tail_end = match line[last..].last() {
+                Some(b'\r') => line.len() - 1,
+                _ => line.len(),
+            };
+            colors.paint(&mut self.out, line_sgr, &line[last..tail_end]);
+            last = tail_end;
+        }
+        self.out.extend_from_slice(&line[last..]);
     }
 }
 
