@@ -165,6 +165,44 @@ impl Cmd {
         }
     }
 
+    /// Runs to completion, or kills the run and panics after `limit`.
+    pub fn run_within(&self, limit: std::time::Duration) -> Output {
+        let mut child = self.spawn();
+        let (mut out, mut err) = (child.stdout.take(), child.stderr.take());
+        let readers = std::thread::spawn(move || {
+            let mut o = Vec::new();
+            let mut e = Vec::new();
+            let t = std::thread::spawn(move || {
+                if let Some(err) = err.as_mut() {
+                    let _ = std::io::Read::read_to_end(err, &mut e);
+                }
+                e
+            });
+            if let Some(out) = out.as_mut() {
+                let _ = std::io::Read::read_to_end(out, &mut o);
+            }
+            (o, t.join().unwrap_or_default())
+        });
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("wait for gpugrep") {
+                break status;
+            }
+            if start.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("{} ran longer than {limit:?}", self.describe());
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let (stdout, stderr) = readers.join().expect("output readers");
+        Output {
+            stdout,
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+            code: status.code().unwrap_or(-1),
+        }
+    }
+
     /// Runs and asserts stdout, stderr and exit code exactly.
     #[track_caller]
     pub fn expect(&self, stdout: impl AsRef<[u8]>, stderr: &str, code: i32) -> Output {
@@ -191,7 +229,10 @@ pub fn assert_output(what: &str, out: &Output, stdout: &[u8], stderr: &str, code
         report += &format!("stdout differs:\n{}", diff(stdout, &out.stdout));
     }
     if out.stderr != stderr {
-        report += &format!("stderr differs:\n{}", diff(stderr.as_bytes(), out.stderr.as_bytes()));
+        report += &format!(
+            "stderr differs:\n{}",
+            diff(stderr.as_bytes(), out.stderr.as_bytes())
+        );
     }
     if out.code != code {
         report += &format!("exit code: expected {code}, got {}\n", out.code);
