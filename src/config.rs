@@ -102,6 +102,8 @@ pub struct Config {
     pub null: bool,
     pub before: usize,
     pub after: usize,
+    /// Any of -A/-B/-C was given (even 0): groups get separators.
+    pub context_given: bool,
     pub group_separator: Option<Vec<u8>>,
     pub color: bool,
     pub line_buffered: bool,
@@ -296,6 +298,9 @@ impl Config {
             null: cli.null,
             before,
             after,
+            context_given: cli.context.is_some()
+                || cli.before_context.is_some()
+                || cli.after_context.is_some(),
             group_separator,
             color,
             line_buffered: cli.line_buffered,

@@ -46,6 +46,9 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    for w in &compiled.warnings {
+        eprintln!("{prog}: warning: {w}");
+    }
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
@@ -130,9 +133,7 @@ pub(crate) fn search_items(
                 Item::Error(msg) => error_result(msg),
                 Item::Input(input) => {
                     // Stream straight to stdout (after any separator owed).
-                    if state.any_lines
-                        && shared.cfg.before + shared.cfg.after > 0
-                        && shared.cfg.mode == Mode::Lines
+                    if state.any_lines && shared.cfg.context_given && shared.cfg.mode == Mode::Lines
                     {
                         let mut sep_probe = job(i, input, None)?;
                         state.emit(shared, out, &mut sep_probe)?;
@@ -220,7 +221,7 @@ impl Printed {
     fn emit(&mut self, shared: &Shared, out: &mut dyn Write, r: &mut FileResult) -> io::Result<()> {
         let cfg = &shared.cfg;
         if r.printed_lines || !r.out.is_empty() {
-            let context = cfg.before + cfg.after > 0 && cfg.mode == Mode::Lines;
+            let context = cfg.context_given && cfg.mode == Mode::Lines;
             if context && self.any_lines && r.printed_lines {
                 let mut sep = Vec::new();
                 write_separator(&mut sep, &shared.print);

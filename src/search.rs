@@ -50,6 +50,8 @@ pub struct SearchOptions {
     /// Stop at the first output line holding a NUL byte (binary data found
     /// late), reporting it in [`Outcome::binary`].
     pub stop_on_nul: bool,
+    /// Report gaps between groups (any of -A/-B/-C was given, even 0).
+    pub separators: bool,
 }
 
 /// How a search ended.
@@ -318,7 +320,7 @@ impl<'m> Searcher<'m> {
     }
 
     fn gap_if_needed(&mut self, start: u64, sink: &mut dyn Sink) -> io::Result<()> {
-        if self.opts.before + self.opts.after == 0 {
+        if !self.opts.separators {
             return Ok(());
         }
         if self.last_end.is_some_and(|end| end < start) {

@@ -131,7 +131,6 @@ fn trailing_context_on_last_line_without_newline() {
 }
 
 #[test]
-#[ignore = "bug: an explicit -A 0/-B 0/-C 0 should still print -- between non-adjacent groups (GNU: context given >= 0); gpugrep treats 0 as no context"]
 fn dash_a_zero_prints_separators_between_groups() {
     let s = Sandbox::new();
     s.write("a", "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\nl9\nl10\n");
@@ -148,7 +147,6 @@ fn dash_a_zero_adjacent_matches_no_separator() {
 }
 
 #[test]
-#[ignore = "bug: an explicit -C 0 should print -- between files' groups, as GNU grep does"]
 fn dash_c_zero_separators_between_files() {
     let s = Sandbox::new();
     s.write("a", "m\n");

@@ -254,7 +254,6 @@ fn back_references_are_unsupported_exit_2() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 takes an unmatched ) in an ERE literally; gpugrep says unopened group, exit 2"]
 fn unmatched_close_paren_in_ere_is_literal() {
     let s = Sandbox::new();
     s.write("a", "a)\nb\n");
@@ -283,7 +282,6 @@ fn ere_empty_alternative_matches_every_line() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 ignores a leading * in an ERE (and warns); gpugrep matches a literal *"]
 fn ere_leading_star_warns_and_is_ignored() {
     let s = Sandbox::new();
     s.write("a", "*a\nxa\nb\n");
@@ -295,7 +293,6 @@ fn ere_leading_star_warns_and_is_ignored() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 ignores a leading + in an ERE (and warns); gpugrep selects nothing"]
 fn ere_leading_plus_warns_and_is_ignored() {
     let s = Sandbox::new();
     s.write("a", "+a\nxa\nb\n");
@@ -307,7 +304,6 @@ fn ere_leading_plus_warns_and_is_ignored() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 ignores * after | in an ERE (and warns); gpugrep matches a literal *"]
 fn ere_star_after_alternation_is_ignored() {
     let s = Sandbox::new();
     s.write("a", "*b\nb\nc\n");
@@ -319,7 +315,6 @@ fn ere_star_after_alternation_is_ignored() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 takes \\{ at the start of a BRE literally; gpugrep says invalid content of \\{\\}"]
 fn bre_leading_escaped_brace_is_literal() {
     let s = Sandbox::new();
     s.write("a", "{1\nb\n");

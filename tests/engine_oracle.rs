@@ -54,6 +54,7 @@ fn engine_lines(text: &[u8], patterns: &[Vec<u8>], cfg: &Config) -> Vec<u64> {
         after: 0,
         line_numbers: true,
         stop_on_nul: false,
+        separators: true,
     };
     let mut sink = Collect::default();
     Searcher::new(opts, &*compiled.prefilter, compiled.confirm.as_deref())
@@ -223,6 +224,7 @@ fn context_and_max_count_against_hand_computed_lines() {
         after: 1,
         line_numbers: true,
         stop_on_nul: false,
+        separators: true,
     };
     let mut sink = Collect::default();
     Searcher::new(opts, &*compiled.prefilter, None)

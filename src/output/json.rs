@@ -466,6 +466,7 @@ mod tests {
             after,
             line_numbers: true,
             stop_on_nul: false,
+            separators: false,
         };
         let mut sink = JsonSink::new(&m, b"dir/a.txt", invert);
         Searcher::new(opts, &m, None)

@@ -38,6 +38,8 @@ pub struct Compiled {
     pub literal: Option<Vec<u8>>,
     /// What was built, for `--debug`.
     pub description: String,
+    /// Warnings for the user (GNU grep's, such as "* at start of expression").
+    pub warnings: Vec<String>,
 }
 
 impl Compiled {
@@ -58,6 +60,7 @@ pub fn compile(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternEr
             confirm: None,
             literal: None,
             description: "no patterns: nothing matches".into(),
+            warnings: Vec::new(),
         });
     }
     let t = cfg.terminator;
@@ -82,12 +85,15 @@ pub fn compile(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternEr
         return compile_regex(&alternatives, cfg);
     }
     let basic = cfg.syntax == Syntax::Basic;
-    let alternatives = patterns
+    let translated = patterns
         .iter()
         .map(|p| translate(p, basic))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
-    compile_regex(&alternatives, cfg)
+    let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
+    let mut compiled = compile_regex(&alternatives, cfg)?;
+    compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
+    Ok(compiled)
 }
 
 /// The pattern as a literal when it has no regex meaning at all.
@@ -138,6 +144,7 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
         confirm,
         literal,
         description: format!("{} literal(s), {engine}{check}", lits.len()),
+        warnings: Vec::new(),
     }
 }
 
@@ -196,6 +203,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         confirm: None,
         literal: None,
         description: format!("regex of {} alternative(s)", alternatives.len()),
+        warnings: Vec::new(),
     })
 }
 

@@ -8,16 +8,28 @@
 //! POSIX). Back-references have no equivalent and are rejected clearly.
 //! Bytes that are not UTF-8 become `(?-u:\xNN)`.
 
+/// A translated pattern and the warnings GNU grep would print for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Translated {
+    pub regex: String,
+    pub warnings: Vec<String>,
+}
+
 /// Translates one pattern. `basic` selects BRE (`-G`), else ERE (`-E`).
-pub fn translate(pat: &[u8], basic: bool) -> Result<String, String> {
+pub fn translate(pat: &[u8], basic: bool) -> Result<Translated, String> {
     let mut t = Translator {
         pat,
         i: 0,
         out: String::with_capacity(pat.len() * 2),
         basic,
+        depth: 0,
+        warnings: Vec::new(),
     };
     t.run()?;
-    Ok(t.out)
+    Ok(Translated {
+        regex: t.out,
+        warnings: t.warnings,
+    })
 }
 
 /// Escapes a fixed string into a regex that matches it literally.
@@ -37,6 +49,9 @@ struct Translator<'a> {
     i: usize,
     out: String,
     basic: bool,
+    /// Open ERE groups: a `)` with none open is literal, as in GNU grep.
+    depth: usize,
+    warnings: Vec<String>,
 }
 
 /// One character of a pattern: a Unicode scalar or a byte that is not UTF-8.
@@ -91,6 +106,7 @@ impl Translator<'_> {
                     };
                     self.i += 2;
                     match next {
+                        b'{' if self.basic && was_start => self.literal(b'{'),
                         b'(' | b')' | b'{' | b'}' | b'|' | b'+' | b'?' if self.basic => {
                             if next == b'{' {
                                 self.interval(true)?;
@@ -123,7 +139,13 @@ impl Translator<'_> {
                     self.bracket()?;
                     continue;
                 }
-                b'*' if was_start => self.literal(b'*'),
+                b'*' if was_start && self.basic => self.literal(b'*'),
+                b'*' | b'+' | b'?' if was_start && !self.basic => {
+                    // GNU grep ignores a repetition with nothing to repeat.
+                    self.warnings
+                        .push(format!("{} at start of expression", b as char));
+                    at_start = true;
+                }
                 b'*' | b'.' => self.out.push(b as char),
                 b'^' => {
                     if !self.basic || was_start {
@@ -146,7 +168,6 @@ impl Translator<'_> {
                     }
                 }
                 b'(' | b')' | b'|' | b'{' | b'}' | b'+' | b'?' if self.basic => self.literal(b),
-                b'+' | b'?' if was_start => self.literal(b),
                 b'{' => {
                     self.i += 1;
                     if was_start || !self.interval(false)? {
@@ -155,10 +176,16 @@ impl Translator<'_> {
                     continue;
                 }
                 b'(' | b'|' => {
+                    self.depth += usize::from(b == b'(');
                     self.out.push(b as char);
                     at_start = true;
                 }
-                b')' | b'+' | b'?' | b'}' => self.out.push(b as char),
+                b')' if self.depth == 0 => self.literal(b')'),
+                b')' => {
+                    self.depth -= 1;
+                    self.out.push(')');
+                }
+                b'+' | b'?' | b'}' => self.out.push(b as char),
                 _ => {
                     let (ch, len) = decode(&self.pat[self.i..]);
                     push_char(&mut self.out, ch, b);
@@ -293,10 +320,10 @@ mod tests {
     use super::*;
 
     fn bre(p: &str) -> String {
-        translate(p.as_bytes(), true).unwrap()
+        translate(p.as_bytes(), true).unwrap().regex
     }
     fn ere(p: &str) -> String {
-        translate(p.as_bytes(), false).unwrap()
+        translate(p.as_bytes(), false).unwrap().regex
     }
 
     #[test]
@@ -334,6 +361,19 @@ mod tests {
     }
 
     #[test]
+    fn gnu_ere_leniencies() {
+        assert_eq!(ere("a)"), r"a\)");
+        assert_eq!(ere("(a))"), r"(a)\)");
+        let t = translate(b"*a|+b", false).unwrap();
+        assert_eq!(t.regex, "a|b");
+        assert_eq!(
+            t.warnings,
+            vec!["* at start of expression", "+ at start of expression"]
+        );
+        assert_eq!(bre(r"\{1"), r"\{1");
+    }
+
+    #[test]
     fn word_boundaries_and_errors() {
         assert_eq!(ere(r"\<a\>"), r"\b{start}a\b{end}");
         assert!(translate(br"(a)\1", false).is_err());
@@ -344,7 +384,7 @@ mod tests {
     #[test]
     fn non_utf8_bytes_become_byte_escapes() {
         assert_eq!(ere("a\u{e9}"), "a\u{e9}");
-        assert_eq!(translate(b"a\xff", false).unwrap(), r"a(?-u:\xFF)");
+        assert_eq!(translate(b"a\xff", false).unwrap().regex, r"a(?-u:\xFF)");
         assert_eq!(escape_literal(b"a.b\xff"), r"a\.b(?-u:\xFF)");
     }
 }

@@ -245,6 +245,7 @@ mod tests {
             after: 0,
             line_numbers: false,
             stop_on_nul: false,
+            separators: false,
         };
         let mut sink = Lines::default();
         Searcher::with_line_matcher(opts, m, line, true)

@@ -111,6 +111,7 @@ pub fn search_input<'a>(
         after: if lines_mode { cfg.after } else { 0 },
         line_numbers: cfg.needs_line_numbers() && lines_mode,
         stop_on_nul: binary_possible && lines_mode,
+        separators: cfg.context_given && lines_mode,
     };
     let line_matcher = shared.compiled.line_matcher();
     let exact = shared.compiled.confirm.is_none();
