@@ -28,6 +28,8 @@ pub struct Shared {
     pub print: PrintOptions,
     /// The program name for messages.
     pub prog: String,
+    /// Threads that may split one large file (the run's only input).
+    pub split_threads: usize,
 }
 
 /// Runs the whole search and returns the exit status.
@@ -61,11 +63,13 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         }
     };
     let print = PrintOptions::from_config(&cfg);
+    let cfg_threads = cfg.threads;
     let shared = Shared {
         cfg,
         compiled,
         print,
         prog: prog.to_string(),
+        split_threads: if items.len() == 1 { cfg_threads } else { 1 },
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let (selected, had_error) = match search_all(&shared, &items, engine.as_mut()) {

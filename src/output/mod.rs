@@ -73,6 +73,11 @@ impl<'a, 'w> Printer<'a, 'w> {
         Ok(())
     }
 
+    /// Writes through to the stream when the buffer is full.
+    pub fn flush_if_full(&mut self) -> io::Result<()> {
+        self.maybe_flush()
+    }
+
     fn maybe_flush(&mut self) -> io::Result<()> {
         self.wrote |= !self.out().is_empty();
         if self.stream.is_some() && (self.line_buffered || self.out().len() >= FLUSH_AT) {

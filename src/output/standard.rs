@@ -65,6 +65,16 @@ impl<'a> StandardSink<'a> {
         }
     }
 
+    /// The matcher that finds matches within lines.
+    pub fn matcher(&self) -> &'a dyn Matcher {
+        self.matcher
+    }
+
+    /// The file name printed before lines, if any.
+    pub fn name(&self) -> Option<&'a [u8]> {
+        self.name
+    }
+
     fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
         let colors = self.opts.colors.clone();
         let c = colors.as_ref();

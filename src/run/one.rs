@@ -116,6 +116,7 @@ pub fn search_input<'a>(
     let line_matcher = shared.compiled.line_matcher();
     let exact = shared.compiled.confirm.is_none();
     let searcher = |opts| Searcher::with_line_matcher(opts, prefilter, line_matcher, exact);
+    let searcher = &searcher;
 
     let outcome = match body {
         Body::Bytes(data) => {
@@ -137,6 +138,8 @@ pub fn search_input<'a>(
                         selected: o.selected,
                         binary: o.selected > 0,
                     }
+                } else if let Some(parts) = split_plan(shared, &opts, &sink, data) {
+                    search_split(shared, &opts, &searcher, data, &parts, &mut sink)?
                 } else {
                     searcher(opts).search_slice(data, &mut sink)?
                 }
@@ -147,7 +150,7 @@ pub fn search_input<'a>(
             search_stream(
                 reader,
                 opts,
-                &searcher,
+                searcher,
                 binary,
                 &mut sink,
                 &mut result,
@@ -307,4 +310,110 @@ fn search_stream<'m>(
         from = end - keep;
         scanned = buf.len();
     }
+}
+
+/// Below this size a file is searched by one thread.
+const SPLIT_MIN_BYTES: usize = 32 << 20;
+
+/// The split threshold; `GPUGREP_SPLIT_MIN` lowers it so tests can split
+/// small files.
+fn split_min_bytes() -> usize {
+    std::env::var("GPUGREP_SPLIT_MIN")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(SPLIT_MIN_BYTES)
+}
+
+/// Line-aligned pieces of one large file that threads can search on their
+/// own: only when the run has this one input, and nothing ties one line's
+/// output to another's (no line numbers, context, `-m` or JSON).
+fn split_plan(
+    shared: &Shared,
+    opts: &SearchOptions,
+    sink: &Printer,
+    data: &[u8],
+) -> Option<Vec<usize>> {
+    let threads = shared.split_threads;
+    let independent = !opts.line_numbers
+        && opts.before == 0
+        && opts.after == 0
+        && !opts.separators
+        && opts.max_count.is_none()
+        && matches!(sink.format, Format::Standard(_));
+    if threads < 2 || data.len() < split_min_bytes() || !independent {
+        return None;
+    }
+    let t = opts.terminator;
+    let mut cuts = vec![0];
+    for k in 1..threads {
+        let guess = data.len() / threads * k;
+        let cut = memchr::memchr(t, &data[guess..]).map_or(data.len(), |i| guess + i + 1);
+        if cut > *cuts.last().unwrap_or(&0) && cut < data.len() {
+            cuts.push(cut);
+        }
+    }
+    cuts.push(data.len());
+    Some(cuts)
+}
+
+/// Searches the pieces in parallel and prints their output in order. A
+/// piece that meets binary data ends the output there, as one thread would.
+fn search_split<'m>(
+    shared: &Shared,
+    opts: &SearchOptions,
+    make_searcher: &(dyn Fn(SearchOptions) -> Searcher<'m> + Sync),
+    data: &[u8],
+    cuts: &[usize],
+    sink: &mut Printer,
+) -> io::Result<Outcome> {
+    let Format::Standard(main) = &sink.format else {
+        return make_searcher(*opts).search_slice(data, sink);
+    };
+    let (matcher, name) = (main.matcher(), main.name());
+    let pieces: Vec<io::Result<(Outcome, StandardSink)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let (start, end) = (w[0], w[1]);
+                scope.spawn(move || {
+                    let mut piece = StandardSink::new(&shared.print, matcher, name);
+                    let mut s = make_searcher(*opts);
+                    s.search_block(&data[..end], 0, start, &mut piece)?;
+                    Ok((s.outcome(), piece))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("search thread failed")))
+            })
+            .collect()
+    });
+    let mut total = Outcome::default();
+    let mut matches = 0;
+    for piece in pieces {
+        let (o, piece) = piece?;
+        total.selected += o.selected;
+        matches += piece.matches;
+        sink.out().extend_from_slice(&piece.out);
+        sink.flush_if_full()?;
+        if o.binary {
+            total.binary = true;
+            break;
+        }
+        if o.selected > 0
+            && matches!(
+                shared.cfg.mode,
+                Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+            )
+        {
+            break;
+        }
+    }
+    if let Format::Standard(main) = &mut sink.format {
+        main.matches = matches;
+    }
+    Ok(total)
 }
