@@ -337,7 +337,6 @@ fn same_matcher_twice_is_fine() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 prints d:0 for a directory operand under -c (after the error); gpugrep prints no count"]
 fn directory_without_dash_r_with_dash_c_counts_zero() {
     let s = Sandbox::new();
     s.write("d/f", "x\n");
@@ -347,7 +346,6 @@ fn directory_without_dash_r_with_dash_c_counts_zero() {
 }
 
 #[test]
-#[ignore = "bug: GNU grep 3.8 lists a directory operand under -L (after the error); gpugrep does not"]
 fn directory_without_dash_r_with_dash_capital_l_lists_it() {
     let s = Sandbox::new();
     s.write("d/f", "x\n");

@@ -35,7 +35,7 @@ pub fn open(path: &Path) -> io::Result<Source> {
     let file = File::open(path)?;
     let meta = file.metadata()?;
     if meta.is_dir() {
-        return Err(io::Error::from_raw_os_error(21)); // EISDIR
+        return Err(io::Error::from_raw_os_error(21)); // EISDIR: "Is a directory"
     }
     if !meta.is_file() || meta.len() == 0 {
         // Pipes, devices and files that claim no size (/proc) are streamed.

@@ -112,10 +112,13 @@ pub fn collect(cfg: &Config) -> Vec<Item> {
         };
         if meta.is_dir() {
             if !cfg.recursive {
-                items.push(Item::Error(format!(
-                    "{}: Is a directory",
-                    op.to_string_lossy()
-                )));
+                // Opening it reports "Is a directory"; -c and -L still
+                // print it, as GNU grep does.
+                items.push(Item::Input(Input {
+                    name,
+                    path: Some(path),
+                    from_recursion: false,
+                }));
             } else if filters.dir_ok(&name, true) {
                 walk_dir(cfg, &filters, path, &mut items);
             }

@@ -45,6 +45,21 @@ pub struct FileResult {
     pub json: Option<JsonStats>,
 }
 
+const EISDIR: i32 = 21;
+
+/// GNU grep still counts a directory operand (0) under `-c` and lists it
+/// under `-L`, after saying it is a directory.
+fn directory_summary(shared: &Shared, input: &Input, out: &mut Vec<u8>) {
+    let cfg = &shared.cfg;
+    let show_name = cfg.with_filename.unwrap_or(cfg.paths.len() > 1);
+    let name = show_name.then_some(input.name.as_slice());
+    match cfg.mode {
+        Mode::Count | Mode::CountMatches => write_count(out, &shared.print, name, 0),
+        Mode::FilesWithoutMatch => write_name(out, &shared.print, &input.name),
+        _ => {}
+    }
+}
+
 /// What is searched: bytes in memory, or a stream.
 enum Body<'d> {
     Bytes(&'d [u8]),
@@ -79,6 +94,9 @@ pub fn search_input<'a>(
                 result
                     .messages
                     .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                if e.raw_os_error() == Some(EISDIR) {
+                    directory_summary(shared, input, &mut result.out);
+                }
                 return Ok(result);
             }
         },
