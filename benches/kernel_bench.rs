@@ -14,6 +14,7 @@
 use std::io::Write;
 use std::time::Instant;
 
+use gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION;
 use gpugrep::engine::gpu::{GpuEngine, Kernel};
 
 const BLOCK: usize = 64 << 20;
@@ -152,7 +153,11 @@ fn english(len: usize, seed: u64) -> Vec<u8> {
         } else if p < 10 {
             v.push(b',');
         }
-        v.push(if rng.next() % 14 == 0 { b'\n' } else { b' ' });
+        v.push(if rng.next().is_multiple_of(14) {
+            b'\n'
+        } else {
+            b' '
+        });
     }
     v.truncate(len);
     v
@@ -298,7 +303,11 @@ fn main() {
                         csv.push_str(&format!(
                             "kernel,{},{},{m},{n},{ms:.4},{:.1},{count},{}\n",
                             ran.name(),
-                            if ran == Kernel::BoyerMoore { 128 } else { 0 },
+                            if ran == Kernel::BoyerMoore {
+                                BM_DEFAULT_PORTION
+                            } else {
+                                0
+                            },
                             row[i],
                             if ok { "ok" } else { "MISMATCH" }
                         ));
@@ -349,7 +358,14 @@ fn main() {
             }
             println!();
         }
-        let _ = engine.set_bm_portion(128);
+        let _ = engine.set_bm_portion(BM_DEFAULT_PORTION);
+        match engine.bench_copy_ceiling(args.reps) {
+            Ok(gbs) => {
+                println!("\ndevice-to-device copy (read + write bytes): {gbs:.1} GB/s");
+                csv.push_str(&format!("copy,dtod,0,0,{n},0,{gbs:.1},0,\n"));
+            }
+            Err(e) => eprintln!("copy ceiling: {e}"),
+        }
         let best: Vec<String> = table
             .iter()
             .map(|(m, a, b)| format!("{m}:{}", if a >= b { "prefix4" } else { "bm" }))
@@ -358,55 +374,82 @@ fn main() {
     }
 
     if args.e2e {
-        println!("\nfind_literal end to end (upload + kernel + count + results), median of 3, vs CPU memmem (1 thread)");
         println!(
-            "{:>10} {:>6} {:>11} {:>10} {:>11} {:>10} {:>9} {:>8}",
-            "size", "m", "gpu ms", "gpu GB/s", "cpu ms", "cpu GB/s", "matches", "shape"
+            "\nfind_literal end to end (upload + kernel + count + results), median of 3 (GB/s = 1e9 text bytes/s);"
+        );
+        println!("upload: T threads fill pinned staging buffers, or 'pageable' = driver copies from the Vec; cpu = memmem, 1 thread");
+        println!(
+            "{:>10} {:>4} {:>9} {:>10} {:>10} {:>9} {:>8}",
+            "size", "m", "upload", "gpu ms", "gpu GB/s", "matches", "shape"
         );
         let sizes: [usize; 4] = [1 << 20, 16 << 20, 256 << 20, 1 << 30];
         let big: Vec<u8> = block.iter().copied().cycle().take(1 << 30).collect();
+        let mut cpu_rows = Vec::new();
         for &size in &sizes {
             let text = &big[..size];
             for m in [4usize, 32] {
                 let pat = pattern_from(&block, m, 2);
-                let mut times = Vec::new();
-                let mut got = None;
-                for _ in 0..3 {
-                    let t = Instant::now();
-                    let r = engine.find_literal(text, &pat);
-                    times.push(t.elapsed().as_secs_f32() * 1e3);
-                    got = Some(r);
-                }
-                let gpu_ms = median(&mut times);
                 let t = Instant::now();
                 let want = cpu_count(text, &pat);
                 let cpu_ms = t.elapsed().as_secs_f32() * 1e3;
-                let (count, shape) = match got {
-                    Some(Ok(s)) => (s.len() as u64, s.representation()),
-                    Some(Err(e)) => {
-                        eprintln!("find_literal: {e}");
-                        (u64::MAX, "error")
-                    }
-                    None => (u64::MAX, "none"),
-                };
-                let ok = count == want;
-                failures += usize::from(!ok);
                 let gb = |ms: f32| size as f64 / (f64::from(ms) * 1e-3) / 1e9;
-                println!(
-                    "{:>10} {m:>6} {gpu_ms:>11.2} {:>10.2} {cpu_ms:>11.2} {:>10.2} {count:>9} {shape:>8}{}",
-                    size,
-                    gb(gpu_ms),
-                    gb(cpu_ms),
-                    if ok { "" } else { "  MISMATCH" }
-                );
-                csv.push_str(&format!(
-                    "e2e,{},0,{m},{size},{gpu_ms:.3},{:.2},{count},{}\ncpu,memmem,0,{m},{size},{cpu_ms:.3},{:.2},{want},\n",
-                    engine.last_kernel(),
-                    gb(gpu_ms),
-                    if ok { "ok" } else { "MISMATCH" },
+                cpu_rows.push(format!(
+                    "{size:>10} {m:>4} {cpu_ms:>10.2} {:>10.2} {want:>9}",
                     gb(cpu_ms)
                 ));
+                csv.push_str(&format!(
+                    "cpu,memmem,0,{m},{size},{cpu_ms:.3},{:.2},{want},\n",
+                    gb(cpu_ms)
+                ));
+                let modes: &[usize] = if m == 4 { &[0, 1, 4, 8] } else { &[4] };
+                for &threads in modes {
+                    engine.set_upload_threads(threads);
+                    let mut times = Vec::new();
+                    let mut got = None;
+                    for _ in 0..3 {
+                        let t = Instant::now();
+                        let r = engine.find_literal(text, &pat);
+                        times.push(t.elapsed().as_secs_f32() * 1e3);
+                        got = Some(r);
+                    }
+                    let gpu_ms = median(&mut times);
+                    let (count, shape) = match got {
+                        Some(Ok(s)) => (s.len() as u64, s.representation()),
+                        Some(Err(e)) => {
+                            eprintln!("find_literal: {e}");
+                            (u64::MAX, "error")
+                        }
+                        None => (u64::MAX, "none"),
+                    };
+                    let ok = count == want;
+                    failures += usize::from(!ok);
+                    let mode = if threads == 0 {
+                        "pageable".to_string()
+                    } else {
+                        format!("T={threads}")
+                    };
+                    println!(
+                        "{size:>10} {m:>4} {mode:>9} {gpu_ms:>10.2} {:>10.2} {count:>9} {shape:>8}{}",
+                        gb(gpu_ms),
+                        if ok { "" } else { "  MISMATCH" }
+                    );
+                    csv.push_str(&format!(
+                        "e2e-{mode},{},0,{m},{size},{gpu_ms:.3},{:.2},{count},{}\n",
+                        engine.last_kernel(),
+                        gb(gpu_ms),
+                        if ok { "ok" } else { "MISMATCH" }
+                    ));
+                }
             }
+        }
+        engine.set_upload_threads(4);
+        println!("\ncpu memmem (1 thread), same texts");
+        println!(
+            "{:>10} {:>4} {:>10} {:>10} {:>9}",
+            "size", "m", "cpu ms", "cpu GB/s", "matches"
+        );
+        for r in cpu_rows {
+            println!("{r}");
         }
     }
 

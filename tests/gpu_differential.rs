@@ -348,5 +348,7 @@ fn gpu_edge_cases() {
         assert_eq!(got.to_vec(), want, "portion {portion}");
     }
     assert!(engine.set_bm_portion(200).is_err());
-    engine.set_bm_portion(128).expect("reset");
+    engine
+        .set_bm_portion(gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION)
+        .expect("reset");
 }

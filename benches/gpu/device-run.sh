@@ -11,21 +11,21 @@ summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader | tee "$OUT/gpu.txt"
 if [[ $steps == *diff* ]]; then
   t=$(date +%s)
-  timeout 300 .dev/gpu_differential --nocapture --test-threads=1 > "$OUT/diff.log" 2>&1; rc=$?
+  timeout 150 .dev/gpu_differential --nocapture --test-threads=1 > "$OUT/diff.log" 2>&1; rc=$?
   summary+=("diff rc=$rc $(( $(date +%s) - t ))s: $(grep -h '^differential:' "$OUT/diff.log" | head -1)")
   grep -h "MISMATCH" "$OUT/diff.log" | head -5
 fi
 if [[ $steps == *sanitize* ]]; then
   for tool in memcheck racecheck; do
     t=$(date +%s)
-    GPUGREP_DIFF_SMALL=1 timeout 240 compute-sanitizer --tool $tool --error-exitcode 9 \
+    GPUGREP_DIFF_SMALL=1 timeout 110 compute-sanitizer --tool $tool --error-exitcode 9 \
       .dev/gpu_differential --nocapture --test-threads=1 > "$OUT/$tool.log" 2>&1; rc=$?
     summary+=("$tool rc=$rc $(( $(date +%s) - t ))s: $(grep -h 'ERROR SUMMARY\|RACECHECK SUMMARY' "$OUT/$tool.log" | tr '\n' ' ')")
   done
 fi
 if [[ $steps == *bench* ]]; then
   t=$(date +%s)
-  timeout 300 .dev/gpugrep-kernel-bench ${BENCH_ARGS:---gib 4 --reps 7} --csv "$OUT/bench.csv" > "$OUT/bench.log" 2>&1; rc=$?
+  timeout 180 .dev/gpugrep-kernel-bench ${BENCH_ARGS:---gib 4 --reps 7} --csv "$OUT/bench.csv" > "$OUT/bench.log" 2>&1; rc=$?
   summary+=("bench rc=$rc $(( $(date +%s) - t ))s")
   cat "$OUT/bench.log"
 fi

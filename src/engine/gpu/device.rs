@@ -19,7 +19,34 @@ use super::tables;
 use super::GpuError;
 
 /// Bytes per pinned staging buffer (two of them).
-const STAGE_BYTES: usize = 16 << 20;
+const STAGE_BYTES: usize = 32 << 20;
+
+/// Default threads filling the staging buffers (see `upload_at`).
+pub(crate) const DEFAULT_UPLOAD_THREADS: usize = 4;
+
+/// `dst.copy_from_slice(src)` on up to `threads` threads (at least 1 MiB
+/// each); falls back to copying inline if a thread cannot be started.
+fn parallel_copy(dst: &mut [u8], src: &[u8], threads: usize) {
+    let t = threads.min(src.len() >> 20).max(1);
+    if t == 1 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let per = src.len().div_ceil(t);
+    let mut failed = Vec::new();
+    std::thread::scope(|s| {
+        for (i, (d, c)) in dst.chunks_mut(per).zip(src.chunks(per)).enumerate() {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || d.copy_from_slice(c));
+            if spawned.is_err() {
+                failed.push(i);
+            }
+        }
+    });
+    for i in failed {
+        let r = i * per..((i + 1) * per).min(src.len());
+        dst[r.clone()].copy_from_slice(&src[r]);
+    }
+}
 
 fn unavailable(what: &str) -> impl FnOnce(result::DriverError) -> GpuError + '_ {
     move |e| GpuError::Unavailable(format!("{what}: {e}"))
@@ -102,6 +129,8 @@ pub(crate) struct Device {
     /// Bytes of text resident in `text` (valid for the bench's resident runs).
     resident: u64,
     pub(crate) bm_portion: u32,
+    /// Threads filling the pinned staging buffers; 0 = pageable copy by the driver.
+    pub(crate) upload_threads: usize,
 }
 
 impl Drop for Device {
@@ -165,6 +194,7 @@ impl Device {
             staging,
             resident: 0,
             bm_portion: kernels::BM_DEFAULT_PORTION,
+            upload_threads: DEFAULT_UPLOAD_THREADS,
         })
     }
 
@@ -187,9 +217,19 @@ impl Device {
         Ok(())
     }
 
-    /// Copies `src` to device text offset `at` through the pinned staging buffers.
+    /// Copies `src` to device text offset `at`: through the two pinned
+    /// staging buffers, filled by `upload_threads` threads, or straight from
+    /// pageable memory by the driver when `upload_threads` is 0.
     fn upload_at(&mut self, src: &[u8], at: u64) -> Result<(), GpuError> {
         let base = ptr(self.text.get("upload")?, &self.stream);
+        if self.upload_threads == 0 {
+            // SAFETY: dst is inside the text allocation (reserve() sized it
+            // for `at + src.len()`); a copy from pageable memory has consumed
+            // its source when the call returns.
+            return unsafe { result::memcpy_htod_async(base + at, src, self.stream.cu_stream()) }
+                .map_err(cuda("copying text to the GPU"));
+        }
+        let threads = self.upload_threads;
         let mut off = at;
         for (k, chunk) in src.chunks(STAGE_BYTES).enumerate() {
             let (buf, ev) = &mut self.staging[k % 2];
@@ -198,7 +238,7 @@ impl Device {
                 .map_err(cuda("waiting for a staging buffer"))?;
             let host = buf.as_mut_slice().map_err(cuda("staging buffer"))?;
             let host = &mut host[..chunk.len()];
-            host.copy_from_slice(chunk);
+            parallel_copy(host, chunk, threads);
             // SAFETY: dst is inside the text allocation (reserve() sized it to
             // hold `at + src.len()` plus padding); `host` is pinned memory we
             // own, not written again until `ev` (recorded right after) fires,
@@ -454,6 +494,40 @@ impl Device {
         }
     }
 
+    /// Device-to-device copy of half the resident text onto the other half
+    /// (unchanged content when the text is a repeated block and each half
+    /// holds whole copies), `reps` times; returns the median GB/s counting
+    /// bytes read plus bytes written: the memory-bandwidth ceiling.
+    #[cfg(feature = "bench-tools")]
+    pub(crate) fn time_copy(&mut self, reps: usize) -> Result<f64, GpuError> {
+        let half = (self.resident / 2) & !255;
+        if half == 0 {
+            return Err(GpuError::Cuda("no resident text".into()));
+        }
+        let base = ptr(self.text.get("copy")?, &self.stream);
+        let ctx = self.stream.context().clone();
+        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let start = ctx.new_event(flags).map_err(cuda("event"))?;
+        let stop = ctx.new_event(flags).map_err(cuda("event"))?;
+        let mut times = Vec::with_capacity(reps);
+        for _ in 0..reps.max(1) + 1 {
+            start.record(&self.stream).map_err(cuda("event"))?;
+            // SAFETY: [0, half) and [half, 2*half) are disjoint and inside the
+            // resident text's allocation.
+            unsafe {
+                result::memcpy_dtod_async(base + half, base, half as usize, self.stream.cu_stream())
+            }
+            .map_err(cuda("copy"))?;
+            stop.record(&self.stream).map_err(cuda("event"))?;
+            stop.synchronize().map_err(cuda("copy"))?;
+            times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);
+        }
+        times.remove(0); // warm-up
+        times.sort_by(|a, b| a.total_cmp(b));
+        let ms = f64::from(times[times.len() / 2]);
+        Ok(2.0 * half as f64 / (ms * 1e-3) / 1e9)
+    }
+
     /// Times the search kernel alone over the resident text, `reps` times,
     /// with CUDA events; returns the times in ms and the match count.
     #[cfg(feature = "bench-tools")]
@@ -480,5 +554,22 @@ impl Device {
         }
         let count = self.count()?;
         Ok((ran, times, count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parallel_copy;
+
+    #[test]
+    fn parallel_copy_copies_everything() {
+        for len in [0usize, 1, (1 << 20) - 1, 3 << 20, (5 << 20) + 7] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 31 % 251) as u8).collect();
+            for threads in [1, 2, 4, 8] {
+                let mut dst = vec![0u8; len];
+                parallel_copy(&mut dst, &src, threads);
+                assert!(dst == src, "len {len} threads {threads}");
+            }
+        }
     }
 }

@@ -21,14 +21,16 @@ pub const BLOCK: u32 = 256;
 /// memory: 1 KiB + 5 bytes per pattern byte). Longer patterns go to
 /// `prefix4`, which is exact for any length (it verifies from global memory).
 pub const BM_MAX_LEN: usize = 4096;
-/// Shortest pattern the automatic choice sends to Boyer-Moore. Measured on an
-/// H100 (benches/RESULTS.md): `prefix4` was faster at every length 2..1024 on
-/// English-like text, so the automatic choice never picks Boyer-Moore today;
-/// set this to a length to change that.
-pub const BM_MIN_LEN: usize = usize::MAX;
+/// Shortest pattern the automatic choice sends to Boyer-Moore (up to
+/// `BM_MAX_LEN`), or `None` for never. Measured on an H100
+/// (benches/RESULTS.md, 4 GiB of English-like text): `prefix4` ran at
+/// 2.3-2.6 TB/s at every length 2..1024, Boyer-Moore at 0.4-2.3 TB/s, so the
+/// automatic choice never picks Boyer-Moore today.
+pub const BM_AUTO_MIN_LEN: Option<usize> = None;
 /// Default bytes per thread for Boyer-Moore (a multiple of 32 so a thread
-/// owns whole bitmap words; the published design used 200).
-pub const BM_DEFAULT_PORTION: u32 = 128;
+/// owns whole bitmap words; the published design used 200). 64 was fastest
+/// or near it at m = 16, 256 and 1024 on an H100 (benches/RESULTS.md).
+pub const BM_DEFAULT_PORTION: u32 = 64;
 
 /// A search kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,10 +63,9 @@ impl Kernel {
 
 /// The kernel the engine runs for a pattern of `m` bytes when none is forced.
 pub fn choose(m: usize) -> Kernel {
-    if (BM_MIN_LEN..=BM_MAX_LEN).contains(&m) {
-        Kernel::BoyerMoore
-    } else {
-        Kernel::Prefix4
+    match BM_AUTO_MIN_LEN {
+        Some(min) if m >= min && m <= BM_MAX_LEN => Kernel::BoyerMoore,
+        _ => Kernel::Prefix4,
     }
 }
 
@@ -109,6 +110,14 @@ pub fn bm_shared_bytes(m: usize) -> u32 {
 /// True for a Boyer-Moore portion the kernel accepts.
 pub fn valid_portion(portion: u32) -> bool {
     portion.is_power_of_two() && (32..=1024).contains(&portion)
+}
+
+/// The automatic choice in words, for `--debug`.
+pub fn describe_choice() -> String {
+    match BM_AUTO_MIN_LEN {
+        Some(min) => format!("boyer-moore for {min} <= m <= {BM_MAX_LEN}, else prefix4"),
+        None => "prefix4 at every length (boyer-moore only when forced, m <= 4096)".into(),
+    }
 }
 
 /// Ship offsets (true) or the bitmap (false)? Whichever is fewer bytes:
@@ -157,7 +166,7 @@ mod tests {
     fn choice_by_length() {
         for m in 1..=8192 {
             let k = choose(m);
-            if m > BM_MAX_LEN || m < BM_MIN_LEN {
+            if m > BM_MAX_LEN || BM_AUTO_MIN_LEN.is_none_or(|min| m < min) {
                 assert_eq!(k, Kernel::Prefix4, "m = {m}");
             } else {
                 assert_eq!(k, Kernel::BoyerMoore, "m = {m}");

@@ -79,14 +79,13 @@ impl GpuEngine {
     pub fn describe(&self) -> String {
         match &self.dev {
             Some(d) => format!(
-                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernels: prefix4 (m < {} or m > {}), boyer-moore (portion {} B)",
+                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernel choice: {}; boyer-moore portion {} B",
                 d.name,
                 d.cc.0,
                 d.cc.1,
                 d.sm_count,
                 d.total_mem as f64 / f64::from(1u32 << 30),
-                kernels::BM_MIN_LEN.min(kernels::BM_MAX_LEN + 1),
-                kernels::BM_MAX_LEN,
+                kernels::describe_choice(),
                 d.bm_portion
             ),
             None => "GPU engine disabled after an internal error".into(),
@@ -164,6 +163,16 @@ impl GpuEngine {
     }
 }
 
+impl GpuEngine {
+    /// Sets how many threads fill the pinned staging buffers during upload
+    /// (default 4); 0 makes the driver copy straight from pageable memory.
+    pub fn set_upload_threads(&mut self, threads: usize) {
+        if let Some(d) = self.dev.as_mut() {
+            d.upload_threads = threads.min(64);
+        }
+    }
+}
+
 /// Kernel-only timing over text kept resident on the GPU (the
 /// `gpugrep-kernel-bench` binary).
 #[cfg(feature = "bench-tools")]
@@ -194,6 +203,16 @@ impl GpuEngine {
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
         dev.time_kernel(pattern, kernel, reps)
+    }
+
+    /// Device-to-device copy bandwidth over the resident text (GB/s, bytes
+    /// read plus written, median of `reps`): the ceiling for the kernels.
+    pub fn bench_copy_ceiling(&mut self, reps: usize) -> Result<f64, GpuError> {
+        let dev = self
+            .dev
+            .as_mut()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        dev.time_copy(reps)
     }
 }
 
