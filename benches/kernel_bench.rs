@@ -443,6 +443,75 @@ fn main() {
             }
         }
         engine.set_upload_threads(4);
+        // Dense matches (bitmap shipped) and a pathological text for prefix4
+        // (every position passes the 4-byte prefix test).
+        println!("\nspecial texts ({a,b}: 256 MiB, all-a: 64 MiB), find_literal_with each kernel (ms, median of 3)");
+        println!(
+            "{:>28} {:>5} {:>12} {:>12} {:>10} {:>8}",
+            "text", "m", "prefix4", "boyer-moore", "matches", "shape"
+        );
+        let size = 256usize << 20;
+        let mut rng = XorShift(77);
+        let ab: Vec<u8> = (0..size)
+            .map(|_| if rng.next() & 1 == 0 { b'a' } else { b'b' })
+            .collect();
+        let aaa = vec![b'a'; 64 << 20];
+        let cases: Vec<(&str, &[u8], Vec<u8>)> = vec![
+            ("random {a,b}", &ab, b"ab".to_vec()),
+            ("random {a,b}", &ab, b"abbabaab".to_vec()),
+            (
+                "all a (64 MiB)",
+                &aaa,
+                [vec![b'a'; 15], vec![b'b']].concat(),
+            ),
+            (
+                "all a (64 MiB)",
+                &aaa,
+                [vec![b'a'; 255], vec![b'b']].concat(),
+            ),
+        ];
+        for (label, text, pat) in cases {
+            let want = cpu_count(text, &pat);
+            let mut ms = [0f32; 2];
+            let mut shape = "";
+            for (i, k) in [Kernel::Prefix4, Kernel::BoyerMoore]
+                .into_iter()
+                .enumerate()
+            {
+                let mut times = Vec::new();
+                for _ in 0..3 {
+                    let t = Instant::now();
+                    let r = engine.find_literal_with(text, &pat, k);
+                    times.push(t.elapsed().as_secs_f32() * 1e3);
+                    match r {
+                        Ok(s) => {
+                            shape = s.representation();
+                            if s.len() as u64 != want {
+                                failures += 1;
+                                println!("MISMATCH {label} m={} {k:?}", pat.len());
+                            }
+                        }
+                        Err(e) => {
+                            failures += 1;
+                            println!("error {label}: {e}");
+                        }
+                    }
+                }
+                ms[i] = median(&mut times);
+            }
+            println!(
+                "{label:>28} {:>5} {:>12.2} {:>12.2} {want:>10} {shape:>8}",
+                pat.len(),
+                ms[0],
+                ms[1]
+            );
+            csv.push_str(&format!(
+                "special-{label},both,0,{},{size},{:.3}/{:.3},0,{want},\n",
+                pat.len(),
+                ms[0],
+                ms[1]
+            ));
+        }
         println!("\ncpu memmem (1 thread), same texts");
         println!(
             "{:>10} {:>4} {:>10} {:>10} {:>9}",
