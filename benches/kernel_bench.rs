@@ -445,7 +445,7 @@ fn main() {
         engine.set_upload_threads(4);
         // Dense matches (bitmap shipped) and a pathological text for prefix4
         // (every position passes the 4-byte prefix test).
-        println!("\nspecial texts ({a,b}: 256 MiB, all-a: 64 MiB), find_literal_with each kernel (ms, median of 3)");
+        println!("\nspecial texts ({{a,b}}: 256 MiB, all-a: 64 MiB), find_literal_with each kernel (ms, median of 3)");
         println!(
             "{:>28} {:>5} {:>12} {:>12} {:>10} {:>8}",
             "text", "m", "prefix4", "boyer-moore", "matches", "shape"
