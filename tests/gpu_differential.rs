@@ -352,3 +352,57 @@ fn gpu_edge_cases() {
         .set_bm_portion(gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION)
         .expect("reset");
 }
+
+#[test]
+fn gpu_segmented_matches_naive_oracle() {
+    let Some(mut engine) = open() else { return };
+    let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
+    let mut rng = XorShift(0x0bad_5eed_1234_5678);
+    let mut stats = Stats {
+        cases: 0,
+        mismatches: 0,
+        bitmap: 0,
+        offsets: 0,
+        kernels: Default::default(),
+    };
+    let cases = if small { 20 } else { 3000 };
+    for case in 0..cases {
+        // Segments of 1, 2 or 3 tiles (32 KiB each): texts span several.
+        engine.set_max_segment(32768 * (1 + case as u64 % 3));
+        let n = rng.below(if small { 80_000 } else { 300_000 });
+        let text = match case % 3 {
+            0 => rng.bytes(n, b"ab"),
+            1 => english(&mut rng, n),
+            _ => rng.bytes(n, b"abcd"),
+        };
+        let m = 1 + if case % 50 == 0 {
+            4000 + rng.below(2000)
+        } else {
+            rng.below(if case % 2 == 0 { 8 } else { 300 })
+        };
+        let pat = if n > m && rng.below(4) > 0 {
+            let at = rng.below(n - m);
+            text[at..at + m].to_vec()
+        } else {
+            rng.bytes(m, b"ab")
+        };
+        let kernel = if case % 2 == 0 {
+            Kernel::Prefix4
+        } else {
+            Kernel::BoyerMoore
+        };
+        check(&mut engine, &mut stats, &text, &pat, kernel, "segmented");
+    }
+    // A match straddling every segment boundary.
+    engine.set_max_segment(32768);
+    let mut text = vec![b'x'; 32768 * 4 + 100];
+    for b in 1..4 {
+        text[32768 * b - 3..32768 * b + 3].copy_from_slice(b"needle");
+    }
+    both(&mut engine, &mut stats, &text, b"needle", "straddle");
+    eprintln!(
+        "segmented: {} searches, {} mismatches; bitmap {} / offsets {}",
+        stats.cases, stats.mismatches, stats.bitmap, stats.offsets
+    );
+    assert_eq!(stats.mismatches, 0);
+}

@@ -131,6 +131,9 @@ pub(crate) struct Device {
     pub(crate) bm_portion: u32,
     /// Threads filling the pinned staging buffers; 0 = pageable copy by the driver.
     pub(crate) upload_threads: usize,
+    /// Longest text searched in one pass; longer texts go in segments
+    /// (a multiple of TILE_BYTES; see GpuEngine::find_literal_with).
+    pub(crate) max_segment: u64,
 }
 
 impl Drop for Device {
@@ -195,6 +198,7 @@ impl Device {
             resident: 0,
             bm_portion: kernels::BM_DEFAULT_PORTION,
             upload_threads: DEFAULT_UPLOAD_THREADS,
+            max_segment: kernels::default_segment(total_mem as u64),
         })
     }
 

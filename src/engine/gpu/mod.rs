@@ -127,25 +127,29 @@ impl GpuEngine {
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        let res = catch_unwind(AssertUnwindSafe(|| -> Result<_, GpuError> {
-            dev.load_text(text)?;
-            dev.search(pattern, kernel)
+        let res = catch_unwind(AssertUnwindSafe(|| {
+            search_segmented(dev, text, pattern, kernel)
         }));
         match res {
-            Ok(Ok((ran, found))) => {
+            Ok(Ok((ran, set))) => {
                 self.last_kernel = ran.name();
-                Ok(match found {
-                    device::Found::Offsets(v) => MatchSet::from_sorted(v),
-                    device::Found::Bitmap(words, count) => {
-                        MatchSet::from_bitmap_counted(words, count)
-                    }
-                })
+                Ok(set)
             }
             Ok(Err(e)) => Err(e),
             Err(_) => {
                 self.dev = None;
                 Err(panicked("a search"))
             }
+        }
+    }
+
+    /// Sets the longest text searched in one pass (rounded down to whole
+    /// 32 KiB tiles, at least one); longer texts are searched in segments
+    /// overlapping by `pattern.len() - 1` bytes. The default is 2/5 of the
+    /// card's memory, at most 16 GiB.
+    pub fn set_max_segment(&mut self, bytes: u64) {
+        if let Some(d) = self.dev.as_mut() {
+            d.max_segment = kernels::round_segment(bytes);
         }
     }
 
@@ -170,6 +174,67 @@ impl GpuEngine {
         if let Some(d) = self.dev.as_mut() {
             d.upload_threads = threads.min(64);
         }
+    }
+}
+
+/// Searches `text` in segments of at most `dev.max_segment` bytes (one
+/// segment for most texts) and merges the results: offsets while every
+/// segment shipped offsets, else one bitmap over the whole text.
+fn search_segmented(
+    dev: &mut device::Device,
+    text: &[u8],
+    pattern: &[u8],
+    kernel: Kernel,
+) -> Result<(Kernel, MatchSet), GpuError> {
+    let n = text.len() as u64;
+    let m = pattern.len() as u64;
+    let segs = kernels::segments(n, m, dev.max_segment);
+    let mut ran = kernels::effective(kernel, pattern.len());
+    let mut offsets: Vec<u64> = Vec::new();
+    let mut bitmap: Option<Vec<u64>> = None;
+    let mut count = 0usize;
+    let words =
+        usize::try_from(n.div_ceil(64)).map_err(|_| GpuError::Cuda("text too large".into()))?;
+    for &(s, e) in &segs {
+        // s < e <= text.len(), a usize.
+        dev.load_text(&text[s as usize..e as usize])?;
+        let (k, found) = dev.search(pattern, kernel)?;
+        ran = k;
+        match found {
+            device::Found::Offsets(v) => {
+                count += v.len();
+                match bitmap.as_mut() {
+                    Some(b) => v.iter().for_each(|&o| set_bit(b, s + o)),
+                    None if segs.len() == 1 => offsets = v,
+                    None => offsets.extend(v.iter().map(|&o| o + s)),
+                }
+            }
+            device::Found::Bitmap(w, c) => {
+                count += c;
+                let b = bitmap.get_or_insert_with(|| {
+                    let mut b = vec![0u64; words];
+                    offsets.iter().for_each(|&o| set_bit(&mut b, o));
+                    b
+                });
+                offsets = Vec::new();
+                // s is a multiple of TILE_BYTES, hence of 64: words align.
+                let at = (s / 64) as usize;
+                for (dst, src) in b[at..].iter_mut().zip(&w) {
+                    *dst |= *src;
+                }
+            }
+        }
+    }
+    let set = match bitmap {
+        Some(b) => MatchSet::from_bitmap_counted(b, count),
+        None => MatchSet::from_sorted(offsets),
+    };
+    Ok((ran, set))
+}
+
+fn set_bit(words: &mut [u64], pos: u64) {
+    if let Some(w) = words.get_mut((pos / 64) as usize) {
+        *w |= 1 << (pos % 64);
     }
 }
 
