@@ -379,8 +379,17 @@ fn main() {
         );
         println!("upload: T threads fill pinned staging buffers, or 'pageable' = driver copies from the Vec; cpu = memmem, 1 thread");
         println!(
-            "{:>10} {:>4} {:>9} {:>10} {:>10} {:>9} {:>8}",
-            "size", "m", "upload", "gpu ms", "gpu GB/s", "matches", "shape"
+            "{:>10} {:>4} {:>9} {:>10} {:>10} {:>8} {:>8} {:>8} {:>9} {:>8}",
+            "size",
+            "m",
+            "upload",
+            "gpu ms",
+            "gpu GB/s",
+            "up ms",
+            "srch ms",
+            "back ms",
+            "matches",
+            "shape"
         );
         let sizes: [usize; 4] = [1 << 20, 16 << 20, 256 << 20, 1 << 30];
         let big: Vec<u8> = block.iter().copied().cycle().take(1 << 30).collect();
@@ -423,14 +432,18 @@ fn main() {
                     };
                     let ok = count == want;
                     failures += usize::from(!ok);
+                    let tm = engine.last_timings();
                     let mode = if threads == 0 {
                         "pageable".to_string()
                     } else {
                         format!("T={threads}")
                     };
                     println!(
-                        "{size:>10} {m:>4} {mode:>9} {gpu_ms:>10.2} {:>10.2} {count:>9} {shape:>8}{}",
+                        "{size:>10} {m:>4} {mode:>9} {gpu_ms:>10.2} {:>10.2} {:>8.2} {:>8.2} {:>8.2} {count:>9} {shape:>8}{}",
                         gb(gpu_ms),
+                        tm.upload_ms,
+                        tm.search_ms,
+                        tm.readback_ms,
                         if ok { "" } else { "  MISMATCH" }
                     );
                     csv.push_str(&format!(
@@ -445,10 +458,13 @@ fn main() {
         engine.set_upload_threads(4);
         // Dense matches (bitmap shipped) and a pathological text for prefix4
         // (every position passes the 4-byte prefix test).
-        println!("\nspecial texts ({{a,b}}: 256 MiB, all-a: 64 MiB), find_literal_with each kernel (ms, median of 3)");
         println!(
-            "{:>28} {:>5} {:>12} {:>12} {:>10} {:>8}",
-            "text", "m", "prefix4", "boyer-moore", "matches", "shape"
+            "\nspecial texts ({{a,b}}: 256 MiB, all-a: 64 MiB), find_literal_with, median of 3;"
+        );
+        println!("shape: auto, or forced to offsets / bitmap; phases from last_timings() of the last run");
+        println!(
+            "{:>16} {:>4} {:>12} {:>14} {:>9} {:>8} {:>8} {:>8} {:>10}",
+            "text", "m", "kernel", "shape", "total ms", "upload", "search", "back", "matches"
         );
         let size = 256usize << 20;
         let mut rng = XorShift(77);
@@ -459,26 +475,24 @@ fn main() {
         let cases: Vec<(&str, &[u8], Vec<u8>)> = vec![
             ("random {a,b}", &ab, b"ab".to_vec()),
             ("random {a,b}", &ab, b"abbabaab".to_vec()),
-            (
-                "all a (64 MiB)",
-                &aaa,
-                [vec![b'a'; 15], vec![b'b']].concat(),
-            ),
-            (
-                "all a (64 MiB)",
-                &aaa,
-                [vec![b'a'; 255], vec![b'b']].concat(),
-            ),
+            ("all a", &aaa, [vec![b'a'; 15], vec![b'b']].concat()),
+            ("all a", &aaa, [vec![b'a'; 255], vec![b'b']].concat()),
         ];
         for (label, text, pat) in cases {
             let want = cpu_count(text, &pat);
-            let mut ms = [0f32; 2];
-            let mut shape = "";
-            for (i, k) in [Kernel::Prefix4, Kernel::BoyerMoore]
-                .into_iter()
-                .enumerate()
-            {
+            let runs = [
+                (Kernel::Prefix4, None),
+                (Kernel::BoyerMoore, None),
+                (Kernel::Prefix4, Some(true)),
+                (Kernel::Prefix4, Some(false)),
+            ];
+            for (k, force) in runs {
+                if force.is_some() && want == 0 {
+                    continue;
+                }
+                engine.bench_force_offsets(force);
                 let mut times = Vec::new();
+                let mut shape = "";
                 for _ in 0..3 {
                     let t = Instant::now();
                     let r = engine.find_literal_with(text, &pat, k);
@@ -497,21 +511,29 @@ fn main() {
                         }
                     }
                 }
-                ms[i] = median(&mut times);
+                let ms = median(&mut times);
+                let tm = engine.last_timings();
+                let shape_col = match force {
+                    None => format!("auto:{shape}"),
+                    Some(_) => format!("forced:{shape}"),
+                };
+                println!(
+                    "{label:>16} {:>4} {:>12} {shape_col:>14} {ms:>9.2} {:>8.2} {:>8.2} {:>8.2} {want:>10}",
+                    pat.len(),
+                    k.name(),
+                    tm.upload_ms,
+                    tm.search_ms,
+                    tm.readback_ms
+                );
+                csv.push_str(&format!(
+                    "special-{label}-{shape_col},{},0,{},{},{ms:.3},0,{want},\n",
+                    k.name(),
+                    pat.len(),
+                    text.len()
+                ));
             }
-            println!(
-                "{label:>28} {:>5} {:>12.2} {:>12.2} {want:>10} {shape:>8}",
-                pat.len(),
-                ms[0],
-                ms[1]
-            );
-            csv.push_str(&format!(
-                "special-{label},both,0,{},{size},{:.3}/{:.3},0,{want},\n",
-                pat.len(),
-                ms[0],
-                ms[1]
-            ));
         }
+        engine.bench_force_offsets(None);
         println!("\ncpu memmem (1 thread), same texts");
         println!(
             "{:>10} {:>4} {:>10} {:>10} {:>9}",

@@ -289,6 +289,25 @@ fn gpu_matches_naive_oracle() {
     if !small {
         let text = rng.bytes(3 << 20, b"ab");
         both(&mut engine, &mut stats, &text, b"ab", "dense-large");
+        // Results over 1 MiB come back through the pinned readback buffer,
+        // in 16 MiB chunks: a 3 MiB-word bitmap, and ~190K offsets.
+        let text = rng.bytes(24 << 20, b"ab");
+        check(
+            &mut engine,
+            &mut stats,
+            &text,
+            b"ab",
+            Kernel::Prefix4,
+            "dense-chunked",
+        );
+        check(
+            &mut engine,
+            &mut stats,
+            &text,
+            b"abbabab",
+            Kernel::Prefix4,
+            "offsets-chunked",
+        );
         let text = english(&mut rng, 5 << 20);
         both(
             &mut engine,

@@ -18,6 +18,7 @@ pub mod tables;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+pub use device::Timings;
 pub use kernels::Kernel;
 pub use matchset::MatchSet;
 
@@ -45,6 +46,7 @@ impl std::error::Error for GpuError {}
 pub struct GpuEngine {
     dev: Option<device::Device>,
     last_kernel: &'static str,
+    last_timings: Timings,
 }
 
 fn panicked(what: &str) -> GpuError {
@@ -69,6 +71,7 @@ impl GpuEngine {
             Ok(Ok(dev)) => Ok(GpuEngine {
                 dev: Some(dev),
                 last_kernel: "none",
+                last_timings: Timings::default(),
             }),
             Ok(Err(e)) => Err(e),
             Err(_) => Err(GpuError::Unavailable("CUDA initialisation panicked".into())),
@@ -105,6 +108,12 @@ impl GpuEngine {
         self.find_literal_with(text, pattern, kernels::choose(pattern.len()))
     }
 
+    /// Where the last search's time went: upload, search, readback (for
+    /// `--debug`; all zero when it needed no GPU work).
+    pub fn last_timings(&self) -> Timings {
+        self.last_timings
+    }
+
     /// `find_literal` with the kernel forced (tests, benchmarks). Patterns
     /// longer than `kernels::BM_MAX_LEN` always run `prefix4`, which is exact
     /// at any length; `last_kernel` tells which ran.
@@ -120,6 +129,7 @@ impl GpuEngine {
             ));
         }
         self.last_kernel = "none";
+        self.last_timings = Timings::default();
         if text.len() < pattern.len() {
             return Ok(MatchSet::default());
         }
@@ -127,9 +137,11 @@ impl GpuEngine {
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
+        dev.timings = Timings::default();
         let res = catch_unwind(AssertUnwindSafe(|| {
             search_segmented(dev, text, pattern, kernel)
         }));
+        self.last_timings = dev.timings;
         match res {
             Ok(Ok((ran, set))) => {
                 self.last_kernel = ran.name();
@@ -169,7 +181,8 @@ impl GpuEngine {
 
 impl GpuEngine {
     /// Sets how many threads fill the pinned staging buffers during upload
-    /// (default 4); 0 makes the driver copy straight from pageable memory.
+    /// and empty the readback buffer (default: the machine's parallelism, at
+    /// most 8); 0 makes the driver copy straight from pageable memory.
     pub fn set_upload_threads(&mut self, threads: usize) {
         if let Some(d) = self.dev.as_mut() {
             d.upload_threads = threads.min(64);
@@ -268,6 +281,14 @@ impl GpuEngine {
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
         dev.time_kernel(pattern, kernel, reps)
+    }
+
+    /// Forces the result shape: Some(true) offsets, Some(false) bitmap,
+    /// None automatic (fewer bytes).
+    pub fn bench_force_offsets(&mut self, force: Option<bool>) {
+        if let Some(d) = self.dev.as_mut() {
+            d.force_offsets = force;
+        }
     }
 
     /// Device-to-device copy bandwidth over the resident text (GB/s, bytes
