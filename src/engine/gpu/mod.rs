@@ -222,6 +222,10 @@ fn search_segmented(
                     None => offsets.extend(v.iter().map(|&o| o + s)),
                 }
             }
+            device::Found::Bitmap(w, c) if segs.len() == 1 => {
+                // One pass: the bitmap covers the whole text already.
+                return Ok((ran, MatchSet::from_bitmap_counted(w, c)));
+            }
             device::Found::Bitmap(w, c) => {
                 count += c;
                 let b = bitmap.get_or_insert_with(|| {
