@@ -1,0 +1,664 @@
+//! One GPU: its context, stream, loaded kernels and reusable buffers.
+//!
+//! Everything that talks to the CUDA driver lives here, so the `unsafe`
+//! stays at this one edge. One stream orders all work, so cudarc's per-buffer
+//! event tracking is switched off. Buffers only grow (to the largest text seen)
+//! and are reused across calls; the text goes up through two pinned staging
+//! buffers so the host copy of one chunk overlaps the DMA of the other.
+
+use std::sync::Arc;
+
+use cudarc::driver::{
+    result, sys, CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr,
+    DeviceRepr, LaunchConfig, PinnedHostSlice, PushKernelArg,
+};
+use cudarc::nvrtc::Ptx;
+
+use super::kernels::{self, Kernel, BLOCK, TILE_BYTES, TILE_WORDS};
+use super::tables;
+use super::GpuError;
+
+/// Bytes per pinned staging buffer (two of them).
+const STAGE_BYTES: usize = 32 << 20;
+
+/// Most threads filling the staging buffers (see `upload_at`); the default
+/// is this or the machine's parallelism, whichever is smaller. On the H100
+/// host (16 cores), 8 threads uploaded 1 GiB at 27 GB/s, 4 at 20, 1 at 6.
+pub(crate) const MAX_DEFAULT_UPLOAD_THREADS: usize = 8;
+
+/// u64 words per pinned readback chunk (16 MiB).
+const READ_CHUNK_WORDS: usize = 2 << 20;
+
+/// Where the time of the last search went (milliseconds, wall clock).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timings {
+    /// Host to GPU: staging copies and DMA, until the text is on the GPU.
+    pub upload_ms: f64,
+    /// Pattern upload, search kernel, count, until the count is on the host.
+    pub search_ms: f64,
+    /// Compaction (when offsets ship), transfer back and copy-out.
+    pub readback_ms: f64,
+    /// Passes over the text (more than one for texts over the segment limit).
+    pub segments: usize,
+}
+
+/// `dst.copy_from_slice(src)` on up to `threads` threads (at least 1 MiB
+/// each); falls back to copying inline if a thread cannot be started.
+fn parallel_copy<T: Copy + Send + Sync>(dst: &mut [T], src: &[T], threads: usize) {
+    let t = threads.min(std::mem::size_of_val(src) >> 20).max(1);
+    if t == 1 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let per = src.len().div_ceil(t);
+    let mut failed = Vec::new();
+    std::thread::scope(|s| {
+        for (i, (d, c)) in dst.chunks_mut(per).zip(src.chunks(per)).enumerate() {
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || d.copy_from_slice(c));
+            if spawned.is_err() {
+                failed.push(i);
+            }
+        }
+    });
+    for i in failed {
+        let r = i * per..((i + 1) * per).min(src.len());
+        dst[r.clone()].copy_from_slice(&src[r]);
+    }
+}
+
+fn unavailable(what: &str) -> impl FnOnce(result::DriverError) -> GpuError + '_ {
+    move |e| GpuError::Unavailable(format!("{what}: {e}"))
+}
+
+fn cuda(what: &str) -> impl FnOnce(result::DriverError) -> GpuError + '_ {
+    move |e| GpuError::Cuda(format!("{what}: {e}"))
+}
+
+/// A grow-only device buffer.
+struct Buf<T> {
+    slice: Option<CudaSlice<T>>,
+}
+
+impl<T: DeviceRepr> Buf<T> {
+    fn new() -> Self {
+        Buf { slice: None }
+    }
+
+    /// The buffer, reallocated (contents lost) when it holds fewer than `len` elements.
+    fn ensure(
+        &mut self,
+        stream: &Arc<CudaStream>,
+        len: usize,
+        what: &str,
+    ) -> Result<&mut CudaSlice<T>, GpuError> {
+        let len = len.max(1);
+        if self.slice.as_ref().is_none_or(|s| s.len() < len) {
+            self.slice = None; // free first: the old one may be most of the card
+                               // SAFETY: the memory is uninitialised; every kernel writes each
+                               // element before any read of it (see the launch contracts), and the
+                               // host zeroes the text buffer's tail itself.
+            let s = unsafe { stream.alloc::<T>(len) }.map_err(cuda(what))?;
+            self.slice = Some(s);
+        }
+        self.slice
+            .as_mut()
+            .ok_or_else(|| GpuError::Cuda(format!("{what}: buffer missing")))
+    }
+
+    fn get(&self, what: &str) -> Result<&CudaSlice<T>, GpuError> {
+        self.slice
+            .as_ref()
+            .ok_or_else(|| GpuError::Cuda(format!("{what}: buffer missing")))
+    }
+}
+
+fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> sys::CUdeviceptr {
+    // Event tracking is off, so the returned guard records nothing.
+    s.device_ptr(stream).0
+}
+
+/// Which shape the results came back in, with the data.
+pub(crate) enum Found {
+    Offsets(Vec<u64>),
+    Bitmap(Vec<u64>, usize),
+}
+
+pub(crate) struct Device {
+    stream: Arc<CudaStream>,
+    f_prefix_full: CudaFunction,
+    f_prefix_short: CudaFunction,
+    f_bm: CudaFunction,
+    f_scan: CudaFunction,
+    f_compact: CudaFunction,
+    pub(crate) name: String,
+    pub(crate) sm_count: u32,
+    pub(crate) total_mem: usize,
+    pub(crate) cc: (i32, i32),
+    text: Buf<u8>,
+    bitmap: Buf<u32>,
+    counts: Buf<u32>,
+    tile_offsets: Buf<u64>,
+    total: Buf<u64>,
+    out: Buf<u64>,
+    pat: Buf<u8>,
+    bad: Buf<i32>,
+    gs: Buf<i32>,
+    staging: Vec<(PinnedHostSlice<u8>, CudaEvent)>,
+    /// Bytes of text resident in `text` (valid for the bench's resident runs).
+    resident: u64,
+    pub(crate) bm_portion: u32,
+    /// Threads filling the pinned staging buffers; 0 = pageable copy by the driver.
+    pub(crate) upload_threads: usize,
+    /// Longest text searched in one pass; longer texts go in segments
+    /// (a multiple of TILE_BYTES; see GpuEngine::find_literal_with).
+    pub(crate) max_segment: u64,
+    /// Some(true): always ship offsets; Some(false): always the bitmap (bench).
+    pub(crate) force_offsets: Option<bool>,
+    /// Pinned (not write-combined: the host reads it) readback buffer.
+    readback: Option<PinnedHostSlice<u64>>,
+    pub(crate) timings: Timings,
+}
+
+impl Drop for Device {
+    fn drop(&mut self) {
+        // Pinned buffers may still be read by a DMA after an error path:
+        // wait before anything is freed. Errors here have nowhere to go.
+        let _ = self.stream.synchronize();
+    }
+}
+
+impl Device {
+    pub(crate) fn open() -> Result<Device, GpuError> {
+        let ctx = CudaContext::new(0).map_err(unavailable("no usable CUDA device 0"))?;
+        // SAFETY: every buffer is used on `stream` alone, which orders all
+        // work; the stream is synchronised before host memory handed to an
+        // async copy is reused or freed (staging events, Drop above).
+        unsafe { ctx.disable_event_tracking() };
+        let stream = ctx.new_stream().map_err(unavailable("creating a stream"))?;
+        let module = ctx
+            .load_module(Ptx::from_src(kernels::LITERAL_PTX))
+            .map_err(unavailable("loading the kernels' PTX"))?;
+        let f = |name: &str| module.load_function(name).map_err(unavailable(name));
+        let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
+        let sm_count = ctx
+            .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+            .map_err(unavailable("reading the SM count"))?
+            .max(1) as u32;
+        let total_mem = ctx.total_mem().unwrap_or(0);
+        let cc = ctx.compute_capability().unwrap_or((0, 0));
+        let mut staging = Vec::with_capacity(2);
+        for _ in 0..2 {
+            // SAFETY: the contents are uninitialised bytes; they are only
+            // read by DMA after the host wrote them (upload_text).
+            let buf = unsafe { ctx.alloc_pinned::<u8>(STAGE_BYTES) }
+                .map_err(unavailable("allocating pinned memory"))?;
+            let ev = ctx
+                .new_event(None)
+                .map_err(unavailable("creating an event"))?;
+            staging.push((buf, ev));
+        }
+        Ok(Device {
+            f_prefix_full: f("prefix4_full")?,
+            f_prefix_short: f("prefix4_short")?,
+            f_bm: f("bm")?,
+            f_scan: f("scan_counts")?,
+            f_compact: f("compact")?,
+            stream,
+            name,
+            sm_count,
+            total_mem,
+            cc,
+            text: Buf::new(),
+            bitmap: Buf::new(),
+            counts: Buf::new(),
+            tile_offsets: Buf::new(),
+            total: Buf::new(),
+            out: Buf::new(),
+            pat: Buf::new(),
+            bad: Buf::new(),
+            gs: Buf::new(),
+            staging,
+            resident: 0,
+            bm_portion: kernels::BM_DEFAULT_PORTION,
+            upload_threads: std::thread::available_parallelism()
+                .map_or(1, |p| p.get())
+                .min(MAX_DEFAULT_UPLOAD_THREADS),
+            force_offsets: None,
+            readback: None,
+            timings: Timings::default(),
+            max_segment: kernels::default_segment(total_mem as u64),
+        })
+    }
+
+    /// Makes room for `n` text bytes and the per-tile buffers.
+    fn reserve(&mut self, n: u64) -> Result<(), GpuError> {
+        let tiles = kernels::tiles_for(n);
+        let too_big = |_| GpuError::Cuda("text too large for this platform".into());
+        let cap = usize::try_from(kernels::text_capacity(n)).map_err(too_big)?;
+        let words = usize::try_from(tiles * TILE_WORDS).map_err(too_big)?;
+        let tiles_us = usize::try_from(tiles).map_err(too_big)?;
+        self.text
+            .ensure(&self.stream, cap, "allocating the text buffer")?;
+        self.bitmap
+            .ensure(&self.stream, words, "allocating the bitmap")?;
+        self.counts
+            .ensure(&self.stream, tiles_us, "allocating tile counts")?;
+        self.tile_offsets
+            .ensure(&self.stream, tiles_us, "allocating tile offsets")?;
+        self.total.ensure(&self.stream, 1, "allocating the total")?;
+        Ok(())
+    }
+
+    /// Copies `src` to device text offset `at`: through the two pinned
+    /// staging buffers, filled by `upload_threads` threads, or straight from
+    /// pageable memory by the driver when `upload_threads` is 0.
+    fn upload_at(&mut self, src: &[u8], at: u64) -> Result<(), GpuError> {
+        let base = ptr(self.text.get("upload")?, &self.stream);
+        if self.upload_threads == 0 {
+            // SAFETY: dst is inside the text allocation (reserve() sized it
+            // for `at + src.len()`); a copy from pageable memory has consumed
+            // its source when the call returns.
+            return unsafe { result::memcpy_htod_async(base + at, src, self.stream.cu_stream()) }
+                .map_err(cuda("copying text to the GPU"));
+        }
+        let threads = self.upload_threads;
+        let mut off = at;
+        for (k, chunk) in src.chunks(STAGE_BYTES).enumerate() {
+            let (buf, ev) = &mut self.staging[k % 2];
+            // The DMA that last read this buffer must be done before we overwrite it.
+            ev.synchronize()
+                .map_err(cuda("waiting for a staging buffer"))?;
+            let host = buf.as_mut_slice().map_err(cuda("staging buffer"))?;
+            let host = &mut host[..chunk.len()];
+            parallel_copy(host, chunk, threads);
+            // SAFETY: dst is inside the text allocation (reserve() sized it to
+            // hold `at + src.len()` plus padding); `host` is pinned memory we
+            // own, not written again until `ev` (recorded right after) fires,
+            // and not freed before the stream is synchronised (Drop).
+            unsafe { result::memcpy_htod_async(base + off, &*host, self.stream.cu_stream()) }
+                .map_err(cuda("copying text to the GPU"))?;
+            ev.record(&self.stream)
+                .map_err(cuda("recording an event"))?;
+            off += chunk.len() as u64;
+        }
+        Ok(())
+    }
+
+    /// Zeroes the text buffer from `n` to the end of the last tile plus padding.
+    fn zero_tail(&mut self, n: u64) -> Result<(), GpuError> {
+        let text = self.text.get("zero tail")?;
+        let end = kernels::text_capacity(n);
+        let base = ptr(text, &self.stream);
+        // SAFETY: [n, end) lies inside the allocation, sized by reserve(n).
+        unsafe { result::memset_d8_async(base + n, 0, (end - n) as usize, self.stream.cu_stream()) }
+            .map_err(cuda("clearing the text tail"))
+    }
+
+    /// Uploads `text` as the resident text.
+    pub(crate) fn load_text(&mut self, text: &[u8]) -> Result<(), GpuError> {
+        let t = std::time::Instant::now();
+        let n = text.len() as u64;
+        self.reserve(n)?;
+        self.upload_at(text, 0)?;
+        self.zero_tail(n)?;
+        self.resident = n;
+        self.stream
+            .synchronize()
+            .map_err(cuda("uploading the text"))?;
+        self.timings.upload_ms += t.elapsed().as_secs_f64() * 1e3;
+        self.timings.segments += 1;
+        Ok(())
+    }
+
+    /// Copies `len` u64s from device memory at `src` into a new vector:
+    /// straight for small results, else through the pinned readback buffer
+    /// (a pageable readback was the slow part of dense searches).
+    fn read_back(
+        &mut self,
+        src: sys::CUdeviceptr,
+        len: usize,
+        what: &str,
+    ) -> Result<Vec<u64>, GpuError> {
+        let mut v = vec![0u64; len];
+        if len <= (1 << 17) {
+            // SAFETY: `src` holds at least `len` u64s (callers); the copy is
+            // waited for before `v` is touched.
+            unsafe { result::memcpy_dtoh_async(&mut v[..], src, self.stream.cu_stream()) }
+                .map_err(cuda(what))?;
+            self.stream.synchronize().map_err(cuda(what))?;
+            return Ok(v);
+        }
+        if self.readback.is_none() {
+            let ctx = self.stream.context().clone();
+            // SAFETY: uninitialised u64s, only read after a DMA wrote them.
+            let buf = unsafe { ctx.alloc_pinned_with_flags::<u64>(READ_CHUNK_WORDS, 0) }
+                .map_err(cuda("allocating pinned memory"))?;
+            self.readback = Some(buf);
+        }
+        let threads = self.upload_threads.max(1);
+        let buf = self
+            .readback
+            .as_mut()
+            .ok_or_else(|| GpuError::Cuda("readback buffer missing".into()))?;
+        let mut done = 0usize;
+        for chunk in v.chunks_mut(READ_CHUNK_WORDS) {
+            let host = buf.as_mut_slice().map_err(cuda(what))?;
+            let host = &mut host[..chunk.len()];
+            // SAFETY: src + done*8 .. + chunk.len()*8 lies inside the device
+            // buffer (callers); `host` is pinned memory we own, read only after
+            // the synchronize below.
+            unsafe {
+                result::memcpy_dtoh_async(
+                    &mut *host,
+                    src + (done as u64) * 8,
+                    self.stream.cu_stream(),
+                )
+            }
+            .map_err(cuda(what))?;
+            self.stream.synchronize().map_err(cuda(what))?;
+            parallel_copy(chunk, host, threads);
+            done += chunk.len();
+        }
+        Ok(v)
+    }
+
+    /// Makes `block` repeated `copies` times the resident text (bench only:
+    /// one upload, then device-to-device copies).
+    #[cfg(feature = "bench-tools")]
+    pub(crate) fn load_repeated(&mut self, block: &[u8], copies: u64) -> Result<u64, GpuError> {
+        let len = block.len() as u64;
+        let n = len
+            .checked_mul(copies)
+            .ok_or_else(|| GpuError::Cuda("resident text too large".into()))?;
+        self.reserve(n)?;
+        self.upload_at(block, 0)?;
+        let base = ptr(self.text.get("replicate")?, &self.stream);
+        for c in 1..copies {
+            // SAFETY: both ranges lie inside the allocation sized for n bytes
+            // and do not overlap (copy c starts where copy c-1 ends).
+            unsafe {
+                result::memcpy_dtod_async(
+                    base + c * len,
+                    base,
+                    len as usize,
+                    self.stream.cu_stream(),
+                )
+            }
+            .map_err(cuda("replicating the text"))?;
+        }
+        self.zero_tail(n)?;
+        self.resident = n;
+        self.stream.synchronize().map_err(cuda("synchronising"))?;
+        Ok(n)
+    }
+
+    /// Uploads the pattern (and Boyer-Moore's tables when `kernel` needs them).
+    fn load_pattern(&mut self, pat: &[u8], kernel: Kernel) -> Result<(), GpuError> {
+        let dst = self
+            .pat
+            .ensure(&self.stream, pat.len(), "allocating the pattern")?;
+        let p = ptr(dst, &self.stream);
+        // SAFETY: the allocation holds at least pat.len() bytes; a copy from
+        // pageable memory has read its source when the call returns.
+        unsafe { result::memcpy_htod_async(p, pat, self.stream.cu_stream()) }
+            .map_err(cuda("copying the pattern"))?;
+        if kernel == Kernel::BoyerMoore {
+            let bad = tables::bad_char(pat);
+            let gs = tables::good_suffix(pat);
+            let b = ptr(
+                self.bad.ensure(&self.stream, 256, "allocating tables")?,
+                &self.stream,
+            );
+            let g = ptr(
+                self.gs
+                    .ensure(&self.stream, gs.len(), "allocating tables")?,
+                &self.stream,
+            );
+            // SAFETY: as above; the buffers hold 256 and gs.len() i32s.
+            unsafe {
+                result::memcpy_htod_async(b, &bad[..], self.stream.cu_stream())
+                    .map_err(cuda("copying tables"))?;
+                result::memcpy_htod_async(g, &gs[..], self.stream.cu_stream())
+                    .map_err(cuda("copying tables"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Launches the search kernel over the resident text; fills the bitmap
+    /// and the per-tile counts. Returns the kernel that ran.
+    fn launch_search(&mut self, pat: &[u8], kernel: Kernel) -> Result<Kernel, GpuError> {
+        let n = self.resident;
+        let m = pat.len();
+        let kernel = kernels::effective(kernel, m);
+        let m32 =
+            u32::try_from(m).map_err(|_| GpuError::Cuda("pattern longer than 4 GiB".into()))?;
+        let tiles = kernels::tiles_for(n);
+        let text = self.text.get("search")?;
+        let patb = self.pat.get("search")?;
+        let bitmap = self.bitmap.get("search")?;
+        let counts = self.counts.get("search")?;
+        match kernel {
+            Kernel::Prefix4 => {
+                let (prefix, mask) = kernels::prefix_word(pat);
+                let f = if m >= 4 {
+                    &self.f_prefix_full
+                } else {
+                    &self.f_prefix_short
+                };
+                let cfg = LaunchConfig {
+                    grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
+                    block_dim: (BLOCK, 1, 1),
+                    shared_mem_bytes: 0,
+                };
+                let mut b = self.stream.launch_builder(f);
+                b.arg(text)
+                    .arg(&n)
+                    .arg(patb)
+                    .arg(&m32)
+                    .arg(&prefix)
+                    .arg(&mask);
+                b.arg(bitmap).arg(counts).arg(&tiles);
+                // SAFETY: arguments match prefix4_*'s launch contract
+                // (literal.cu): text holds tiles*TILE_BYTES + PAD_BYTES bytes,
+                // pat m bytes, bitmap tiles*TILE_WORDS words, counts tiles.
+                unsafe { b.launch(cfg) }.map_err(cuda("launching prefix4"))?;
+            }
+            Kernel::BoyerMoore => {
+                let portion = self.bm_portion;
+                let bad = self.bad.get("search")?;
+                let gs = self.gs.get("search")?;
+                let cfg = LaunchConfig {
+                    grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
+                    block_dim: ((TILE_BYTES / u64::from(portion)) as u32, 1, 1),
+                    shared_mem_bytes: kernels::bm_shared_bytes(m),
+                };
+                let mut b = self.stream.launch_builder(&self.f_bm);
+                b.arg(text)
+                    .arg(&n)
+                    .arg(patb)
+                    .arg(&m32)
+                    .arg(bad)
+                    .arg(gs)
+                    .arg(&portion);
+                b.arg(bitmap).arg(counts).arg(&tiles);
+                // SAFETY: arguments match bm's launch contract (literal.cu):
+                // m <= BM_MAX_LEN (effective()), portion valid (set_portion),
+                // tables of 256 and m i32s uploaded by load_pattern.
+                unsafe { b.launch(cfg) }.map_err(cuda("launching boyer-moore"))?;
+            }
+        }
+        Ok(kernel)
+    }
+
+    /// Scans the tile counts; returns the total number of matches.
+    fn count(&mut self) -> Result<u64, GpuError> {
+        let tiles = kernels::tiles_for(self.resident);
+        let counts = self.counts.get("count")?;
+        let offs = self.tile_offsets.get("count")?;
+        let total = self.total.get("count")?;
+        let cfg = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            block_dim: (1024, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut b = self.stream.launch_builder(&self.f_scan);
+        b.arg(counts).arg(&tiles).arg(offs).arg(total);
+        // SAFETY: scan_counts' contract: counts and offsets hold `tiles` entries, total one.
+        unsafe { b.launch(cfg) }.map_err(cuda("launching scan_counts"))?;
+        let mut host = [0u64; 1];
+        // SAFETY: `total` holds one u64; the copy is waited for just below.
+        unsafe {
+            result::memcpy_dtoh_async(
+                &mut host[..],
+                ptr(total, &self.stream),
+                self.stream.cu_stream(),
+            )
+        }
+        .map_err(cuda("reading the match count"))?;
+        self.stream.synchronize().map_err(cuda("searching"))?;
+        Ok(host[0])
+    }
+
+    /// Search the resident text; results in the shape that costs fewer bytes.
+    pub(crate) fn search(
+        &mut self,
+        pat: &[u8],
+        kernel: Kernel,
+    ) -> Result<(Kernel, Found), GpuError> {
+        let n = self.resident;
+        let t = std::time::Instant::now();
+        let ran = kernels::effective(kernel, pat.len());
+        self.load_pattern(pat, ran)?;
+        self.launch_search(pat, ran)?;
+        let count = self.count()?;
+        self.timings.search_ms += t.elapsed().as_secs_f64() * 1e3;
+        let t = std::time::Instant::now();
+        let found = self.fetch(n, count)?;
+        self.timings.readback_ms += t.elapsed().as_secs_f64() * 1e3;
+        Ok((ran, found))
+    }
+
+    /// Brings the `count` matches of the last search home, as offsets or bitmap.
+    fn fetch(&mut self, n: u64, count: u64) -> Result<Found, GpuError> {
+        let count_us =
+            usize::try_from(count).map_err(|_| GpuError::Cuda("too many matches".into()))?;
+        if count == 0 {
+            return Ok(Found::Offsets(Vec::new()));
+        }
+        if self
+            .force_offsets
+            .unwrap_or_else(|| kernels::ship_offsets(count, n))
+        {
+            let tiles = kernels::tiles_for(n);
+            let out = self
+                .out
+                .ensure(&self.stream, count_us, "allocating offsets")?;
+            let out_ptr = ptr(out, &self.stream);
+            let bitmap = self.bitmap.get("compact")?;
+            let offs = self.tile_offsets.get("compact")?;
+            let cfg = LaunchConfig {
+                grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
+                block_dim: (BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            let out = self.out.get("compact")?;
+            let mut b = self.stream.launch_builder(&self.f_compact);
+            b.arg(bitmap).arg(offs).arg(&tiles).arg(out);
+            // SAFETY: compact's contract: bitmap of tiles*TILE_WORDS words,
+            // offsets of `tiles` entries, out holds `count` u64s (the total
+            // the same bitmap's counts add up to).
+            unsafe { b.launch(cfg) }.map_err(cuda("launching compact"))?;
+            // out holds at least count u64s.
+            let v = self.read_back(out_ptr, count_us, "reading offsets")?;
+            Ok(Found::Offsets(v))
+        } else {
+            let words = usize::try_from(n.div_ceil(64))
+                .map_err(|_| GpuError::Cuda("text too large".into()))?;
+            // The bitmap holds tiles*TILE_WORDS u32 words, at least
+            // 2*ceil(n/64) (kernels::tests::launch_arithmetic).
+            let src = ptr(self.bitmap.get("readback")?, &self.stream);
+            let v = self.read_back(src, words, "reading the bitmap")?;
+            Ok(Found::Bitmap(v, count_us))
+        }
+    }
+
+    /// Device-to-device copy of half the resident text onto the other half
+    /// (unchanged content when the text is a repeated block and each half
+    /// holds whole copies), `reps` times; returns the median GB/s counting
+    /// bytes read plus bytes written: the memory-bandwidth ceiling.
+    #[cfg(feature = "bench-tools")]
+    pub(crate) fn time_copy(&mut self, reps: usize) -> Result<f64, GpuError> {
+        let half = (self.resident / 2) & !255;
+        if half == 0 {
+            return Err(GpuError::Cuda("no resident text".into()));
+        }
+        let base = ptr(self.text.get("copy")?, &self.stream);
+        let ctx = self.stream.context().clone();
+        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let start = ctx.new_event(flags).map_err(cuda("event"))?;
+        let stop = ctx.new_event(flags).map_err(cuda("event"))?;
+        let mut times = Vec::with_capacity(reps);
+        for _ in 0..reps.max(1) + 1 {
+            start.record(&self.stream).map_err(cuda("event"))?;
+            // SAFETY: [0, half) and [half, 2*half) are disjoint and inside the
+            // resident text's allocation.
+            unsafe {
+                result::memcpy_dtod_async(base + half, base, half as usize, self.stream.cu_stream())
+            }
+            .map_err(cuda("copy"))?;
+            stop.record(&self.stream).map_err(cuda("event"))?;
+            stop.synchronize().map_err(cuda("copy"))?;
+            times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);
+        }
+        times.remove(0); // warm-up
+        times.sort_by(|a, b| a.total_cmp(b));
+        let ms = f64::from(times[times.len() / 2]);
+        Ok(2.0 * half as f64 / (ms * 1e-3) / 1e9)
+    }
+
+    /// Times the search kernel alone over the resident text, `reps` times,
+    /// with CUDA events; returns the times in ms and the match count.
+    #[cfg(feature = "bench-tools")]
+    pub(crate) fn time_kernel(
+        &mut self,
+        pat: &[u8],
+        kernel: Kernel,
+        reps: usize,
+    ) -> Result<(Kernel, Vec<f32>, u64), GpuError> {
+        let ran = kernels::effective(kernel, pat.len());
+        self.load_pattern(pat, ran)?;
+        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let ctx = self.stream.context().clone();
+        let start = ctx.new_event(flags).map_err(cuda("event"))?;
+        let stop = ctx.new_event(flags).map_err(cuda("event"))?;
+        self.launch_search(pat, ran)?; // warm-up
+        let mut times = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            start.record(&self.stream).map_err(cuda("event"))?;
+            self.launch_search(pat, ran)?;
+            stop.record(&self.stream).map_err(cuda("event"))?;
+            stop.synchronize().map_err(cuda("kernel"))?;
+            times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);
+        }
+        let count = self.count()?;
+        Ok((ran, times, count))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parallel_copy;
+
+    #[test]
+    fn parallel_copy_copies_everything() {
+        for len in [0usize, 1, (1 << 20) - 1, 3 << 20, (5 << 20) + 7] {
+            let src: Vec<u8> = (0..len).map(|i| (i * 31 % 251) as u8).collect();
+            for threads in [1, 2, 4, 8] {
+                let mut dst = vec![0u8; len];
+                parallel_copy(&mut dst, &src, threads);
+                assert!(dst == src, "len {len} threads {threads}");
+            }
+        }
+    }
+}

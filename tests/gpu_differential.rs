@@ -1,0 +1,427 @@
+//! GPU `find_literal` against a naive oracle, on random and adversarial cases.
+//!
+//! Skips (and passes) on machines without a usable GPU. Environment:
+//! `GPUGREP_DIFF_CASES` = number of random cases (default 100000; each runs
+//! both kernels); `GPUGREP_DIFF_SMALL=1` = a few hundred small cases, for
+//! `compute-sanitizer --tool memcheck|racecheck`. Seeds are fixed.
+
+use gpugrep::engine::gpu::{GpuEngine, Kernel, MatchSet};
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn bytes(&mut self, len: usize, alphabet: &[u8]) -> Vec<u8> {
+        (0..len)
+            .map(|_| alphabet[self.below(alphabet.len())])
+            .collect()
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by",
+    "on", "not", "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an",
+    "had", "they", "you", "were", "their", "search", "kernel", "thread", "memory", "pattern",
+];
+
+fn english(rng: &mut XorShift, len: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(len + 16);
+    while v.len() < len {
+        v.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
+        v.push(if rng.below(12) == 0 { b'\n' } else { b' ' });
+    }
+    v.truncate(len);
+    v
+}
+
+fn naive(text: &[u8], pat: &[u8]) -> Vec<u64> {
+    if pat.is_empty() || pat.len() > text.len() {
+        return Vec::new();
+    }
+    text.windows(pat.len())
+        .enumerate()
+        .filter(|(_, w)| *w == pat)
+        .map(|(i, _)| i as u64)
+        .collect()
+}
+
+struct Stats {
+    cases: usize,
+    mismatches: usize,
+    bitmap: usize,
+    offsets: usize,
+    kernels: std::collections::BTreeMap<&'static str, usize>,
+}
+
+fn check(
+    engine: &mut GpuEngine,
+    stats: &mut Stats,
+    text: &[u8],
+    pat: &[u8],
+    kernel: Kernel,
+    label: &str,
+) {
+    stats.cases += 1;
+    let want = naive(text, pat);
+    let got: MatchSet = match engine.find_literal_with(text, pat, kernel) {
+        Ok(s) => s,
+        Err(e) => panic!("{label}: GPU error {e} (n={}, m={})", text.len(), pat.len()),
+    };
+    *stats.kernels.entry(engine.last_kernel()).or_default() += 1;
+    if !got.is_empty() {
+        if got.representation() == "bitmap" {
+            stats.bitmap += 1;
+        } else {
+            stats.offsets += 1;
+        }
+    }
+    let got_v = got.to_vec();
+    let mut ok = got_v == want && got.len() == want.len();
+    // next_at_or_after agrees with the oracle at a few probes.
+    for probe in [
+        0u64,
+        1,
+        31,
+        32,
+        63,
+        64,
+        text.len() as u64 / 2,
+        text.len() as u64,
+    ] {
+        let w = want.iter().copied().find(|&o| o >= probe);
+        ok &= got.next_at_or_after(probe) == w;
+    }
+    if !ok {
+        stats.mismatches += 1;
+        if stats.mismatches <= 10 {
+            let first_diff = got_v.iter().zip(&want).position(|(a, b)| a != b);
+            eprintln!(
+                "MISMATCH {label} kernel={kernel:?} ran={} n={} m={} got {} want {} first diff at {:?} (got {:?}, want {:?})",
+                engine.last_kernel(),
+                text.len(),
+                pat.len(),
+                got_v.len(),
+                want.len(),
+                first_diff,
+                first_diff.map(|i| got_v[i]),
+                first_diff.map(|i| want[i]),
+            );
+        }
+    }
+}
+
+fn both(engine: &mut GpuEngine, stats: &mut Stats, text: &[u8], pat: &[u8], label: &str) {
+    check(engine, stats, text, pat, Kernel::Prefix4, label);
+    check(engine, stats, text, pat, Kernel::BoyerMoore, label);
+}
+
+fn open() -> Option<GpuEngine> {
+    match GpuEngine::open() {
+        Ok(e) => {
+            eprintln!("{}", e.describe());
+            Some(e)
+        }
+        Err(reason) => {
+            eprintln!("skipped: no GPU: {reason}");
+            None
+        }
+    }
+}
+
+#[test]
+fn gpu_matches_naive_oracle() {
+    let Some(mut engine) = open() else { return };
+    let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
+    let cases: usize = if small {
+        60
+    } else {
+        std::env::var("GPUGREP_DIFF_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(100_000)
+    };
+    let mut stats = Stats {
+        cases: 0,
+        mismatches: 0,
+        bitmap: 0,
+        offsets: 0,
+        kernels: Default::default(),
+    };
+    let mut rng = XorShift(0x243f_6a88_85a3_08d3);
+    let all: Vec<u8> = (0..=255u8).collect();
+
+    // 1. Every alignment: a pattern planted at each offset around word,
+    //    portion, tile and block boundaries.
+    let bounds: &[usize] = if small {
+        &[32]
+    } else {
+        &[0, 32, 64, 128, 256, 1024, 32768, 65536]
+    };
+    let lens: &[usize] = if small {
+        &[1, 4, 5, 33]
+    } else {
+        &[1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 100, 300]
+    };
+    for &b in bounds {
+        for &m in lens {
+            let lo = b.saturating_sub(m + 2);
+            for at in lo..b + 3 {
+                let mut text = vec![b'x'; b + m + 40];
+                let pat: Vec<u8> = (0..m).map(|i| b'a' + (i % 7) as u8).collect();
+                text[at..at + m].copy_from_slice(&pat);
+                both(&mut engine, &mut stats, &text, &pat, "aligned");
+                // and the text ending exactly at the match
+                both(
+                    &mut engine,
+                    &mut stats,
+                    &text[..at + m],
+                    &pat,
+                    "aligned-end",
+                );
+            }
+        }
+    }
+
+    // 2. Empty and tiny texts.
+    for n in 0..6 {
+        for m in 1..4 {
+            let text = rng.bytes(n, b"ab");
+            let pat = rng.bytes(m, b"ab");
+            both(&mut engine, &mut stats, &text, &pat, "tiny");
+        }
+    }
+
+    // 3. Random cases.
+    for case in 0..cases {
+        let n = match case % 10 {
+            0..=3 => rng.below(200),
+            4..=6 => rng.below(3000),
+            7 | 8 => rng.below(40_000),
+            _ => {
+                if small {
+                    rng.below(5000)
+                } else {
+                    rng.below(150_000)
+                }
+            }
+        };
+        let text = match case % 4 {
+            0 => rng.bytes(n, b"ab"),
+            1 => rng.bytes(n, b"abcd"),
+            2 => english(&mut rng, n),
+            _ => rng.bytes(n, &all),
+        };
+        let m = 1 + match case % 7 {
+            0 | 1 => rng.below(4),
+            2 | 3 => rng.below(16),
+            _ => rng.below(300),
+        };
+        let pat = if n > m && rng.below(3) > 0 {
+            let at = rng.below(n - m);
+            text[at..at + m].to_vec()
+        } else {
+            match case % 4 {
+                0 => rng.bytes(m, b"ab"),
+                1 => rng.bytes(m, b"abcd"),
+                2 => english(&mut rng, m),
+                _ => rng.bytes(m, &all),
+            }
+        };
+        // Alternate kernels case by case; every 8th case runs both.
+        if case % 8 == 0 {
+            both(&mut engine, &mut stats, &text, &pat, "random");
+        } else if case % 2 == 0 {
+            check(
+                &mut engine,
+                &mut stats,
+                &text,
+                &pat,
+                Kernel::Prefix4,
+                "random",
+            );
+        } else {
+            check(
+                &mut engine,
+                &mut stats,
+                &text,
+                &pat,
+                Kernel::BoyerMoore,
+                "random",
+            );
+        }
+    }
+
+    // 4. Long patterns, up to and beyond 4 KiB (Boyer-Moore's limit), with
+    //    dense matches (periodic texts) and near misses.
+    let long_lens: &[usize] = if small {
+        &[4097]
+    } else {
+        &[1000, 4095, 4096, 4097, 5000, 9000]
+    };
+    for &m in long_lens {
+        let periods: &[usize] = if small { &[1, 7] } else { &[1, 2, 3, 7, 64] };
+        for &period in periods {
+            let unit: Vec<u8> = (0..period).map(|i| b'a' + (i % 3) as u8).collect();
+            let text: Vec<u8> = unit.iter().copied().cycle().take(3 * m + 100).collect();
+            let pat = text[..m].to_vec();
+            both(&mut engine, &mut stats, &text, &pat, "long-periodic");
+            let mut near = pat.clone();
+            near[m / 2] = b'z';
+            both(&mut engine, &mut stats, &text, &near, "long-near-miss");
+        }
+        let text = english(&mut rng, 40_000);
+        let at = rng.below(40_000 - m);
+        let pat = text[at..at + m].to_vec();
+        both(&mut engine, &mut stats, &text, &pat, "long-english");
+        let auto = engine.find_literal(&text, &pat).expect("auto");
+        assert_eq!(auto.to_vec(), naive(&text, &pat));
+    }
+
+    // 5. Shapes: a dense result (bitmap) and a sparse one (offsets), large.
+    if !small {
+        let text = rng.bytes(3 << 20, b"ab");
+        both(&mut engine, &mut stats, &text, b"ab", "dense-large");
+        // Results over 1 MiB come back through the pinned readback buffer,
+        // in 16 MiB chunks: a 3 MiB-word bitmap, and ~190K offsets.
+        let text = rng.bytes(24 << 20, b"ab");
+        check(
+            &mut engine,
+            &mut stats,
+            &text,
+            b"ab",
+            Kernel::Prefix4,
+            "dense-chunked",
+        );
+        check(
+            &mut engine,
+            &mut stats,
+            &text,
+            b"abbabab",
+            Kernel::Prefix4,
+            "offsets-chunked",
+        );
+        let text = english(&mut rng, 5 << 20);
+        both(
+            &mut engine,
+            &mut stats,
+            &text,
+            b"pattern search",
+            "sparse-large",
+        );
+    }
+
+    eprintln!(
+        "differential: {} searches, {} mismatches; results shipped as bitmap {} / offsets {}; kernels {:?}",
+        stats.cases, stats.mismatches, stats.bitmap, stats.offsets, stats.kernels
+    );
+    assert_eq!(stats.mismatches, 0);
+    assert!(stats.kernels.contains_key("prefix4") && stats.kernels.contains_key("boyer-moore"));
+    if !small {
+        assert!(
+            stats.bitmap > 0 && stats.offsets > 0,
+            "both result shapes exercised"
+        );
+    }
+}
+
+#[test]
+fn gpu_edge_cases() {
+    let Some(mut engine) = open() else { return };
+    assert!(
+        engine.find_literal(b"abc", b"").is_err(),
+        "empty pattern is an error"
+    );
+    assert!(engine
+        .find_literal(b"", b"a")
+        .expect("empty text")
+        .is_empty());
+    assert!(engine
+        .find_literal(b"ab", b"abc")
+        .expect("short text")
+        .is_empty());
+    let s = engine.find_literal(b"aaaa", b"aa").expect("overlap");
+    assert_eq!(s.to_vec(), vec![0, 1, 2]);
+    let s = engine
+        .find_literal(&[0u8, 0, 255, 0], &[255])
+        .expect("binary");
+    assert_eq!(s.to_vec(), vec![2]);
+    // Portions: every accepted one gives the same answer.
+    let mut rng = XorShift(99);
+    let text = rng.bytes(100_000, b"abc");
+    let pat = text[5000..5040].to_vec();
+    let want = naive(&text, &pat);
+    for portion in [32u32, 64, 128, 256, 512, 1024] {
+        engine.set_bm_portion(portion).expect("portion");
+        let got = engine
+            .find_literal_with(&text, &pat, Kernel::BoyerMoore)
+            .expect("bm");
+        assert_eq!(engine.last_kernel(), "boyer-moore");
+        assert_eq!(got.to_vec(), want, "portion {portion}");
+    }
+    assert!(engine.set_bm_portion(200).is_err());
+    engine
+        .set_bm_portion(gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION)
+        .expect("reset");
+}
+
+#[test]
+fn gpu_segmented_matches_naive_oracle() {
+    let Some(mut engine) = open() else { return };
+    let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
+    let mut rng = XorShift(0x0bad_5eed_1234_5678);
+    let mut stats = Stats {
+        cases: 0,
+        mismatches: 0,
+        bitmap: 0,
+        offsets: 0,
+        kernels: Default::default(),
+    };
+    let cases = if small { 20 } else { 3000 };
+    for case in 0..cases {
+        // Segments of 1, 2 or 3 tiles (32 KiB each): texts span several.
+        engine.set_max_segment(32768 * (1 + case as u64 % 3));
+        let n = rng.below(if small { 80_000 } else { 300_000 });
+        let text = match case % 3 {
+            0 => rng.bytes(n, b"ab"),
+            1 => english(&mut rng, n),
+            _ => rng.bytes(n, b"abcd"),
+        };
+        let m = 1 + if case % 50 == 0 {
+            4000 + rng.below(2000)
+        } else {
+            rng.below(if case % 2 == 0 { 8 } else { 300 })
+        };
+        let pat = if n > m && rng.below(4) > 0 {
+            let at = rng.below(n - m);
+            text[at..at + m].to_vec()
+        } else {
+            rng.bytes(m, b"ab")
+        };
+        let kernel = if case % 2 == 0 {
+            Kernel::Prefix4
+        } else {
+            Kernel::BoyerMoore
+        };
+        check(&mut engine, &mut stats, &text, &pat, kernel, "segmented");
+    }
+    // A match straddling every segment boundary.
+    engine.set_max_segment(32768);
+    let mut text = vec![b'x'; 32768 * 4 + 100];
+    for b in 1..4 {
+        text[32768 * b - 3..32768 * b + 3].copy_from_slice(b"needle");
+    }
+    both(&mut engine, &mut stats, &text, b"needle", "straddle");
+    eprintln!(
+        "segmented: {} searches, {} mismatches; bitmap {} / offsets {}",
+        stats.cases, stats.mismatches, stats.bitmap, stats.offsets
+    );
+    assert_eq!(stats.mismatches, 0);
+}
