@@ -16,8 +16,21 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-/// The binary under test.
-pub const BIN: &str = env!("CARGO_BIN_EXE_gpugrep");
+/// The binary under test: `GPUGREP_BIN` when set (test executables carried
+/// to a GPU machine, where the build path does not exist), else Cargo's.
+pub fn bin() -> OsString {
+    std::env::var_os("GPUGREP_BIN").unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_gpugrep")))
+}
+
+/// `GPUGREP_TEST_ENGINE=gpu` runs every case with `--engine gpu` first on
+/// the command line (a case's own `--engine` still wins): the same expected
+/// output must come out of the GPU engine.
+fn engine_args() -> Vec<String> {
+    match std::env::var("GPUGREP_TEST_ENGINE") {
+        Ok(e) if !e.is_empty() => vec![format!("--engine={e}")],
+        _ => Vec::new(),
+    }
+}
 
 /// A temporary directory holding a test's files.
 pub struct Sandbox {
@@ -125,8 +138,9 @@ impl Cmd {
 
     /// The `std::process::Command`, not yet started (stdio not set).
     pub fn command(&self) -> Command {
-        let mut c = Command::new(BIN);
-        c.args(&self.args)
+        let mut c = Command::new(bin());
+        c.args(engine_args())
+            .args(&self.args)
             .current_dir(&self.cwd)
             .env_remove("GREP_COLORS")
             .env_remove("GREP_COLOR")

@@ -1,0 +1,145 @@
+//! The whole program on the GPU against the whole program on the CPU.
+//!
+//! `gpu_differential.rs` checks the kernels; this checks everything after
+//! them: corpus layout, the offset windows per file, confirmation, context,
+//! counts and output, by running `gpugrep --engine gpu` and `--engine cpu`
+//! on the same random files and options and comparing stdout, stderr and
+//! exit status byte for byte. Skips (and passes) without a usable GPU.
+//! `GPUGREP_E2E_CASES` sets the number of cases (default 200); the binary is
+//! `GPUGREP_BIN` when set (test executables carried to a GPU machine).
+
+use std::ffi::OsString;
+use std::process::{Command, Output};
+
+fn bin() -> OsString {
+    std::env::var_os("GPUGREP_BIN").unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_gpugrep")))
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
+    Command::new(bin())
+        .arg(format!("--engine={engine}"))
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .env_remove("GREP_COLORS")
+        .output()
+        .expect("run gpugrep")
+}
+
+#[test]
+fn gpu_engine_prints_what_cpu_engine_prints() {
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
+    let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path());
+    if out.status.code() != Some(0) {
+        eprintln!(
+            "skipped: no GPU: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
+    let cases: usize = std::env::var("GPUGREP_E2E_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut mismatches = 0;
+    for case in 0..cases {
+        let dir = tempfile::tempdir().unwrap();
+        let alphabet: &[u8] = if rng.below(2) == 0 {
+            b"ab\n"
+        } else {
+            b"ab ab_c-\n"
+        };
+        let files = 1 + rng.below(6);
+        let mut names = Vec::new();
+        for f in 0..files {
+            // Mostly small files; sometimes large ones that span many
+            // kernel portions and blocks; sometimes empty.
+            let len = match rng.below(10) {
+                0 => 0,
+                1 => 200_000 + rng.below(800_000),
+                _ => rng.below(4000),
+            };
+            let mut data: Vec<u8> = (0..len)
+                .map(|_| alphabet[rng.below(alphabet.len())])
+                .collect();
+            if len > 0 && rng.below(20) == 0 {
+                data[rng.below(len)] = 0; // binary file
+            }
+            let name = format!("f{f}");
+            std::fs::write(dir.path().join(&name), &data).unwrap();
+            names.push(name);
+        }
+        let plen = 1 + rng.below(12);
+        let pattern: Vec<u8> = (0..plen).map(|_| b"ab _"[rng.below(4)]).collect();
+        let pattern = String::from_utf8(pattern).unwrap();
+        let mut args: Vec<String> = Vec::new();
+        for _ in 0..rng.below(4) {
+            let opt = rng.pick(&[
+                "-c",
+                "-n",
+                "-b",
+                "-o",
+                "-v",
+                "-w",
+                "-x",
+                "-l",
+                "-L",
+                "-m2",
+                "-A1",
+                "-B2",
+                "-C1",
+                "-F",
+                "-h",
+                "--count-matches",
+            ]);
+            args.push(opt.to_string());
+        }
+        args.push("-e".into());
+        args.push(pattern.clone());
+        args.extend(names.iter().cloned());
+        let gpu = run("gpu", &args, dir.path());
+        let cpu = run("cpu", &args, dir.path());
+        if gpu.stdout != cpu.stdout
+            || gpu.stderr != cpu.stderr
+            || gpu.status.code() != cpu.status.code()
+        {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "case {case}: args {args:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
+                    gpu.status.code(),
+                    String::from_utf8_lossy(&gpu.stdout)
+                        .chars()
+                        .take(300)
+                        .collect::<String>(),
+                    cpu.status.code(),
+                    String::from_utf8_lossy(&cpu.stdout)
+                        .chars()
+                        .take(300)
+                        .collect::<String>(),
+                );
+            }
+        }
+    }
+    eprintln!("gpu_end_to_end: {cases} cases, {mismatches} mismatches");
+    assert_eq!(mismatches, 0);
+}
