@@ -194,6 +194,10 @@ pub struct Cli {
     /// Engine: auto (GPU when it pays), gpu or cpu.
     #[arg(long = "engine", value_name = "ENGINE", default_value = "auto")]
     pub engine: String,
+    /// Encoding of the files: a WHATWG label (shift_jis, euc-jp, gbk, big5,
+    /// euc-kr, utf-16le, windows-1252, ...) or auto (BOM sniffing).
+    #[arg(long = "encoding", value_name = "LABEL", default_value = "auto")]
+    pub encoding: String,
     /// Print what gpugrep decided (engine, kernel, fallbacks) on standard error.
     #[arg(long = "debug")]
     pub debug: bool,

@@ -5,6 +5,7 @@
 //! message and exit status 2, before any file is opened.
 
 use crate::cli::Cli;
+use crate::encoding::{self, EncodingChoice};
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
@@ -117,6 +118,8 @@ pub struct Config {
     pub json: bool,
     pub stats: bool,
     pub engine: EngineChoice,
+    /// `--encoding`: what the files are encoded in.
+    pub encoding: EncodingChoice,
     pub debug: bool,
     pub threads: usize,
     /// Files and directories to search, in order; empty means the default.
@@ -241,6 +244,8 @@ impl Config {
             }
         };
 
+        let encoding = encoding::parse_label(&cli.encoding).map_err(UsageError)?;
+
         let threads = match cli.threads.as_deref() {
             Some(s) => match parse_count(s, "thread count")? {
                 0 => default_threads(),
@@ -314,6 +319,7 @@ impl Config {
             json: cli.json,
             stats: cli.stats,
             engine,
+            encoding,
             debug: cli.debug,
             threads,
             paths,

@@ -5,11 +5,14 @@
 //! mapping files, the corpus) → `pattern` (parsing and compiling patterns) →
 //! `engine` (finding candidate matches, CPU or GPU) → `confirm` (turning
 //! candidates into exact line matches) → `search` (lines, context, limits) →
-//! `output` (grep's and ripgrep's formats). `run` joins them.
+//! `output` (grep's and ripgrep's formats). `run` joins them. `encoding`
+//! (`--encoding`: transcoded patterns, the character-boundary back-read,
+//! decoding) sits beside `pattern` and `output`.
 
 pub mod cli;
 pub mod config;
 pub mod confirm;
+pub mod encoding;
 pub mod engine;
 pub mod exit;
 pub mod input;

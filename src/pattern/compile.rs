@@ -7,13 +7,22 @@
 //! line-confined by removing the line terminator from every class and
 //! literal in the parsed expression, so no match can span lines (or files,
 //! whose separator is the terminator).
+//!
+//! With `--encoding` naming a legacy encoding, literal patterns are
+//! transcoded into it and searched as raw bytes behind a
+//! [`BoundaryMatcher`] (the back-read); other searches in such an encoding
+//! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
 use crate::config::{Config, Syntax};
 use crate::confirm::{LineLiterals, WordLiterals};
+use crate::encoding::boundary::{BoundaryMatcher, Scheme};
+use crate::encoding::{self, EncodingChoice, EncodingPlan};
 use crate::engine::cpu;
 use crate::engine::Matcher;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use encoding_rs::Encoding;
 use regex_syntax::hir::{self, Hir, HirKind};
+use std::sync::Arc;
 
 use super::translate::{escape_literal, translate};
 
@@ -40,6 +49,9 @@ pub struct Compiled {
     pub description: String,
     /// Warnings for the user (GNU grep's, such as "* at start of expression").
     pub warnings: Vec<String>,
+    /// How files are searched: as they are, raw in a legacy encoding, or
+    /// decoded to UTF-8.
+    pub encoding: EncodingPlan,
 }
 
 impl Compiled {
@@ -54,6 +66,127 @@ const REGEX_SIZE_LIMIT: usize = 1 << 30;
 
 /// Compiles the patterns as the configuration says.
 pub fn compile(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternError> {
+    match cfg.encoding {
+        EncodingChoice::Label(enc) if enc != encoding_rs::UTF_8 => {
+            compile_encoded(patterns, cfg, enc)
+        }
+        choice => {
+            let mut c = compile_utf8(patterns, cfg)?;
+            c.encoding = EncodingPlan::Raw {
+                sniff_utf16: choice == EncodingChoice::Auto,
+            };
+            Ok(c)
+        }
+    }
+}
+
+/// Patterns for files in `enc` (not UTF-8): transcoded literals searched
+/// raw when that is exact, else UTF-8 matchers for decoded files.
+fn compile_encoded(
+    patterns: &[Vec<u8>],
+    cfg: &Config,
+    enc: &'static Encoding,
+) -> Result<Compiled, PatternError> {
+    let transcoded = patterns
+        .iter()
+        .map(|p| encoding::transcode(p, enc))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(PatternError)?;
+    let raw_searchable = enc.is_ascii_compatible()
+        && !encoding::is_utf16(enc)
+        && (enc.is_single_byte() || Scheme::of(enc).is_some());
+    if raw_searchable && !patterns.is_empty() {
+        if let Some(c) = compile_transcoded(patterns, transcoded, cfg, enc) {
+            return Ok(c);
+        }
+    }
+    let mut c = compile_utf8(patterns, cfg)?;
+    // The GPU sees raw bytes; this search needs decoded text.
+    c.literal = None;
+    c.description = format!(
+        "{}, on files decoded from {} to UTF-8",
+        c.description,
+        enc.name()
+    );
+    c.encoding = EncodingPlan::Decode(enc);
+    Ok(c)
+}
+
+/// Literal patterns (already transcoded into `enc`) searched in raw bytes,
+/// when that is exactly the search on decoded text: no `-w` (word
+/// characters need decoding), `-i` only for ASCII letters (whose bytes never
+/// occur inside a multi-byte character that starts on a boundary).
+fn compile_transcoded(
+    patterns: &[Vec<u8>],
+    transcoded: Vec<Vec<u8>>,
+    cfg: &Config,
+    enc: &'static Encoding,
+) -> Option<Compiled> {
+    let t = cfg.terminator;
+    let literal =
+        |p: &Vec<u8>| cfg.syntax == Syntax::Fixed || plain_literal(p, cfg.syntax).is_some();
+    if cfg.word || !patterns.iter().all(literal) {
+        return None;
+    }
+    if transcoded.iter().any(|l| l.contains(&t)) {
+        return None;
+    }
+    let ascii_folds = patterns
+        .iter()
+        .all(|l| l.is_ascii() && !l.iter().any(|b| b"kKsS".contains(b)));
+    if cfg.ignore_case && !ascii_folds {
+        return None;
+    }
+    let Some(scheme) = Scheme::of(enc) else {
+        // Single-byte: every offset is a character boundary.
+        let mut c = compile_literals(transcoded, cfg);
+        c.description = format!("{} in {}", c.description, enc.name());
+        c.encoding = EncodingPlan::Transcoded(enc);
+        return Some(c);
+    };
+    let mut lits = transcoded;
+    lits.sort();
+    lits.dedup();
+    let ci = cfg.ignore_case;
+    let exact_single = lits.len() == 1 && !ci;
+    let inner: Arc<dyn Matcher> = if exact_single {
+        Arc::new(cpu::Literal::new(&lits[0]))
+    } else {
+        Arc::new(cpu::Literals::new(build_ac(
+            &lits,
+            ci,
+            MatchKind::LeftmostLongest,
+        )))
+    };
+    // The confirm step always runs, so raw candidates from any engine
+    // (the GPU's offsets included) are checked for boundaries there.
+    let confirm: Box<dyn Matcher> = if cfg.line {
+        Box::new(LineLiterals::new(&lits, ci))
+    } else {
+        Box::new(BoundaryMatcher::new(inner.clone(), scheme))
+    };
+    let engine = if exact_single {
+        "memmem"
+    } else {
+        "aho-corasick"
+    };
+    Some(Compiled {
+        prefilter: Box::new(BoundaryMatcher::new(inner, scheme)),
+        confirm: Some(confirm),
+        literal: exact_single.then(|| lits[0].clone()),
+        description: format!(
+            "{} literal(s) in {}, {engine}, character-boundary check{}",
+            lits.len(),
+            enc.name(),
+            if cfg.line { ", -x confirm" } else { "" }
+        ),
+        warnings: Vec::new(),
+        encoding: EncodingPlan::Transcoded(enc),
+    })
+}
+
+/// Patterns for UTF-8 (or ASCII-compatible) bytes as they are.
+fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternError> {
     if patterns.is_empty() {
         return Ok(Compiled {
             prefilter: Box::new(cpu::Nothing),
@@ -61,6 +194,7 @@ pub fn compile(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternEr
             literal: None,
             description: "no patterns: nothing matches".into(),
             warnings: Vec::new(),
+            encoding: EncodingPlan::Raw { sniff_utf16: true },
         });
     }
     let t = cfg.terminator;
@@ -145,6 +279,7 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
         literal,
         description: format!("{} literal(s), {engine}{check}", lits.len()),
         warnings: Vec::new(),
+        encoding: EncodingPlan::Raw { sniff_utf16: true },
     }
 }
 
@@ -204,6 +339,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         literal: None,
         description: format!("regex of {} alternative(s)", alternatives.len()),
         warnings: Vec::new(),
+        encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
 }
 
