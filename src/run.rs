@@ -62,7 +62,8 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
-    let print = PrintOptions::from_config(&cfg);
+    let mut print = PrintOptions::from_config(&cfg);
+    print.decode = compiled.encoding.printed_decoding();
     let cfg_threads = cfg.threads;
     let shared = Shared {
         cfg,

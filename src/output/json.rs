@@ -19,6 +19,9 @@
 //! * Text that may not be UTF-8 (paths, lines, matches) is an "arbitrary
 //!   data" object: `{"text":"..."}` when the bytes are valid UTF-8, else
 //!   `{"bytes":"<standard base64>"}`, so nothing is lost or transcoded.
+//! * A file searched raw in a legacy encoding (`--encoding`) is printed
+//!   decoded: `lines` and `match` carry UTF-8 text, submatch offsets count
+//!   bytes of that text; `absolute_offset` stays a file offset.
 //! * `lines` holds the line with its terminator; submatch offsets are byte
 //!   offsets into it. `line_number` is `null` when lines are not counted.
 //! * Strings are escaped as `serde_json` escapes them: `\"`, `\\`, `\b`,
@@ -72,6 +75,8 @@ pub struct JsonSink<'a> {
     path: &'a [u8],
     invert: bool,
     terminator: u8,
+    /// Lines are in this encoding: print them decoded.
+    decode: Option<&'static encoding_rs::Encoding>,
     begun: bool,
     /// Bytes written for this file so far (not `out.len()`, since the
     /// caller may drain `out` as it goes).
@@ -97,6 +102,7 @@ impl<'a> JsonSink<'a> {
             path,
             invert,
             terminator: b'\n',
+            decode: None,
             begun: false,
             printed: 0,
             selected: 0,
@@ -110,6 +116,12 @@ impl<'a> JsonSink<'a> {
     /// lines (`\n` unless set; NUL with `-z`).
     pub fn with_terminator(mut self, terminator: u8) -> Self {
         self.terminator = terminator;
+        self
+    }
+
+    /// Lines are raw bytes in `enc`: print them decoded to UTF-8.
+    pub fn with_decoding(mut self, enc: Option<&'static encoding_rs::Encoding>) -> Self {
+        self.decode = enc;
         self
     }
 
@@ -172,6 +184,21 @@ impl<'a> JsonSink<'a> {
         if line.terminated {
             self.line_buf.push(self.terminator);
         }
+        if let Some(enc) = self.decode {
+            // Matches lie on character boundaries: offsets into the decoded
+            // line are the decoded lengths of what precedes them.
+            let dec = |b: &[u8]| crate::encoding::decoded(Some(enc), b).len();
+            for m in self.ranges.iter_mut() {
+                let start = dec(&line.bytes[..m.start]);
+                *m = start..start + dec(&line.bytes[m.clone()]);
+            }
+            self.line_buf = crate::encoding::decoded(Some(enc), &self.line_buf).into_owned();
+        }
+        let text: &[u8] = if self.decode.is_some() {
+            &self.line_buf
+        } else {
+            line.bytes
+        };
         let out = &mut self.out;
         out.extend_from_slice(b"{\"type\":\"");
         out.extend_from_slice(kind);
@@ -192,7 +219,7 @@ impl<'a> JsonSink<'a> {
                 out.push(b',');
             }
             out.extend_from_slice(b"{\"match\":");
-            write_data(out, &line.bytes[m.clone()]);
+            write_data(out, &text[m.clone()]);
             out.extend_from_slice(b",\"start\":");
             write_u64(out, m.start as u64);
             out.extend_from_slice(b",\"end\":");

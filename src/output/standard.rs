@@ -5,13 +5,23 @@
 //! NUL instead; `-o` prints each match on its own line; colours as
 //! [`Colors`] says. Per-file summaries (`-c`, `-l`, `-L`) are written by
 //! [`write_count`] and [`write_name`].
+//!
+//! Lines of a file searched raw in a legacy encoding (`--encoding`) are
+//! decoded to UTF-8 as they are printed ([`PrintOptions::decode`]); matches
+//! lie on character boundaries, so each piece decodes on its own.
 
 use super::color::Colors;
 use super::for_each_match;
 use crate::config::{Config, Mode};
+use crate::encoding::decoded;
 use crate::engine::Matcher;
 use crate::search::{Line, Sink};
+use encoding_rs::Encoding;
 use std::io;
+
+/// Maps a match's offset inside a line to a file offset, given the line's
+/// file offset (files searched after decoding; see `crate::encoding`).
+pub type MatchOffsets<'a> = &'a (dyn Fn(u64, usize) -> u64 + Sync);
 
 /// The settings the standard printer needs, taken from [`Config`].
 #[derive(Debug, Clone)]
@@ -26,6 +36,8 @@ pub struct PrintOptions {
     pub group_separator: Option<Vec<u8>>,
     /// Output line terminator (NUL with `-z`).
     pub terminator: u8,
+    /// Lines are in this encoding: print them decoded to UTF-8.
+    pub decode: Option<&'static Encoding>,
 }
 
 impl PrintOptions {
@@ -40,6 +52,7 @@ impl PrintOptions {
             colors: cfg.color.then(Colors::from_env),
             group_separator: cfg.group_separator.clone(),
             terminator: cfg.terminator,
+            decode: None,
         }
     }
 }
@@ -52,6 +65,8 @@ pub struct StandardSink<'a> {
     name: Option<&'a [u8]>,
     /// Matches counted for `--count-matches`.
     pub matches: u64,
+    /// `-o -b` offsets in the file, when lines are decoded text.
+    match_offsets: Option<MatchOffsets<'a>>,
 }
 
 impl<'a> StandardSink<'a> {
@@ -62,7 +77,14 @@ impl<'a> StandardSink<'a> {
             matcher,
             name,
             matches: 0,
+            match_offsets: None,
         }
+    }
+
+    /// Lines are text decoded from the file: `-o -b` offsets come from `f`.
+    pub fn with_match_offsets(mut self, f: MatchOffsets<'a>) -> Self {
+        self.match_offsets = Some(f);
+        self
     }
 
     /// The matcher that finds matches within lines.
@@ -120,8 +142,9 @@ impl<'a> StandardSink<'a> {
 
     /// The line's text, matches coloured when colour is on.
     fn body(&mut self, line: &[u8], selected: bool) {
+        let dec = self.opts.decode;
         let Some(colors) = self.opts.colors.clone() else {
-            self.out.extend_from_slice(line);
+            self.out.extend_from_slice(&decoded(dec, line));
             return;
         };
         // GNU grep's print_line_middle and print_line_tail, byte for byte:
@@ -151,8 +174,9 @@ impl<'a> StandardSink<'a> {
             });
             for m in spans {
                 colors.start(&mut self.out, line_sgr);
-                self.out.extend_from_slice(&line[last..m.start]);
-                colors.paint(&mut self.out, match_sgr, &line[m.clone()]);
+                self.out
+                    .extend_from_slice(&decoded(dec, &line[last..m.start]));
+                colors.paint(&mut self.out, match_sgr, &decoded(dec, &line[m.clone()]));
                 last = m.end;
             }
         }
@@ -161,10 +185,14 @@ impl<'a> StandardSink<'a> {
                 Some(b'\r') => line.len() - 1,
                 _ => line.len(),
             };
-            colors.paint(&mut self.out, line_sgr, &line[last..tail_end]);
+            colors.paint(
+                &mut self.out,
+                line_sgr,
+                &decoded(dec, &line[last..tail_end]),
+            );
             last = tail_end;
         }
-        self.out.extend_from_slice(&line[last..]);
+        self.out.extend_from_slice(&decoded(dec, &line[last..]));
     }
 }
 
@@ -207,8 +235,12 @@ impl Sink for StandardSink<'_> {
                 });
                 let colors = self.opts.colors.clone();
                 for m in spans {
-                    self.prefix(line, line.offset + m.start as u64, b':');
-                    let text = &line.bytes[m];
+                    let offset = match self.match_offsets {
+                        Some(f) => f(line.offset, m.start),
+                        None => line.offset + m.start as u64,
+                    };
+                    self.prefix(line, offset, b':');
+                    let text = &decoded(self.opts.decode, &line.bytes[m])[..];
                     paint(
                         &mut self.out,
                         colors.as_ref(),

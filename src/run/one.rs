@@ -3,13 +3,15 @@
 
 use super::Shared;
 use crate::config::{BinaryMode, Mode};
+use crate::encoding::decode::Decoded;
+use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
 use crate::output::standard::{write_count, write_name, StandardSink};
 use crate::output::{Format, Printer};
-use crate::search::{Outcome, SearchOptions, Searcher, Sink};
+use crate::search::{Line, Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
 use std::io::{self, Read, Write};
 
@@ -69,7 +71,9 @@ enum Body<'d> {
 /// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
 /// it goes when given, else into the result's buffer. `preloaded` holds the
 /// input's bytes when a caller already has them (the GPU's corpus): the
-/// prefilter's offsets then refer to exactly those bytes.
+/// prefilter's offsets then refer to exactly those bytes. A file with a BOM
+/// or in an encoding that is searched decoded (`crate::encoding`) is
+/// searched with the compiled prefilter instead.
 pub fn search_input<'a>(
     shared: &'a Shared,
     input: &'a Input,
@@ -101,12 +105,116 @@ pub fn search_input<'a>(
             }
         },
     };
+    let plan = shared.compiled.encoding;
+    let compiled_prefilter = &*shared.compiled.prefilter;
+    let terminator = shared.cfg.terminator;
+    let bytes = match body {
+        Body::Bytes(data) => match plan.for_file(&data[..data.len().min(BOM_PROBE)]) {
+            FilePlan::Raw { skip: 0 } => {
+                return search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0)
+            }
+            FilePlan::Raw { skip } => {
+                let body = Body::Bytes(&data[skip..]);
+                return search_body(shared, input, body, compiled_prefilter, stream, None, skip);
+            }
+            FilePlan::Decode { enc, skip } => {
+                let decoded = Decoded::new(data, skip, enc, terminator);
+                let body = Body::Bytes(&decoded.text);
+                let r = search_body(
+                    shared,
+                    input,
+                    body,
+                    compiled_prefilter,
+                    stream,
+                    Some(&decoded),
+                    0,
+                );
+                return r.map(|r| FileResult {
+                    bytes: data.len() as u64,
+                    ..r
+                });
+            }
+        },
+        Body::Stream(mut reader) => {
+            let mut head = Vec::with_capacity(BOM_PROBE);
+            let sniff = plan != EncodingPlan::Raw { sniff_utf16: false };
+            if let Err(e) = (&mut reader)
+                .take(if sniff { BOM_PROBE as u64 } else { 0 })
+                .read_to_end(&mut head)
+            {
+                result.had_error = true;
+                result
+                    .messages
+                    .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                return Ok(result);
+            }
+            match plan.for_file(&head) {
+                FilePlan::Raw { skip } => {
+                    let rest: Box<dyn Read + Send> =
+                        Box::new(io::Cursor::new(head.split_off(skip)).chain(reader));
+                    return search_body(
+                        shared,
+                        input,
+                        Body::Stream(rest),
+                        prefilter,
+                        stream,
+                        None,
+                        skip,
+                    );
+                }
+                FilePlan::Decode { enc, skip } => {
+                    // The slow path reads the whole stream first.
+                    let mut data = head;
+                    if let Err(e) = reader.read_to_end(&mut data) {
+                        result.had_error = true;
+                        result
+                            .messages
+                            .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                    }
+                    (data, enc, skip)
+                }
+            }
+        }
+    };
+    let (data, enc, skip) = bytes;
+    let decoded = Decoded::new(&data, skip, enc, terminator);
+    let body = Body::Bytes(&decoded.text);
+    let mut r = search_body(
+        shared,
+        input,
+        body,
+        compiled_prefilter,
+        stream,
+        Some(&decoded),
+        0,
+    )?;
+    r.bytes = data.len() as u64;
+    r.had_error |= result.had_error;
+    r.messages.splice(0..0, result.messages);
+    Ok(r)
+}
+
+/// Searches an opened input. `decoded`: the body is that file's decoded
+/// text, whose offsets are mapped back to the file's. `base`: the file
+/// offset of the body's first byte (after a BOM).
+fn search_body<'a>(
+    shared: &'a Shared,
+    input: &'a Input,
+    body: Body<'_>,
+    prefilter: &'a dyn Matcher,
+    stream: Option<&mut dyn Write>,
+    decoded: Option<&Decoded>,
+    base: usize,
+) -> io::Result<FileResult> {
+    let mut result = FileResult::default();
+    let display = String::from_utf8_lossy(&input.name).into_owned();
     let cfg = &shared.cfg;
     let show_name = cfg
         .with_filename
         .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
     let name = show_name.then_some(input.name.as_slice());
     let started = std::time::Instant::now();
+    let match_offsets = decoded.map(|d| move |line: u64, at: usize| d.offset_in_line(line, at));
     let matcher = shared.compiled.line_matcher();
     let format = if cfg.json {
         let path: &[u8] = if input.path.is_some() {
@@ -114,9 +222,17 @@ pub fn search_input<'a>(
         } else {
             b"<stdin>"
         };
-        Format::Json(JsonSink::new(matcher, path, cfg.invert).with_terminator(cfg.terminator))
+        Format::Json(
+            JsonSink::new(matcher, path, cfg.invert)
+                .with_terminator(cfg.terminator)
+                .with_decoding(shared.print.decode),
+        )
     } else {
-        Format::Standard(StandardSink::new(&shared.print, matcher, name))
+        let s = StandardSink::new(&shared.print, matcher, name);
+        Format::Standard(match &match_offsets {
+            Some(f) => s.with_match_offsets(f),
+            None => s,
+        })
     };
     let mut sink = Printer::new(format, stream, cfg.line_buffered);
     let binary_possible = cfg.binary != BinaryMode::Text && cfg.terminator == b'\n';
@@ -156,6 +272,16 @@ pub fn search_input<'a>(
                         selected: o.selected,
                         binary: o.selected > 0,
                     }
+                } else if let Some(d) = decoded {
+                    let mut mapped = MapOffsets {
+                        inner: &mut sink,
+                        decoded: d,
+                    };
+                    searcher(opts).search_slice(data, &mut mapped)?
+                } else if base > 0 {
+                    let mut s = searcher(opts);
+                    s.search_block(data, base as u64, 0, &mut sink)?;
+                    s.outcome()
                 } else if let Some(parts) = split_plan(shared, &opts, &sink, data) {
                     search_split(shared, &opts, &searcher, data, &parts, &mut sink)?
                 } else {
@@ -167,6 +293,7 @@ pub fn search_input<'a>(
             let binary = (binary_possible, cfg.binary);
             search_stream(
                 reader,
+                base as u64,
                 opts,
                 searcher,
                 binary,
@@ -206,6 +333,35 @@ pub fn search_input<'a>(
     Ok(result)
 }
 
+/// Passes lines on with their offsets in decoded text mapped to the file's.
+struct MapOffsets<'s, 'd, 'p, 'w> {
+    inner: &'s mut Printer<'p, 'w>,
+    decoded: &'d Decoded<'d>,
+}
+
+impl MapOffsets<'_, '_, '_, '_> {
+    fn map<'l>(&self, line: &Line<'l>) -> Line<'l> {
+        Line {
+            offset: self.decoded.line_offset(line.offset as usize),
+            ..*line
+        }
+    }
+}
+
+impl Sink for MapOffsets<'_, '_, '_, '_> {
+    fn selected(&mut self, line: &Line) -> io::Result<bool> {
+        let line = self.map(line);
+        self.inner.selected(&line)
+    }
+    fn context(&mut self, line: &Line) -> io::Result<()> {
+        let line = self.map(line);
+        self.inner.context(&line)
+    }
+    fn gap(&mut self) -> io::Result<()> {
+        self.inner.gap()
+    }
+}
+
 /// A sink that only lets the searcher count.
 struct CountOnly;
 
@@ -226,6 +382,7 @@ impl Sink for CountOnly {
 #[allow(clippy::too_many_arguments)]
 fn search_stream<'m>(
     mut reader: Box<dyn Read + Send>,
+    start: u64,
     mut opts: SearchOptions,
     make_searcher: &dyn Fn(SearchOptions) -> Searcher<'m>,
     (binary_possible, binary_mode): (bool, BinaryMode),
@@ -236,7 +393,7 @@ fn search_stream<'m>(
     let t = opts.terminator;
     let chunk = stream_chunk();
     let mut buf: Vec<u8> = Vec::with_capacity(chunk);
-    let mut base = 0u64;
+    let mut base = start;
     let mut from = 0usize;
     // `buf[from..scanned]` holds no terminator: a long line is scanned once,
     // not once per chunk read.
