@@ -2,58 +2,90 @@
 //!
 //! # Why
 //!
-//! With about a thousand `-F` literals, Aho-Corasick's DFA (prefilter on or
-//! off) and the `regex` crate both run at only ~100-120 MB/s on English-like
-//! text: the automaton's transition table is far larger than L1, so nearly
-//! every haystack byte costs a dependent cache miss. This matcher does a
-//! small, fixed amount of cache-resident work per byte instead.
+//! With a thousand or more `-F` literals, Aho-Corasick's DFA does one
+//! dependent load per haystack byte into a transition table far larger than
+//! L1, and slows down as the set grows. This matcher does a fixed amount of
+//! independent, mostly cache-resident work per byte instead: hash a few
+//! bytes at each position, probe a table, and confirm only the rare
+//! positions the table admits. The GPU kernels use the same scheme.
 //!
 //! # How
 //!
-//! * **Filter.** Let `q = min(4, shortest pattern length)`. Every pattern's
-//!   first `q` bytes are hashed (multiplicative hash of a little-endian `u32`,
-//!   top bits kept) into a bitset. The scan reads the haystack 8 bytes at a
-//!   time, extracts the `q`-byte window at each position with shifts, and
-//!   tests that window's bit. No bit, no pattern starts there. The eight
-//!   tests of a block are OR-ed into one mask, so the loop branches once per
-//!   8 bytes when nothing hits.
-//! * **Confirm.** A set bit sends the position to a bucket table (CSR arrays
-//!   indexed by the top bits of the same hash). A bucket lists the patterns
-//!   whose window hashes there, longest first. Each entry keeps the pattern's
-//!   first 8 bytes as a `u64` plus a byte mask, so most candidates are
-//!   accepted or rejected with one AND and one compare against an 8-byte
-//!   load of the haystack; only patterns longer than 8 bytes compare the
-//!   rest byte by byte. The first entry that matches is the longest pattern
-//!   at that position.
+//! * **Keys.** Patterns fall into three tiers by length, each with its own
+//!   key: shorter than 8 bytes, the first `q = min(4, shortest pattern)`
+//!   bytes; 8 to 11 bytes, the first 8; 12 or more, the first 12. A
+//!   multiplicative hash of each pattern's key sets one slot of a shared
+//!   filter table.
+//! * **Filter.** At every haystack position the scan computes the same
+//!   three keys from two 8-byte loads (bytes `0..8` and `4..12`) and probes
+//!   the three slots. Eight positions form a block whose probes are ORed
+//!   together, so the loop branches once per 8 bytes; a block that hits is
+//!   probed again position by position.
+//! * **Confirm.** An admitted position looks up its keys in per-tier bucket
+//!   tables (CSR arrays indexed by the top bits of the same hashes). A bucket
+//!   lists its patterns longest first, each with its first 8 bytes as a
+//!   `u64` and a byte mask, so most candidates are accepted or rejected by
+//!   one AND and one compare against an 8-byte load; only the bytes past the
+//!   eighth are compared one by one. Tiers are tried longest first.
 //! * **Semantics.** Positions are tried left to right and the first one that
-//!   verifies is returned with its longest pattern: exactly Aho-Corasick's
+//!   confirms is returned with its longest pattern: exactly Aho-Corasick's
 //!   `MatchKind::LeftmostLongest`, which is what grep reports.
 //!
-//! # Why `q <= 4`
+//! # Why `q <= 4`, and why tiers
 //!
-//! The window must be a prefix of *every* pattern, so `q` can be no longer
-//! than the shortest one; and four bytes fit a `u32`, whose multiplicative
-//! hash is one instruction and whose windows come out of one 8-byte load
-//! with shifts. A longer gram would filter better on long patterns but buys
-//! nothing for 5-byte patterns and costs wider hashing. What limits the
-//! speed on English text is not false positives but true ones: windows such
-//! as `"her "` or `"ther"` begin real patterns (three-word phrases) and occur
-//! at ~20% of positions of the benchmark corpus. That is why confirmation is
-//! made cheap (8-byte mask compare, longest-first bucket) rather than the
-//! filter made longer.
+//! A key must be a prefix of every pattern keyed by it, so `q` can be no
+//! longer than the shortest pattern; four bytes are one `u32`, and the hash
+//! of a `q`-byte key comes out of one multiply of the 8-byte load (see
+//! [`Keys::new`]). But on English-like text a 4-byte prefix filter admits
+//! far too much, and not because of hash collisions: prefixes of real
+//! patterns (`"her "`, `"ther"`, `"abou"`, the starts of three-word
+//! phrases) are common text. Measured on 20 MB of the benchmark corpus, the
+//! fraction of positions where some pattern's key truly occurs:
+//!
+//! | keys                          | 100 pats | 1,000 pats | 10,000 pats |
+//! |-------------------------------|---------:|-----------:|------------:|
+//! | first 4 bytes of every pattern|    6.1 % |     19.6 % |      23.5 % |
+//! | first 5 bytes                 |    3.7 % |     14.4 % |      20.2 % |
+//! | tiers 4 / 8                   |    0.3 % |      1.7 % |       8.4 % |
+//! | tiers 4 / 8 / 12 (this file)  |   0.02 % |      0.2 % |       1.9 % |
+//!
+//! Confirming a fifth of all positions cost more than the filter saves (a
+//! single 4-byte tier ran at ~100 MB/s for 1,000 patterns, below
+//! Aho-Corasick), so longer patterns get longer keys. The third tier costs
+//! one more probe per position: it loses ~20 % at 100 patterns and wins
+//! ~35 % at 10,000, and breaks even at 1,000.
 //!
 //! # Table size (measured)
 //!
-//! Measured on a 200 MB slice of an English-like corpus, find-all loop
-//! (`find_at` from the end of the previous match), 2-core Xeon (48 KiB L1d,
-//! 2 MiB L2 per core), best of several runs; the bitset size is
-//! `2^table_bits` bits:
+//! One byte per slot (a bit per slot needs a shift by a variable amount,
+//! three micro-ops on baseline x86-64, and measured no faster), `2^20`
+//! slots = 1 MiB. Find-all loop (`find_at` from the end of the previous
+//! match) over a 200 MB slice of the benchmark corpus, 1,000 patterns,
+//! best of several runs on a shared 2-core Xeon (48 KiB L1d, 2 MiB L2 per
+//! core), MB/s:
 //!
-//! | patterns | 2^14 | 2^16 | 2^18 | 2^20 |
-//! |---------:|-----:|-----:|-----:|-----:|
-//! | see `TABLE_NOTE` below for the numbers measured |
+//! | slots  | 2^16 | 2^17 | 2^18 | 2^20 |
+//! |--------|-----:|-----:|-----:|-----:|
+//! | MB/s   |  189 |  254 |  283 |  318 |
 //!
-//! TABLE_NOTE
+//! False positives fall with size faster than L2 misses rise; 2^20 was also
+//! best for 100 (509 vs 380 MB/s at 2^18) and 10,000 patterns (151 vs 110).
+//!
+//! # Speed (measured)
+//!
+//! Same setup, slots `2^20`, MB/s of on-CPU time, best of 6 runs, against
+//! `aho-corasick`'s DFA with `MatchKind::LeftmostLongest` (match counts
+//! identical):
+//!
+//! | patterns | this, `-F` | AC DFA | this, `-F -i` | AC DFA `-i` |
+//! |---------:|-----------:|-------:|--------------:|------------:|
+//! |      100 |        530 |    488 |           446 |         479 |
+//! |    1,000 |        350 |    324 |           342 |         270 |
+//! |   10,000 |        199 |    144 |           185 |         104 |
+//!
+//! The scan alone (no confirmation) runs at ~400-470 MB/s with three probes
+//! per byte on this shared machine; confirmation of the 0.2-2 % admitted
+//! positions (cache misses into the bucket tables) costs the rest.
 //!
 //! # Case folding
 //!
@@ -61,50 +93,68 @@
 //! window with `0x20` in every byte before hashing: that maps `A..=Z` to
 //! `a..=z` but also merges a few other byte pairs (`@` and `` ` ``, `\n` and
 //! `*`, ...). It is a safe *filter*: `x | 0x20 == lower(x) | 0x20` for every
-//! byte, so a window that folds to a pattern's prefix always hits the
-//! pattern's bit and bucket. Confirmation then uses the exact ASCII lowercase
-//! (a SWAR version on the 8-byte head, `to_ascii_lowercase` on the rest), so
-//! the merged pairs never produce a match.
+//! byte, so a window that folds to a pattern's key always hits the
+//! pattern's slot and bucket. Confirmation then uses the exact ASCII
+//! lowercase (a SWAR version on the 8-byte head, `to_ascii_lowercase` on the
+//! rest), so the merged pairs never produce a match.
 
 use super::Matcher;
 use std::ops::Range;
 
-/// The largest bitset: `2^20` bits, 128 KiB. The array always has this size
-/// so that a masked index needs no bounds check; a smaller table only ever
-/// touches (and so only caches) its first `2^table_bits / 8` bytes.
-const MAX_TABLE_BITS: u32 = 20;
-const TABLE_BYTES: usize = 1 << (MAX_TABLE_BITS - 3);
+/// The filter has `2^TABLE_BITS` one-byte slots (see "Table size" above).
+/// A compile-time size makes every shift an immediate and every index
+/// provably in bounds. Tests use a tiny table so that false positives (and
+/// the verification paths that reject them) are common.
+const TABLE_BITS: u32 = if cfg!(test) { 6 } else { 20 };
+const TABLE_LEN: usize = 1 << TABLE_BITS;
 
-/// Multiplicative hash constant (2^32 / golden ratio, odd).
-const HASH_MUL: u32 = 0x9E37_79B1;
+/// Patterns of at least `MID` bytes (and fewer than `LONG`) are keyed by
+/// their first `MID` bytes; patterns of at least `LONG` bytes by their first
+/// `LONG`; shorter ones by their first `q`.
+const MID: usize = 8;
+const LONG: usize = 12;
 
-/// Bytes `0x01` in every lane of a `u64`.
+/// Multiplicative hash constants (odd), one per key so that keys of
+/// different tiers land on unrelated slots.
+const MUL_SHORT: u64 = 0x9E37_79B9_7F4A_7C15;
+const MUL_MID: u64 = 0xD6E8_FEB8_6659_FD93;
+const MUL_LONG: u64 = 0xA076_1D64_78BD_642F;
+
+/// `0x01` in every byte lane of a `u64`.
 const LANES: u64 = 0x0101_0101_0101_0101;
 
-/// A multi-literal matcher: q-gram bitset filter, then exact verification.
-/// Reports leftmost-longest matches.
+/// A multi-literal matcher: q-gram hash filter, then exact verification.
+/// Reports leftmost-longest matches, like Aho-Corasick's
+/// `MatchKind::LeftmostLongest`.
 pub struct QGram {
-    /// Window length: `min(4, shortest pattern)`, at least 2.
+    /// The short tier's key length: `min(4, shortest pattern)`, at least 2.
     q: usize,
+    /// `MUL_SHORT << (64 - 8q)`: multiplying an 8-byte window by it hashes
+    /// only the window's low `q` bytes (see [`Keys::new`]).
+    short_mul: u64,
     /// ASCII case-insensitive matching.
     fold: bool,
-    /// Keeps the low `q` bytes of a little-endian `u32` window.
-    win_mask: u32,
-    /// ORed into a window before hashing: `0x20` in each of its `q` bytes
-    /// when folding (see the module doc), else 0.
-    win_or: u32,
-    /// `32 - table_bits`: the bit index is `hash >> table_shift`.
-    table_shift: u32,
-    /// The filter: bit `h` is set when some pattern's window hashes to `h`.
-    table: Box<[u8; TABLE_BYTES]>,
-    /// `32 - bucket_bits`: the bucket is `hash >> bucket_shift`.
+    /// The filter: slot `hash >> (64 - TABLE_BITS)` is 1 when some pattern's
+    /// key (of its tier) has that hash, else 0.
+    table: Box<[u8; TABLE_LEN]>,
+    /// Patterns shorter than `MID` bytes, keyed by their first `q` bytes.
+    short: Tier,
+    /// Patterns of `MID..LONG` bytes, keyed by their first `MID` bytes.
+    mid: Tier,
+    /// Patterns of at least `LONG` bytes, keyed by their first `LONG` bytes.
+    long: Tier,
+    /// The (folded) pattern bytes, concatenated; `Entry::start` points here.
+    bytes: Vec<u8>,
+}
+
+/// The patterns of one tier, bucketed by the top bits of their key's hash.
+struct Tier {
+    /// `64 - bucket_bits`: a hash's bucket is `hash >> bucket_shift`.
     bucket_shift: u32,
     /// Bucket `b` holds `entries[bucket_start[b]..bucket_start[b + 1]]`.
     bucket_start: Vec<u32>,
-    /// All distinct (folded) patterns, grouped by bucket, longest first.
+    /// Distinct (folded) patterns, grouped by bucket, longest first.
     entries: Vec<Entry>,
-    /// The (folded) pattern bytes, concatenated; `Entry::start` points here.
-    bytes: Vec<u8>,
 }
 
 /// One pattern in a bucket.
@@ -120,34 +170,49 @@ struct Entry {
     len: u32,
 }
 
+/// The three key hashes of one position.
+struct Keys {
+    short: u64,
+    mid: u64,
+    long: u64,
+}
+
+impl Keys {
+    /// Hashes the keys of the position whose bytes `0..8` are `x` and bytes
+    /// `4..12` are `y` (little-endian; zero past the haystack's end, where
+    /// the caller ignores the keys that do not fit). `fold_or` is `0x20` in
+    /// every byte when folding (see "Case folding" above), else 0.
+    ///
+    /// The short key needs no mask: `x * (m << s) == (x * m) << s` (mod
+    /// 2^64), and shifting left by `s = 64 - 8q` keeps only the low `8q` bits
+    /// of `x * m`, which depend only on the low `q` bytes of `x`. Its top
+    /// bits are then the classic multiplicative hash of a `q`-byte integer
+    /// (a bijection, as `MUL_SHORT` is odd). The long key reuses the mid
+    /// hash and mixes in bytes `8..12`.
+    #[inline(always)]
+    fn new(x: u64, y: u64, fold_or: u64, short_mul: u64) -> Keys {
+        let (x, y) = (x | fold_or, y | fold_or);
+        let mid = x.wrapping_mul(MUL_MID);
+        Keys {
+            short: x.wrapping_mul(short_mul),
+            mid,
+            long: mid ^ (y >> 32).wrapping_mul(MUL_LONG),
+        }
+    }
+}
+
 impl QGram {
     /// Builds a matcher for `patterns` (leftmost-longest), or `None` when the
     /// set is empty or its shortest pattern is shorter than 2 bytes.
     pub fn new(patterns: &[Vec<u8>], ascii_case_insensitive: bool) -> Option<QGram> {
-        QGram::with_table_bits(
-            patterns,
-            ascii_case_insensitive,
-            default_table_bits(patterns.len()),
-        )
-    }
-
-    /// [`QGram::new`] with a chosen bitset size of `2^table_bits` bits
-    /// (clamped to `10..=20`). For measurement.
-    fn with_table_bits(patterns: &[Vec<u8>], fold: bool, table_bits: u32) -> Option<QGram> {
+        let fold = ascii_case_insensitive;
         let min_len = patterns.iter().map(Vec::len).min()?;
-        if min_len < 2 || patterns.len() > u32::MAX as usize {
+        if min_len < 2 {
             return None;
         }
         let q = min_len.min(4);
-        let win_mask = if q == 4 {
-            u32::MAX
-        } else {
-            (1u32 << (8 * q)) - 1
-        };
-        let win_or = if fold { 0x2020_2020 & win_mask } else { 0 };
-        let table_bits = table_bits.clamp(10, MAX_TABLE_BITS);
 
-        // Fold once, drop duplicates (they would only repeat bucket entries).
+        // Fold once; drop duplicates (they would only repeat bucket entries).
         let mut pats: Vec<Vec<u8>> = patterns
             .iter()
             .map(|p| {
@@ -161,108 +226,101 @@ impl QGram {
         pats.sort_unstable();
         pats.dedup();
 
-        // About one bucket per distinct pattern keeps buckets short; the
-        // bucket table is only read on a filter hit.
-        let bucket_bits = pats.len().next_power_of_two().trailing_zeros().max(1);
-        let table: Box<[u8; TABLE_BYTES]> = vec![0u8; TABLE_BYTES]
-            .into_boxed_slice()
-            .try_into()
-            .expect("TABLE_BYTES elements");
         let mut qg = QGram {
             q,
+            short_mul: MUL_SHORT << (64 - 8 * q),
             fold,
-            win_mask,
-            win_or,
-            table_shift: 32 - table_bits,
-            table,
-            bucket_shift: 32 - bucket_bits,
-            bucket_start: Vec::new(),
-            entries: Vec::with_capacity(pats.len()),
+            table: vec![0u8; TABLE_LEN]
+                .into_boxed_slice()
+                .try_into()
+                .expect("TABLE_LEN bytes"),
+            short: Tier::empty(),
+            mid: Tier::empty(),
+            long: Tier::empty(),
             bytes: Vec::new(),
         };
-
-        // (bucket, entry) pairs, then sorted into CSR order.
-        let mut keyed: Vec<(u32, Entry)> = Vec::with_capacity(pats.len());
+        let (mut short, mut mid, mut long) = (Vec::new(), Vec::new(), Vec::new());
         for p in &pats {
             let start = u32::try_from(qg.bytes.len()).ok()?;
             let len = u32::try_from(p.len()).ok()?;
             qg.bytes.extend_from_slice(p);
+            let (x, y) = (le_padded(p, 0), le_padded(p, 4));
             let n = p.len().min(8);
-            let mut head = [0u8; 8];
-            head[..n].copy_from_slice(&p[..n]);
-            let head = u64::from_le_bytes(head);
             let mask = if n == 8 {
                 u64::MAX
             } else {
                 (1u64 << (8 * n)) - 1
             };
-            let h = qg.hash(head as u32);
-            let bit = h >> qg.table_shift;
-            qg.table[(bit >> 3) as usize] |= 1 << (bit & 7);
-            keyed.push((
-                h >> qg.bucket_shift,
-                Entry {
-                    head,
-                    mask,
-                    start,
-                    len,
-                },
-            ));
+            let e = Entry {
+                head: x,
+                mask,
+                start,
+                len,
+            };
+            // The pattern is folded exactly; `fold_or` then does to it what
+            // it does to the haystack, so equal folded keys hash equally.
+            let keys = Keys::new(x, y, qg.fold_or(), qg.short_mul);
+            let (h, tier) = match p.len() {
+                n if n >= LONG => (keys.long, &mut long),
+                n if n >= MID => (keys.mid, &mut mid),
+                _ => (keys.short, &mut short),
+            };
+            qg.table[slot(h)] = 1;
+            tier.push((h, e));
         }
-        // Longest first inside a bucket: the first entry that verifies is
-        // the longest pattern at that position.
-        keyed.sort_unstable_by_key(|&(b, e)| (b, std::cmp::Reverse(e.len), e.start));
-        let buckets = 1usize << bucket_bits;
-        qg.bucket_start = vec![0; buckets + 1];
-        for &(b, _) in &keyed {
-            qg.bucket_start[b as usize + 1] += 1;
-        }
-        for b in 0..buckets {
-            qg.bucket_start[b + 1] += qg.bucket_start[b];
-        }
-        qg.entries = keyed.into_iter().map(|(_, e)| e).collect();
+        qg.short = Tier::new(short);
+        qg.mid = Tier::new(mid);
+        qg.long = Tier::new(long);
         Some(qg)
     }
 
-    /// The hash of a window (low `q` bytes of `w`), folded for the filter.
+    /// `0x20` in every byte when folding, else 0.
     #[inline(always)]
-    fn hash(&self, w: u32) -> u32 {
-        ((w & self.win_mask) | self.win_or).wrapping_mul(HASH_MUL)
-    }
-
-    /// 1 when the window `w` (low `q` bytes) may start a pattern, else 0.
-    #[inline(always)]
-    fn test(&self, w: u32) -> u32 {
-        let bit = self.hash(w) >> self.table_shift;
-        // `bit < 2^table_bits <= 2^20`, so `bit >> 3 < TABLE_BYTES`; the mask
-        // is a no-op that lets the compiler drop the bounds check.
-        let byte = self.table[(bit >> 3) as usize & (TABLE_BYTES - 1)];
-        u32::from((byte >> (bit & 7)) & 1)
-    }
-
-    /// The length of the longest pattern that matches at `pos`, if any.
-    /// `pos + q <= hay.len()`.
-    #[inline(never)]
-    fn verify(&self, hay: &[u8], pos: usize) -> Option<usize> {
-        let rest = &hay[pos..];
-        let mut head = [0u8; 8];
-        let n = rest.len().min(8);
-        head[..n].copy_from_slice(&rest[..n]);
-        let mut head = u64::from_le_bytes(head);
-        let b = (self.hash(head as u32) >> self.bucket_shift) as usize;
+    fn fold_or(&self) -> u64 {
         if self.fold {
-            head = lower8(head);
+            0x20 * LANES
+        } else {
+            0
         }
-        let (lo, hi) = (
-            self.bucket_start[b] as usize,
-            self.bucket_start[b + 1] as usize,
-        );
-        for e in &self.entries[lo..hi] {
+    }
+
+    /// The length of the longest pattern that matches at the start of
+    /// `rest` (at least `q` bytes), whose keys hash to `keys`, if any.
+    /// Only tiers whose keys fit in `rest` are consulted.
+    #[inline(never)]
+    fn verify(&self, rest: &[u8], keys: &Keys) -> Option<usize> {
+        let head = le_padded(rest, 0);
+        let head = if self.fold { lower8(head) } else { head };
+        // Longer tiers first: each of their patterns beats every pattern of
+        // a shorter tier, and in each bucket the first entry that matches is
+        // the longest.
+        if rest.len() >= LONG {
+            if let Some(len) = self.first_match(&self.long, keys.long, rest, head) {
+                return Some(len);
+            }
+        }
+        if rest.len() >= MID {
+            if let Some(len) = self.first_match(&self.mid, keys.mid, rest, head) {
+                return Some(len);
+            }
+        }
+        self.first_match(&self.short, keys.short, rest, head)
+    }
+
+    /// The first entry of the bucket of `hash` in `tier` that matches at the
+    /// start of `rest`; `head` holds the first (up to) 8 bytes of `rest`,
+    /// exactly folded and zero-padded.
+    #[inline(always)]
+    fn first_match(&self, tier: &Tier, hash: u64, rest: &[u8], head: u64) -> Option<usize> {
+        if self.table[slot(hash)] == 0 {
+            return None;
+        }
+        tier.bucket(hash).iter().find_map(|e| {
             let len = e.len as usize;
-            // Bytes past the haystack's end are zero in `head`; the length
-            // check keeps them (and the tail compare) out of bounds.
+            // The length check comes first: it keeps the padding of `head`
+            // and the tail compare inside `rest`.
             if len > rest.len() || head & e.mask != e.head {
-                continue;
+                return None;
             }
             if len > 8 {
                 let pat = &self.bytes[e.start as usize + 8..e.start as usize + len];
@@ -275,20 +333,111 @@ impl QGram {
                     txt == pat
                 };
                 if !same {
-                    continue;
+                    return None;
                 }
             }
-            return Some(len);
+            Some(len)
+        })
+    }
+
+    /// [`Matcher::find_at`], with folding a compile-time constant so that
+    /// the case-sensitive scan does not OR zeros into every window.
+    #[inline(always)]
+    fn scan<const FOLD: bool>(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        debug_assert_eq!(FOLD, self.fold);
+        let n = hay.len();
+        if at > n || n - at < self.q {
+            return None;
+        }
+        let fold_or = if FOLD { 0x20 * LANES } else { 0 };
+        let short_mul = self.short_mul;
+        let t = &*self.table;
+        let mut i = at;
+        // Blocks of 8 positions `i..i + 8`; position `i + k` has its bytes
+        // `0..8` and `4..12` in two 8-byte loads (the block reads
+        // `hay[i..i + 19]`), and three table probes (short, mid, long key).
+        // Most blocks hit nothing: OR the probes together and branch once;
+        // a block that hits is probed again position by position.
+        while i + 20 <= n {
+            let block: &[u8; 20] = hay[i..i + 20].try_into().expect("20 bytes");
+            let mut any = 0;
+            for k in 0..8 {
+                let keys = Keys::new(load8(block, k), load8(block, k + 4), fold_or, short_mul);
+                any |= t[slot(keys.short)] | t[slot(keys.mid)] | t[slot(keys.long)];
+            }
+            if any != 0 {
+                for k in 0..8 {
+                    let keys = Keys::new(load8(block, k), load8(block, k + 4), fold_or, short_mul);
+                    if t[slot(keys.short)] | t[slot(keys.mid)] | t[slot(keys.long)] != 0 {
+                        if let Some(len) = self.verify(&hay[i + k..], &keys) {
+                            return Some(i + k..i + k + len);
+                        }
+                    }
+                }
+            }
+            i += 8;
+        }
+        // The last positions, one at a time, zero-padded; `verify` ignores
+        // the keys that do not fit.
+        while i + self.q <= n {
+            let rest = &hay[i..];
+            let keys = Keys::new(le_padded(rest, 0), le_padded(rest, 4), fold_or, short_mul);
+            if let Some(len) = self.verify(rest, &keys) {
+                return Some(i..i + len);
+            }
+            i += 1;
         }
         None
     }
 }
 
-/// Bitset size for `n` patterns: see the module doc for the measurements.
-fn default_table_bits(n: usize) -> u32 {
-    let per_pattern_bits = 64;
-    let want = n.saturating_mul(per_pattern_bits).next_power_of_two();
-    want.trailing_zeros().clamp(14, MAX_TABLE_BITS)
+impl Matcher for QGram {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        if self.fold {
+            self.scan::<true>(hay, at)
+        } else {
+            self.scan::<false>(hay, at)
+        }
+    }
+}
+
+impl Tier {
+    fn empty() -> Tier {
+        Tier::new(Vec::new())
+    }
+
+    /// Buckets `(hash, entry)` pairs: about one bucket per pattern, each
+    /// bucket's entries longest first.
+    fn new(mut keyed: Vec<(u64, Entry)>) -> Tier {
+        let bucket_bits = keyed.len().next_power_of_two().trailing_zeros().max(1);
+        let shift = 64 - bucket_bits;
+        keyed.sort_unstable_by_key(|&(h, e)| (h >> shift, std::cmp::Reverse(e.len), e.start));
+        let buckets = 1usize << bucket_bits;
+        let mut bucket_start = vec![0u32; buckets + 1];
+        for &(h, _) in &keyed {
+            bucket_start[(h >> shift) as usize + 1] += 1;
+        }
+        for b in 0..buckets {
+            bucket_start[b + 1] += bucket_start[b];
+        }
+        Tier {
+            bucket_shift: shift,
+            bucket_start,
+            entries: keyed.into_iter().map(|(_, e)| e).collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, hash: u64) -> &[Entry] {
+        let b = (hash >> self.bucket_shift) as usize;
+        &self.entries[self.bucket_start[b] as usize..self.bucket_start[b + 1] as usize]
+    }
+}
+
+/// The filter slot of a hash: its top `TABLE_BITS` bits.
+#[inline(always)]
+fn slot(hash: u64) -> usize {
+    (hash >> (64 - TABLE_BITS)) as usize
 }
 
 /// ASCII lowercase of each byte of `x` (SWAR; bytes >= 0x80 unchanged).
@@ -303,53 +452,287 @@ fn lower8(x: u64) -> u64 {
     x | (upper >> 2)
 }
 
-/// The little-endian `u64` at `hay[i..i + 8]`.
+/// The little-endian `u64` at `bytes[i..i + 8]`.
 #[inline(always)]
-fn load8(hay: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(hay[i..i + 8].try_into().expect("8 bytes"))
+fn load8(bytes: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"))
 }
 
-impl Matcher for QGram {
-    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        let n = hay.len();
-        if at > n || n - at < self.q {
-            return None;
+/// The little-endian `u64` of `bytes[i..]`'s first 8 bytes, zero-padded
+/// when fewer remain.
+#[inline(always)]
+fn le_padded(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(b) => u64::from_le_bytes(b.try_into().expect("8 bytes")),
+        None => {
+            let mut b = [0u8; 8];
+            let rest = bytes.get(i..).unwrap_or(&[]);
+            b[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(b)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aho_corasick::{AhoCorasick, Input, MatchKind};
+    use proptest::prelude::*;
+
+    /// The definition: the first position from `at` where some pattern
+    /// matches, with the longest pattern matching there.
+    fn oracle(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let eq = |a: &[u8], b: &[u8]| {
+            if fold {
+                a.eq_ignore_ascii_case(b)
+            } else {
+                a == b
+            }
+        };
+        (at..=hay.len()).find_map(|pos| {
+            pats.iter()
+                .filter(|p| hay.len() - pos >= p.len() && eq(&hay[pos..pos + p.len()], p))
+                .map(Vec::len)
+                .max()
+                .map(|len| pos..pos + len)
+        })
+    }
+
+    fn aho(pats: &[Vec<u8>], fold: bool) -> AhoCorasick {
+        AhoCorasick::builder()
+            .match_kind(MatchKind::LeftmostLongest)
+            .ascii_case_insensitive(fold)
+            .build(pats)
+            .unwrap()
+    }
+
+    fn qg(pats: &[&str], fold: bool) -> QGram {
+        let pats: Vec<Vec<u8>> = pats.iter().map(|p| p.as_bytes().to_vec()).collect();
+        QGram::new(&pats, fold).unwrap()
+    }
+
+    /// Compares every table size with the oracle and Aho-Corasick at `at`,
+    /// and the whole find-all sequence from `at`.
+    fn check(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Result<(), TestCaseError> {
+        let ac = aho(pats, fold);
+        let want = oracle(pats, fold, hay, at);
+        let want_ac = ac.find(Input::new(hay).range(at..)).map(|m| m.range());
+        prop_assert_eq!(&want, &want_ac);
+        let m = QGram::new(pats, fold).unwrap();
+        prop_assert_eq!(&m.find_at(hay, at), &want);
+        let mut got = Vec::new();
         let mut i = at;
-        // Blocks of 8 positions, `i..i + 8`; their windows lie in
-        // `hay[i..i + 11]`, read as two overlapping 8-byte loads.
-        while i + 12 <= n {
-            let a = load8(hay, i);
-            let b = load8(hay, i + 4);
-            let mut hits = self.test(a as u32)
-                | self.test((a >> 8) as u32) << 1
-                | self.test((a >> 16) as u32) << 2
-                | self.test((a >> 24) as u32) << 3
-                | self.test(b as u32) << 4
-                | self.test((b >> 8) as u32) << 5
-                | self.test((b >> 16) as u32) << 6
-                | self.test((b >> 24) as u32) << 7;
-            while hits != 0 {
-                let pos = i + hits.trailing_zeros() as usize;
-                if let Some(len) = self.verify(hay, pos) {
-                    return Some(pos..pos + len);
-                }
-                hits &= hits - 1;
-            }
-            i += 8;
+        while let Some(r) = m.find_at(hay, i) {
+            i = r.end;
+            got.push(r);
         }
-        // The last few positions, one at a time.
-        while i + self.q <= n {
-            let mut w = [0u8; 4];
-            let k = (n - i).min(4);
-            w[..k].copy_from_slice(&hay[i..i + k]);
-            if self.test(u32::from_le_bytes(w)) != 0 {
-                if let Some(len) = self.verify(hay, i) {
-                    return Some(i..i + len);
+        let want_all: Vec<_> = ac
+            .find_iter(Input::new(hay).range(at..))
+            .map(|m| m.range())
+            .collect();
+        prop_assert_eq!(got, want_all);
+        Ok(())
+    }
+
+    /// Patterns of length 2..=8 over `alphabet`, plus prefixes and
+    /// duplicates of some of them.
+    fn patterns(alphabet: &'static [u8]) -> impl Strategy<Value = Vec<Vec<u8>>> {
+        let pat = prop::collection::vec(prop::sample::select(alphabet), 2..=8);
+        (prop::collection::vec(pat, 1..=50), any::<u64>()).prop_map(|(mut ps, seed)| {
+            let n = ps.len();
+            for k in 0..n.min(8) {
+                let p = ps[(seed as usize).wrapping_add(k * 7) % n].clone();
+                let cut = 2 + (seed >> (k * 4)) as usize % (p.len() - 1);
+                ps.push(p[..cut.min(p.len())].to_vec());
+                if k % 3 == 0 {
+                    ps.push(p);
                 }
             }
-            i += 1;
+            ps
+        })
+    }
+
+    fn haystack(alphabet: &'static [u8]) -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(prop::sample::select(alphabet), 0..400)
+    }
+
+    /// Dense: few letters, so patterns match often and overlap.
+    const DENSE: &[u8] = b"abAB";
+    /// Bytes that `| 0x20` merges but ASCII folding does not (`@`/`` ` ``,
+    /// `\n`/`*`, 0xC1/0xE1), and case pairs.
+    const TRICKY: &[u8] = b"aA@`\n*\xc1\xe1 ";
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn dense_matches_oracle(
+            pats in patterns(DENSE),
+            hay in haystack(DENSE),
+            fold in any::<bool>(),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let at = at.index(hay.len() + 1);
+            check(&pats, fold, &hay, at)?;
         }
-        None
+
+        #[test]
+        fn tricky_bytes_match_oracle(
+            pats in patterns(TRICKY),
+            hay in haystack(TRICKY),
+            fold in any::<bool>(),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let at = at.index(hay.len() + 1);
+            check(&pats, fold, &hay, at)?;
+        }
+
+        /// Haystacks built from the patterns themselves (long ones too), so
+        /// that matches > 8 bytes and matches at the very end occur.
+        #[test]
+        fn concatenated_patterns(
+            pats in patterns(b"abcAB"),
+            long in prop::collection::vec(
+                prop::collection::vec(prop::sample::select(b"abAB".as_slice()), 8..20),
+                1..4,
+            ),
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..30),
+            fold in any::<bool>(),
+            at in any::<prop::sample::Index>(),
+        ) {
+            let mut pats = pats;
+            // Prefixes one byte shorter cross the tier boundaries (7/8, 11/12).
+            pats.extend(long.iter().map(|l| l[..l.len() - 1].to_vec()));
+            pats.extend(long);
+            let mut hay = Vec::new();
+            for p in &picks {
+                hay.extend_from_slice(&pats[p.index(pats.len())]);
+            }
+            let at = at.index(hay.len() + 1);
+            check(&pats, fold, &hay, at)?;
+        }
+    }
+
+    #[test]
+    fn rejects_short_or_empty_sets() {
+        assert!(QGram::new(&[], false).is_none());
+        assert!(QGram::new(&[b"abc".to_vec(), b"a".to_vec()], false).is_none());
+        assert!(QGram::new(&[b"abc".to_vec(), Vec::new()], true).is_none());
+        assert!(QGram::new(&[b"ab".to_vec()], false).is_some());
+    }
+
+    #[test]
+    fn q_is_min_of_four_and_shortest() {
+        assert_eq!(qg(&["abcdefgh", "xyz"], false).q, 3);
+        assert_eq!(qg(&["abcdefgh", "wxyz0"], false).q, 4);
+        assert_eq!(qg(&["ab"], false).q, 2);
+    }
+
+    #[test]
+    fn matches_at_start_and_end() {
+        let m = qg(&["hello", "world!"], false);
+        assert_eq!(m.find_at(b"hello there world!", 0), Some(0..5));
+        assert_eq!(m.find_at(b"hello there world!", 1), Some(12..18));
+        // End of a haystack too short for the 12-byte block loop, and of a
+        // long one.
+        assert_eq!(m.find_at(b"world!", 0), Some(0..6));
+        let mut long = vec![b'.'; 1000];
+        long.extend_from_slice(b"world!");
+        assert_eq!(m.find_at(&long, 3), Some(1000..1006));
+        long.pop();
+        assert_eq!(m.find_at(&long, 0), None);
+    }
+
+    #[test]
+    fn long_pattern_must_not_read_past_the_end() {
+        // The 4-byte window hits at the end, the pattern is longer than the
+        // bytes left.
+        let m = qg(&["abcdefghijklmnop", "abcd"], false);
+        assert_eq!(m.find_at(b"xxxxxxxxxxxxabcdefghijklmno", 0), Some(12..16));
+        assert_eq!(m.find_at(b"xxxxxxxxxxxxabcdefghijklmnop", 0), Some(12..28));
+        let m = qg(&["abcdefghijklmnop"], true);
+        assert_eq!(m.find_at(b"ABCDEFGHIJKLMNO", 0), None);
+        assert_eq!(m.find_at(b"ABCDEFGHIJKLMNOP", 0), Some(0..16));
+    }
+
+    #[test]
+    fn short_haystacks_and_at() {
+        let m = qg(&["abcd", "abcdef"], false);
+        assert_eq!(m.find_at(b"", 0), None);
+        assert_eq!(m.find_at(b"abc", 0), None);
+        assert_eq!(m.find_at(b"abcd", 0), Some(0..4));
+        assert_eq!(m.find_at(b"abcd", 1), None);
+        assert_eq!(m.find_at(b"abcd", 4), None);
+        assert_eq!(m.find_at(b"abcd", 5), None);
+        assert_eq!(m.find_at(b"abcdef", 0), Some(0..6));
+    }
+
+    #[test]
+    fn longest_at_leftmost_position() {
+        let m = qg(&["abcd", "abcdefghij", "abcdefg", "bcdefghijklmn"], false);
+        assert_eq!(m.find_at(b"zabcdefghijklmn", 0), Some(1..11));
+        assert_eq!(m.find_at(b"zabcdefghijklmn", 2), Some(2..15));
+    }
+
+    #[test]
+    fn longest_across_tiers() {
+        let m = qg(
+            &[
+                "abcdefg",
+                "abcdefgh",
+                "abcdefghijk",
+                "abcdefghijkl",
+                "abcdefghijklm",
+                "abcd",
+            ],
+            false,
+        );
+        assert_eq!(m.find_at(b"xabcdefghijkl", 0), Some(1..13));
+        assert_eq!(m.find_at(b"xabcdefghijk", 0), Some(1..12));
+        assert_eq!(m.find_at(b"xabcdefghij", 0), Some(1..9));
+        assert_eq!(m.find_at(b"xabcdefg", 0), Some(1..8));
+        assert_eq!(m.find_at(b"xabcdef", 0), Some(1..5));
+        assert_eq!(
+            m.find_at(b"xxxxxxxxxxxxxxxxxxxxxxxxabcdefghijklmno", 0),
+            Some(24..37)
+        );
+    }
+
+    #[test]
+    fn ascii_case_folding() {
+        let m = qg(&["Hello", "WORLD wide"], true);
+        assert_eq!(m.find_at(b"say hELLO", 0), Some(4..9));
+        assert_eq!(m.find_at(b"the world WIDE web", 0), Some(4..14));
+        let m = qg(&["a@b`c"], true);
+        // `| 0x20` merges '@' with '`': the filter hits, confirmation must not.
+        assert_eq!(m.find_at(b"a`b`c a@B`C", 0), Some(6..11));
+        let m = qg(&["\u{e9}t\u{e9}"], true);
+        // Non-ASCII bytes are not folded.
+        assert_eq!(
+            m.find_at("\u{c9}t\u{c9} \u{e9}T\u{e9}".as_bytes(), 0),
+            Some(6..11)
+        );
+    }
+
+    #[test]
+    fn case_sensitive_when_not_folding() {
+        let m = qg(&["Hello"], false);
+        assert_eq!(m.find_at(b"hello HELLO Hello", 0), Some(12..17));
+    }
+
+    #[test]
+    fn lower8_is_ascii_lowercase_in_every_lane() {
+        for byte in 0..=255u8 {
+            for lane in 0..8 {
+                let mut x = [b'Z', b'@', b'A', b'[', 0xc1, b'a', b'`', b'z'];
+                x[lane] = byte;
+                let want = u64::from_le_bytes(x.map(|b| b.to_ascii_lowercase()));
+                assert_eq!(
+                    lower8(u64::from_le_bytes(x)),
+                    want,
+                    "byte {byte:#x} lane {lane}"
+                );
+            }
+        }
     }
 }
