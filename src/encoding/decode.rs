@@ -126,9 +126,9 @@ impl<'s> Decoded<'s> {
     }
 
     /// The file offset of decoded byte `in_line` of the line that starts at
-    /// file offset `line_offset`: where the bytes that produced it end, less
-    /// its own bytes. Exact for valid input; a character decoded right
-    /// after an invalid sequence is put at the start of that sequence.
+    /// file offset `line_offset`: where the bytes of the characters before it
+    /// end. Exact for valid input, and for an ASCII byte reread after an
+    /// invalid lead byte.
     pub fn offset_in_line(&self, line_offset: u64, in_line: usize) -> u64 {
         let start = line_offset as usize;
         if in_line == 0 || start >= self.source.len() {
@@ -141,8 +141,14 @@ impl<'s> Decoded<'s> {
             let (_, _, written, _) =
                 decoder.decode_to_utf8(std::slice::from_ref(b), &mut out, false);
             produced += written;
-            if produced >= in_line {
+            if produced == in_line {
+                // The character before it ends with this byte.
                 return (start + i + 1) as u64;
+            }
+            if produced > in_line {
+                // Output for several characters at once: an error, then
+                // this byte decoded on its own (an ASCII byte after a lead).
+                return (start + i) as u64;
             }
         }
         self.source.len() as u64
@@ -181,6 +187,10 @@ mod tests {
         assert_eq!(d.offset_in_line(0, 1), 1);
         assert_eq!(d.offset_in_line(0, 4), 3);
         assert_eq!(d.offset_in_line(5, 3), 7);
+        // A lead byte before an ASCII byte: U+FFFD, then "0" at file offset 1.
+        let d = Decoded::new(b"\x830", 0, encoding_rs::SHIFT_JIS, b'\n');
+        assert_eq!(d.text, "\u{fffd}0".as_bytes());
+        assert_eq!(d.offset_in_line(0, 3), 1);
     }
 
     #[test]
