@@ -203,6 +203,9 @@ impl<'m> Searcher<'m> {
         let mut at = pos;
         while at < buf.len() {
             let m = self.prefilter.find_at(buf, at)?;
+            if m.start > buf.len() || m.end > buf.len() {
+                return None; // a matcher answered outside the buffer
+            }
             let start = at + memrchr(t, &buf[at..m.start]).map_or(0, |i| i + 1);
             if start >= buf.len() {
                 return None;

@@ -100,10 +100,12 @@ struct GpuFileMatcher<'s> {
 }
 
 impl Matcher for GpuFileMatcher<'_> {
-    fn find_at(&self, _hay: &[u8], at: usize) -> Option<Range<usize>> {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         let g = self.set.next_at_or_after(self.base + at as u64)?;
-        // Offsets ascend: if this one runs past the file, so do all later.
-        (g + self.pattern_len <= self.base + self.len).then(|| {
+        // `hay` is the file or a prefix of it (a piece of a split search).
+        // Offsets ascend: if this one runs past the end, so do all later.
+        let end = self.base + self.len.min(hay.len() as u64);
+        (g + self.pattern_len <= end).then(|| {
             let start = (g - self.base) as usize;
             start..start + self.pattern_len as usize
         })
@@ -281,5 +283,23 @@ mod tests {
                 prop_assert_eq!(selected(corpus.file(i), &gpu, &lit), selected(f, &lit, &lit));
             }
         }
+    }
+
+    /// Regression: a split search hands each thread a prefix of the file;
+    /// offsets past the prefix made the searcher slice out of bounds.
+    #[test]
+    fn offsets_past_a_prefix_of_the_file_are_not_reported() {
+        let set = MatchSet::from_sorted(vec![2, 10]);
+        let m = GpuFileMatcher {
+            set: &set,
+            base: 0,
+            len: 20,
+            pattern_len: 2,
+        };
+        let file = [b'x'; 20];
+        assert_eq!(m.find_at(&file, 0), Some(2..4));
+        assert_eq!(m.find_at(&file[..8], 3), None);
+        assert_eq!(m.find_at(&file[..12], 3), Some(10..12));
+        assert_eq!(m.find_at(&file[..11], 3), None);
     }
 }
