@@ -1,5 +1,10 @@
-//! The bytes of one input: a memory map for regular files, a reader for
-//! everything else (stdin, pipes, devices, files mmap refuses).
+//! The bytes of one input: a memory map or one read for regular files, a
+//! reader for everything else (stdin, pipes, devices).
+//!
+//! Mapping wins for one large file; for many files searched by many
+//! threads, each `munmap` stalls every thread (TLB shootdowns), so reading
+//! into a reused buffer wins (measured on 16 cores: 2000 files of 2 MiB,
+//! mmap 0.19 s vs ripgrep's reads 0.08 s). The caller chooses.
 
 use memmap2::Mmap;
 use std::fs::File;
@@ -12,6 +17,8 @@ pub enum Source {
     Mapped(Mapped),
     /// Something to read as a stream.
     Stream(Box<dyn Read + Send>),
+    /// A regular file of known size, for the caller to read whole.
+    File(File, u64),
 }
 
 /// A regular file's bytes.
@@ -30,8 +37,13 @@ impl std::ops::Deref for Mapped {
     }
 }
 
-/// Opens `path` for searching. Directories are an error ("Is a directory").
-pub fn open(path: &Path) -> io::Result<Source> {
+/// Files at least this large are always mapped (reading them would need a
+/// buffer as large).
+const ALWAYS_MAP_BYTES: u64 = 64 << 20;
+
+/// Opens `path` for searching: mapped when `map` or when large, else left
+/// to read. Directories are an error ("Is a directory").
+pub fn open(path: &Path, map: bool) -> io::Result<Source> {
     let file = File::open(path)?;
     let meta = file.metadata()?;
     if meta.is_dir() {
@@ -40,6 +52,9 @@ pub fn open(path: &Path) -> io::Result<Source> {
     if !meta.is_file() || meta.len() == 0 {
         // Pipes, devices and files that claim no size (/proc) are streamed.
         return Ok(Source::Stream(Box::new(file)));
+    }
+    if !map && meta.len() < ALWAYS_MAP_BYTES {
+        return Ok(Source::File(file, meta.len()));
     }
     // SAFETY: the map is read-only and private to this process; like grep and
     // ripgrep, we accept that a file truncated by another process while we

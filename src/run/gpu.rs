@@ -129,7 +129,7 @@ pub fn search(
         let mut end = start;
         while end < items.len() && (bytes < BATCH_BYTES || end == start) {
             if let Item::Input(Input { path: Some(p), .. }) = &items[end] {
-                if let Ok(Source::Mapped(m)) = source::open(p) {
+                if let Ok(Source::Mapped(m)) = source::open(p, true) {
                     bytes += m.len() as u64;
                     maps.insert(end, m);
                 }

@@ -62,6 +62,29 @@ fn directory_summary(shared: &Shared, input: &Input, out: &mut Vec<u8>) {
     }
 }
 
+thread_local! {
+    /// Each thread's read buffer, reused from file to file.
+    static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The thread's read buffer, given back when dropped (unless it grew huge).
+struct Recycled(Vec<u8>);
+
+impl Recycled {
+    fn take() -> Recycled {
+        Recycled(READ_BUF.with(|b| std::mem::take(&mut *b.borrow_mut())))
+    }
+}
+
+impl Drop for Recycled {
+    fn drop(&mut self) {
+        if self.0.capacity() <= 64 << 20 {
+            let buf = std::mem::take(&mut self.0);
+            READ_BUF.with(|b| *b.borrow_mut() = buf);
+        }
+    }
+}
+
 /// What is searched: bytes in memory, or a stream.
 enum Body<'d> {
     Bytes(&'d [u8]),
@@ -84,15 +107,30 @@ pub fn search_input<'a>(
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
     let opened;
+    let mut recycled = Recycled::take();
     let body = match (preloaded, &input.path) {
         (Some(bytes), _) => Body::Bytes(bytes),
         (None, None) => Body::Stream(source::stdin_reader()),
-        (None, Some(path)) => match source::open(path) {
+        (None, Some(path)) => match source::open(path, shared.split_threads > 1) {
             Ok(Source::Mapped(m)) => {
                 opened = m;
                 Body::Bytes(&opened)
             }
             Ok(Source::Stream(r)) => Body::Stream(r),
+            Ok(Source::File(mut file, len)) => {
+                recycled.0.clear();
+                recycled.0.reserve(len as usize);
+                match file.read_to_end(&mut recycled.0) {
+                    Ok(_) => Body::Bytes(&recycled.0),
+                    Err(e) => {
+                        result.had_error = true;
+                        result
+                            .messages
+                            .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                        return Ok(result);
+                    }
+                }
+            }
             Err(e) => {
                 result.had_error = true;
                 result
