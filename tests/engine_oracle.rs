@@ -194,6 +194,9 @@ proptest! {
             naive.push(None); // separator
         }
         prop_assert_eq!(corpus.bytes().len(), naive.len());
+        let slices: Vec<&[u8]> = files.iter().map(|f| f.as_slice()).collect();
+        let parallel = Corpus::from_files(b'\n', &slices, 3);
+        prop_assert_eq!(parallel.bytes(), corpus.bytes());
         let want = naive.get(probe as usize).copied().flatten();
         prop_assert_eq!(corpus.locate(probe), want);
         // A non-empty match is inside one file iff every byte maps to that file.

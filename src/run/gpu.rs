@@ -136,13 +136,14 @@ pub fn search(
             }
             end += 1;
         }
-        let mut corpus = Corpus::with_capacity(shared.cfg.terminator, bytes as usize, maps.len());
-        let mut index: HashMap<usize, usize> = HashMap::new();
-        for i in start..end {
-            if let Some(m) = maps.get(&i) {
-                index.insert(i, corpus.push(m));
-            }
-        }
+        let order: Vec<usize> = (start..end).filter(|i| maps.contains_key(i)).collect();
+        let slices: Vec<&[u8]> = order
+            .iter()
+            .filter_map(|i| maps.get(i).map(|m| &m[..]))
+            .collect();
+        let corpus = Corpus::from_files(shared.cfg.terminator, &slices, shared.cfg.threads);
+        let index: HashMap<usize, usize> = order.iter().enumerate().map(|(f, &i)| (i, f)).collect();
+        drop(slices);
         drop(maps);
         let found = engine.find_literal(corpus.bytes(), &literal);
         if shared.cfg.debug {
