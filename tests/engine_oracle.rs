@@ -282,3 +282,27 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Large literal sets take the q-gram filter: same lines as the oracle.
+    #[test]
+    fn large_literal_sets_match_naive_oracle(
+        text in text_strategy(),
+        pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abAB_ -".to_vec()), 2..7), 2000..2300),
+        ci in any::<bool>(), word in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let mut args = vec!["-F"];
+        if ci { args.push("-i"); }
+        if word { args.push("-w"); }
+        if invert { args.push("-v"); }
+        args.push("unused");
+        let cfg = config(&args);
+        let compiled = compile(&pats, &cfg).unwrap();
+        prop_assert!(compiled.description.contains("q-gram") || pats.iter().collect::<std::collections::HashSet<_>>().len() < 2000);
+        let got = engine_lines(&text, &pats, &cfg);
+        let want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, false), invert);
+        prop_assert_eq!(got, want);
+    }
+}

@@ -18,6 +18,7 @@ use crate::confirm::{LineLiterals, WordLiterals};
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
 use crate::engine::cpu;
+use crate::engine::qgram::QGram;
 use crate::engine::Matcher;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use encoding_rs::Encoding;
@@ -149,26 +150,14 @@ fn compile_transcoded(
     lits.dedup();
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
-    let inner: Arc<dyn Matcher> = if exact_single {
-        Arc::new(cpu::Literal::new(&lits[0]))
-    } else {
-        Arc::new(cpu::Literals::new(build_ac(
-            &lits,
-            ci,
-            MatchKind::LeftmostLongest,
-        )))
-    };
+    let (inner, engine) = literal_engine(&lits, ci);
+    let inner: Arc<dyn Matcher> = Arc::from(inner);
     // The confirm step always runs, so raw candidates from any engine
     // (the GPU's offsets included) are checked for boundaries there.
     let confirm: Box<dyn Matcher> = if cfg.line {
         Box::new(LineLiterals::new(&lits, ci))
     } else {
         Box::new(BoundaryMatcher::new(inner.clone(), scheme))
-    };
-    let engine = if exact_single {
-        "memmem"
-    } else {
-        "aho-corasick"
     };
     Some(Compiled {
         prefilter: Box::new(BoundaryMatcher::new(inner, scheme)),
@@ -245,15 +234,7 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
     let literal = exact_single.then(|| lits[0].clone());
-    let prefilter: Box<dyn Matcher> = if exact_single {
-        Box::new(cpu::Literal::new(&lits[0]))
-    } else {
-        Box::new(cpu::Literals::new(build_ac(
-            &lits,
-            ci,
-            MatchKind::LeftmostLongest,
-        )))
-    };
+    let (prefilter, engine) = literal_engine(&lits, ci);
     let (confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
     } else if cfg.word {
@@ -268,11 +249,6 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
     } else {
         (None, "")
     };
-    let engine = if exact_single {
-        "memmem"
-    } else {
-        "aho-corasick"
-    };
     Compiled {
         prefilter,
         confirm,
@@ -281,6 +257,26 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     }
+}
+
+/// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
+/// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs).
+const QGRAM_MIN_PATTERNS: usize = 2000;
+
+/// The fastest leftmost-longest engine for a deduplicated literal set:
+/// memmem for one (case-sensitive), the q-gram filter for large sets of
+/// patterns of 2 bytes or more, an Aho-Corasick DFA otherwise.
+fn literal_engine(lits: &[Vec<u8>], ci: bool) -> (Box<dyn Matcher>, &'static str) {
+    if lits.len() == 1 && !ci {
+        return (Box::new(cpu::Literal::new(&lits[0])), "memmem");
+    }
+    if lits.len() >= QGRAM_MIN_PATTERNS {
+        if let Some(q) = QGram::new(lits, ci) {
+            return (Box::new(q), "q-gram filter");
+        }
+    }
+    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest);
+    (Box::new(cpu::Literals::new(ac)), "aho-corasick")
 }
 
 /// Pattern bytes up to which a full DFA is built (it scans several times
