@@ -11,7 +11,8 @@ fn run(args: &[String], file: &std::path::Path, chunk: Option<usize>) -> (Vec<u8
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
     match chunk {
         Some(n) => {
-            cmd.env("GPUGREP_STREAM_CHUNK", n.to_string()).stdin(Stdio::piped());
+            cmd.env("GPUGREP_STREAM_CHUNK", n.to_string())
+                .stdin(Stdio::piped());
             let mut child = cmd.spawn().unwrap();
             let data = std::fs::read(file).unwrap();
             child.stdin.take().unwrap().write_all(&data).unwrap();
