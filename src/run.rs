@@ -73,8 +73,14 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
+    let started = std::time::Instant::now();
     let (selected, had_error) = match search_all(&shared, &items, engine.as_mut()) {
-        Ok(r) => r,
+        Ok(state) => {
+            if shared.cfg.stats {
+                state.print_stats(started.elapsed(), engine.is_some());
+            }
+            (state.selected, state.had_error)
+        }
         // stdout closed (`| head -1`): stop quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => (true, false),
         Err(e) => {
@@ -85,12 +91,8 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
-/// Searches every item; returns (a line was selected, an error occurred).
-fn search_all(
-    shared: &Shared,
-    items: &[Item],
-    gpu: Option<&mut GpuEngine>,
-) -> io::Result<(bool, bool)> {
+/// Searches every item; returns what was printed and found.
+fn search_all(shared: &Shared, items: &[Item], gpu: Option<&mut GpuEngine>) -> io::Result<Printed> {
     let started = std::time::Instant::now();
     let stdout = io::stdout();
     let mut out = stdout.lock();
@@ -111,7 +113,7 @@ fn search_all(
         out.write_all(&summary)?;
     }
     out.flush()?;
-    Ok((state.selected, state.had_error))
+    Ok(state)
 }
 
 /// Searches one input: the item's index, the input, and where to stream.
@@ -217,6 +219,10 @@ fn error_result(msg: &str) -> FileResult {
 pub(crate) struct Printed {
     selected: bool,
     had_error: bool,
+    files: u64,
+    files_matched: u64,
+    bytes: u64,
+    lines: u64,
     any_lines: bool,
     json: JsonStats,
 }
@@ -243,6 +249,10 @@ impl Printed {
         }
         self.selected |= r.selected;
         self.had_error |= r.had_error;
+        self.files += 1;
+        self.files_matched += u64::from(r.selected);
+        self.bytes += r.bytes;
+        self.lines += r.lines;
         if !r.messages.is_empty() {
             out.flush()?;
             for m in &r.messages {
@@ -258,6 +268,25 @@ impl Printed {
             }
         }
         Ok(())
+    }
+
+    /// `--stats`, on stderr so that pipes see only results.
+    fn print_stats(&self, elapsed: std::time::Duration, gpu: bool) {
+        let secs = elapsed.as_secs_f64();
+        let rate = if secs > 0.0 {
+            self.bytes as f64 / secs / 1e9
+        } else {
+            0.0
+        };
+        eprintln!(
+            "{} matched lines\n{} files contained matches\n{} files searched\n\
+             {} bytes searched\n{secs:.6} seconds\n{rate:.2} GB/s\nengine {}",
+            self.lines,
+            self.files_matched,
+            self.files,
+            self.bytes,
+            if gpu { "gpu" } else { "cpu" }
+        );
     }
 
     /// With -q, the first selected line ends the run.

@@ -53,7 +53,9 @@ impl Corpus {
             });
             at += f.len() as u64 + 1;
         }
-        let mut data = vec![separator; at as usize];
+        // Zeroed memory comes from the kernel untouched (calloc): the pages
+        // are faulted in by the copying threads, not by one memset.
+        let mut data = vec![0u8; at as usize];
         // Cut the buffer into one run of whole files per thread.
         let per_thread = (at as usize).div_ceil(threads.max(1)).max(1);
         let mut jobs: Vec<(&mut [u8], &[&[u8]])> = Vec::new();
@@ -76,6 +78,7 @@ impl Corpus {
                     let mut at = 0;
                     for f in group {
                         buf[at..at + f.len()].copy_from_slice(f);
+                        buf[at + f.len()] = separator;
                         at += f.len() + 1;
                     }
                 });

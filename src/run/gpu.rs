@@ -123,6 +123,7 @@ pub fn search(
     let literal = shared.compiled.literal.clone().unwrap_or_default();
     let mut start = 0;
     while start < items.len() {
+        let clock = std::time::Instant::now();
         // Map the files of one batch.
         let mut maps: HashMap<usize, Mapped> = HashMap::new();
         let mut bytes = 0u64;
@@ -136,6 +137,7 @@ pub fn search(
             }
             end += 1;
         }
+        let mapped_at = clock.elapsed();
         let order: Vec<usize> = (start..end).filter(|i| maps.contains_key(i)).collect();
         let slices: Vec<&[u8]> = order
             .iter()
@@ -145,17 +147,30 @@ pub fn search(
         let index: HashMap<usize, usize> = order.iter().enumerate().map(|(f, &i)| (i, f)).collect();
         drop(slices);
         drop(maps);
+        let built_at = clock.elapsed();
         let found = engine.find_literal(corpus.bytes(), &literal);
+        let found_at = clock.elapsed();
         if shared.cfg.debug {
             match &found {
-                Ok(set) => eprintln!(
-                    "{}: debug: gpu: {} files, {} bytes, {} matches, kernel {}",
-                    shared.prog,
-                    corpus.len(),
-                    corpus.bytes().len(),
-                    set.len(),
-                    engine.last_kernel()
-                ),
+                Ok(set) => {
+                    let t = engine.last_timings();
+                    eprintln!(
+                        "{}: debug: gpu: {} files, {} bytes, {} matches, kernel {}; \
+                         map {:.1} ms, corpus {:.1} ms, find {:.1} ms \
+                         (upload {:.1}, search {:.1}, readback {:.1})",
+                        shared.prog,
+                        corpus.len(),
+                        corpus.bytes().len(),
+                        set.len(),
+                        engine.last_kernel(),
+                        mapped_at.as_secs_f64() * 1e3,
+                        (built_at - mapped_at).as_secs_f64() * 1e3,
+                        (found_at - built_at).as_secs_f64() * 1e3,
+                        t.upload_ms,
+                        t.search_ms,
+                        t.readback_ms
+                    )
+                }
                 Err(e) => eprintln!(
                     "{}: debug: gpu failed, CPU engine for this batch: {e}",
                     shared.prog
@@ -190,6 +205,13 @@ pub fn search(
                     }
                 };
                 search_items(shared, batch, &job, out, state)?;
+                if shared.cfg.debug {
+                    eprintln!(
+                        "{}: debug: gpu: lines and output {:.1} ms",
+                        shared.prog,
+                        (clock.elapsed() - found_at).as_secs_f64() * 1e3
+                    );
+                }
             }
             Err(_) => {
                 let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| match index

@@ -43,6 +43,8 @@ pub struct FileResult {
     pub printed_lines: bool,
     /// Bytes searched.
     pub bytes: u64,
+    /// Selected lines.
+    pub lines: u64,
     /// `--json` statistics for the summary.
     pub json: Option<JsonStats>,
 }
@@ -343,6 +345,7 @@ fn search_body<'a>(
     };
 
     result.selected = outcome.selected > 0;
+    result.lines = outcome.selected;
     result.printed_lines = lines_mode && sink.wrote();
     let matches = match &mut sink.format {
         Format::Standard(s) => s.matches,
