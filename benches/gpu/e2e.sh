@@ -18,12 +18,14 @@ summary=()
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 nproc; grep -m1 "model name" /proc/cpuinfo
 if [[ $steps == *suite* ]]; then
-  for t in cli_patterns cli_output cli_context cli_input cli_binary cli_errors; do
-    GPUGREP_TEST_ENGINE=gpu timeout 120 "$D/$t" --test-threads=8 > "$OUT/suite-$t.log" 2>&1
-    summary+=("suite $t rc=$? $(grep -h '^test result' "$OUT/suite-$t.log")")
-    grep -h -A3 "^---- " "$OUT/suite-$t.log" | head -20
+  for t in cli_patterns cli_output cli_context cli_input cli_binary cli_errors encoding; do
+    GPUGREP_TEST_ENGINE=gpu timeout 120 "$D/$t" --test-threads=8 > "$OUT/suite-one.log" 2>&1
+    summary+=("suite $t rc=$? $(grep -h '^test result' "$OUT/suite-one.log")")
+    grep -h -A3 "^---- " "$OUT/suite-one.log" | head -20
+    cat "$OUT/suite-one.log" >> "$OUT/suite.log"
   done
 fi
+rm -f "$OUT/suite-one.log"
 if [[ $steps == *e2e* ]]; then
   GPUGREP_E2E_CASES=${E2E_CASES:-300} timeout 200 "$D/gpu_end_to_end" --nocapture > "$OUT/e2e.log" 2>&1
   summary+=("e2e rc=$? $(grep -h 'gpu_end_to_end:\|skipped' "$OUT/e2e.log")")
@@ -36,7 +38,7 @@ if [[ $steps == *bench* ]]; then
   cat $C/prose-dir/*/* > /dev/null
   printf 'literal\tprose\t-c Sherlock\nrare\tprose\t-c Moriarty\ndense\tprose\t-c the\n' > $C/cases.tsv
   timeout 300 benches/run --gpugrep "$D/gpugrep" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
-    --rg "$D/rg" --rg-threads 16 --corpus prose=$C/prose-dir --cases $C/cases.tsv --reps 3 --out "$OUT/bench.tsv" > "$OUT/bench.log" 2>&1
+    --rg "$D/rg" --rg-threads 16 --corpus prose=$C/prose-dir --cases $C/cases.tsv --reps 3 ${BENCH_EXTRA:-} --out "$OUT/bench.tsv" > "$OUT/bench.log" 2>&1
   summary+=("bench rc=$?")
   tail -14 "$OUT/bench.log"
   "$D/gpugrep" --engine gpu --debug --stats -c Sherlock -r $C/prose-dir 2>&1 >/dev/null | grep -v "^$" | head -8
