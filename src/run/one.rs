@@ -65,7 +65,7 @@ fn directory_summary(shared: &Shared, input: &Input, out: &mut Vec<u8>) {
 }
 
 thread_local! {
-    /// Each thread's read buffer, reused from file to file.
+    /// Each thread's stream buffer, reused from file to file.
     static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
@@ -109,7 +109,6 @@ pub fn search_input<'a>(
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
     let opened;
-    let mut recycled = Recycled::take();
     let body = match (preloaded, &input.path) {
         (Some(bytes), _) => Body::Bytes(bytes),
         (None, None) => Body::Stream(source::stdin_reader()),
@@ -119,20 +118,9 @@ pub fn search_input<'a>(
                 Body::Bytes(&opened)
             }
             Ok(Source::Stream(r)) => Body::Stream(r),
-            Ok(Source::File(mut file, len)) => {
-                recycled.0.clear();
-                recycled.0.reserve(len as usize);
-                match file.read_to_end(&mut recycled.0) {
-                    Ok(_) => Body::Bytes(&recycled.0),
-                    Err(e) => {
-                        result.had_error = true;
-                        result
-                            .messages
-                            .push(format!("{display}: {}", crate::input::io_reason(&e)));
-                        return Ok(result);
-                    }
-                }
-            }
+            // Read in blocks through a buffer that stays in cache: with
+            // many threads, memory bandwidth is what runs out first.
+            Ok(Source::File(file, _)) => Body::Stream(Box::new(file)),
             Err(e) => {
                 result.had_error = true;
                 result
@@ -331,8 +319,10 @@ fn search_body<'a>(
         }
         Body::Stream(reader) => {
             let binary = (binary_possible, cfg.binary);
+            let mut recycled = Recycled::take();
             search_stream(
                 reader,
+                &mut recycled.0,
                 base as u64,
                 opts,
                 searcher,
@@ -423,6 +413,7 @@ impl Sink for CountOnly {
 #[allow(clippy::too_many_arguments)]
 fn search_stream<'m>(
     mut reader: Box<dyn Read + Send>,
+    buf: &mut Vec<u8>,
     start: u64,
     mut opts: SearchOptions,
     make_searcher: &dyn Fn(SearchOptions) -> Searcher<'m>,
@@ -433,7 +424,7 @@ fn search_stream<'m>(
 ) -> io::Result<Outcome> {
     let t = opts.terminator;
     let chunk = stream_chunk();
-    let mut buf: Vec<u8> = Vec::with_capacity(chunk);
+    buf.clear();
     let mut base = start;
     let mut from = 0usize;
     // `buf[from..scanned]` holds no terminator: a long line is scanned once,
