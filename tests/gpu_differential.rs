@@ -5,26 +5,10 @@
 //! both kernels); `GPUGREP_DIFF_SMALL=1` = a few hundred small cases, for
 //! `compute-sanitizer --tool memcheck|racecheck`. Seeds are fixed.
 
+mod common;
+
+use common::XorShift;
 use gpugrep::engine::gpu::{GpuEngine, Kernel, MatchSet};
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn bytes(&mut self, len: usize, alphabet: &[u8]) -> Vec<u8> {
-        (0..len)
-            .map(|_| alphabet[self.below(alphabet.len())])
-            .collect()
-    }
-}
 
 const WORDS: &[&str] = &[
     "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by",

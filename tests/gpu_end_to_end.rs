@@ -8,29 +8,10 @@
 //! `GPUGREP_E2E_CASES` sets the number of cases (default 200); the binary is
 //! `GPUGREP_BIN` when set (test executables carried to a GPU machine).
 
-use std::ffi::OsString;
+mod common;
+
+use common::{bin, XorShift};
 use std::process::{Command, Output};
-
-fn bin() -> OsString {
-    std::env::var_os("GPUGREP_BIN").unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_gpugrep")))
-}
-
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
     run_split(engine, args, dir, false)

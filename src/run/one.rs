@@ -13,6 +13,7 @@ use crate::output::standard::{write_count, write_name, StandardSink};
 use crate::output::{Format, Printer};
 use crate::search::{Line, Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
+use std::borrow::Cow;
 use std::io::{self, Read, Write};
 
 /// How many leading bytes decide that a file is binary (GNU grep's buffer).
@@ -87,6 +88,14 @@ impl Drop for Recycled {
     }
 }
 
+/// Records an error reading `display`: grep's `NAME: reason`, exit 2 later.
+fn read_error(result: &mut FileResult, display: &str, e: &io::Error) {
+    result.had_error = true;
+    result
+        .messages
+        .push(format!("{display}: {}", crate::input::io_reason(e)));
+}
+
 /// What is searched: bytes in memory, or a stream.
 enum Body<'d> {
     Bytes(&'d [u8]),
@@ -122,10 +131,7 @@ pub fn search_input<'a>(
             // many threads, memory bandwidth is what runs out first.
             Ok(Source::File(file, _)) => Body::Stream(Box::new(file)),
             Err(e) => {
-                result.had_error = true;
-                result
-                    .messages
-                    .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                read_error(&mut result, &display, &e);
                 if e.raw_os_error() == Some(EISDIR) {
                     directory_summary(shared, input, &mut result.out);
                 }
@@ -136,7 +142,7 @@ pub fn search_input<'a>(
     let plan = shared.compiled.encoding;
     let compiled_prefilter = &*shared.compiled.prefilter;
     let terminator = shared.cfg.terminator;
-    let bytes = match body {
+    let (data, enc, skip) = match body {
         Body::Bytes(data) => match plan.for_file(&data[..data.len().min(BOM_PROBE)]) {
             FilePlan::Raw { skip: 0 } => {
                 return search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0)
@@ -145,23 +151,7 @@ pub fn search_input<'a>(
                 let body = Body::Bytes(&data[skip..]);
                 return search_body(shared, input, body, compiled_prefilter, stream, None, skip);
             }
-            FilePlan::Decode { enc, skip } => {
-                let decoded = Decoded::new(data, skip, enc, terminator);
-                let body = Body::Bytes(&decoded.text);
-                let r = search_body(
-                    shared,
-                    input,
-                    body,
-                    compiled_prefilter,
-                    stream,
-                    Some(&decoded),
-                    0,
-                );
-                return r.map(|r| FileResult {
-                    bytes: data.len() as u64,
-                    ..r
-                });
-            }
+            FilePlan::Decode { enc, skip } => (Cow::Borrowed(data), enc, skip),
         },
         Body::Stream(mut reader) => {
             let mut head = Vec::with_capacity(BOM_PROBE);
@@ -170,10 +160,7 @@ pub fn search_input<'a>(
                 .take(if sniff { BOM_PROBE as u64 } else { 0 })
                 .read_to_end(&mut head)
             {
-                result.had_error = true;
-                result
-                    .messages
-                    .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                read_error(&mut result, &display, &e);
                 return Ok(result);
             }
             match plan.for_file(&head) {
@@ -194,17 +181,13 @@ pub fn search_input<'a>(
                     // The slow path reads the whole stream first.
                     let mut data = head;
                     if let Err(e) = reader.read_to_end(&mut data) {
-                        result.had_error = true;
-                        result
-                            .messages
-                            .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                        read_error(&mut result, &display, &e);
                     }
-                    (data, enc, skip)
+                    (Cow::Owned(data), enc, skip)
                 }
             }
         }
     };
-    let (data, enc, skip) = bytes;
     let decoded = Decoded::new(&data, skip, enc, terminator);
     let body = Body::Bytes(&decoded.text);
     let mut r = search_body(
@@ -443,10 +426,7 @@ fn search_stream<'m>(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     // A read error ends this input; what was found stands.
-                    result.had_error = true;
-                    result
-                        .messages
-                        .push(format!("{display}: {}", crate::input::io_reason(&e)));
+                    read_error(result, display, &e);
                     return Ok(searcher.map(|s| s.outcome()).unwrap_or_default());
                 }
             }

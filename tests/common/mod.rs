@@ -302,3 +302,33 @@ pub fn show(bytes: &[u8]) -> String {
         Err(_) => format!("b\"{}\"", bytes.escape_ascii()),
     }
 }
+
+/// A tiny deterministic generator for random test cases (fixed seeds, no
+/// dependency): xorshift64.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// `len` bytes drawn from `alphabet`.
+    pub fn bytes(&mut self, len: usize, alphabet: &[u8]) -> Vec<u8> {
+        (0..len)
+            .map(|_| alphabet[self.below(alphabet.len())])
+            .collect()
+    }
+
+    /// One of `items`.
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
