@@ -136,23 +136,22 @@ pub(crate) fn search_items(
     let single = items.len() == 1 || shared.cfg.threads <= 1 || stdins > 1;
     if single {
         for (i, item) in items.iter().enumerate() {
-            let result = match item {
+            let mut result = match item {
                 Item::Error(msg) => error_result(msg),
                 Item::Input(input) => {
-                    // Stream straight to stdout (after any separator owed).
-                    if state.any_lines && shared.cfg.context_given && shared.cfg.mode == Mode::Lines
-                    {
-                        let mut sep_probe = job(i, input, None)?;
-                        state.emit(shared, out, &mut sep_probe)?;
-                        if state.stop(shared) {
-                            break;
-                        }
-                        continue;
-                    }
-                    job(i, input, Some(&mut *out))?
+                    // Stream straight to stdout, unless a group separator
+                    // may be owed before this file's first line.
+                    let owes_separator = state.any_lines
+                        && shared.cfg.context_given
+                        && shared.cfg.mode == Mode::Lines;
+                    let stream: Option<&mut dyn Write> = if owes_separator {
+                        None
+                    } else {
+                        Some(&mut *out)
+                    };
+                    job(i, input, stream)?
                 }
             };
-            let mut result = result;
             state.emit(shared, out, &mut result)?;
             if state.stop(shared) {
                 break;
