@@ -190,58 +190,38 @@ pub fn search(
             }
         }
         let batch = &items[start..end];
-        match found {
-            Ok(set) => {
-                let job = |i: usize,
-                           input: &Input,
-                           stream: Option<&mut dyn Write>|
-                 -> io::Result<FileResult> {
-                    match index.get(&(start + i)) {
-                        Some(&f) => {
-                            let span = corpus.span(f);
-                            let matcher = GpuFileMatcher {
-                                set: &set,
-                                base: span.start,
-                                len: span.len,
-                                pattern_len: literal.len() as u64,
-                            };
-                            one::search_input(shared, input, Some(corpus.file(f)), &matcher, stream)
-                        }
-                        None => one::search_input(
-                            shared,
-                            input,
-                            None,
-                            &*shared.compiled.prefilter,
-                            stream,
-                        ),
-                    }
+        let set = found.ok();
+        let cpu = &*shared.compiled.prefilter;
+        // Files in the corpus are searched in the corpus bytes the GPU saw,
+        // with its offsets (or the CPU prefilter if the GPU failed); others
+        // (stdin, special files) on the CPU.
+        let job =
+            |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
+                let Some(&f) = index.get(&(start + i)) else {
+                    return one::search_input(shared, input, None, cpu, stream);
                 };
-                search_items(shared, batch, &job, out, state)?;
-                if shared.cfg.debug {
-                    eprintln!(
-                        "{}: debug: gpu: lines and output {:.1} ms",
-                        shared.prog,
-                        (clock.elapsed() - found_at).as_secs_f64() * 1e3
-                    );
+                let bytes = Some(corpus.file(f));
+                match &set {
+                    Some(set) => {
+                        let span = corpus.span(f);
+                        let matcher = GpuFileMatcher {
+                            set,
+                            base: span.start,
+                            len: span.len,
+                            pattern_len: literal.len() as u64,
+                        };
+                        one::search_input(shared, input, bytes, &matcher, stream)
+                    }
+                    None => one::search_input(shared, input, bytes, cpu, stream),
                 }
-            }
-            Err(_) => {
-                let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| match index
-                    .get(&(start + i))
-                {
-                    Some(&f) => one::search_input(
-                        shared,
-                        input,
-                        Some(corpus.file(f)),
-                        &*shared.compiled.prefilter,
-                        stream,
-                    ),
-                    None => {
-                        one::search_input(shared, input, None, &*shared.compiled.prefilter, stream)
-                    }
-                };
-                search_items(shared, batch, &job, out, state)?;
-            }
+            };
+        search_items(shared, batch, &job, out, state)?;
+        if shared.cfg.debug && set.is_some() {
+            eprintln!(
+                "{}: debug: gpu: lines and output {:.1} ms",
+                shared.prog,
+                (clock.elapsed() - found_at).as_secs_f64() * 1e3
+            );
         }
         if state.stop(shared) {
             break;
