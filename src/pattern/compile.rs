@@ -97,7 +97,7 @@ fn compile_encoded(
         && !encoding::is_utf16(enc)
         && (enc.is_single_byte() || Scheme::of(enc).is_some());
     if raw_searchable && !patterns.is_empty() {
-        if let Some(c) = compile_transcoded(patterns, transcoded, cfg, enc) {
+        if let Some(c) = compile_transcoded(patterns, transcoded, cfg, enc)? {
             return Ok(c);
         }
     }
@@ -122,35 +122,35 @@ fn compile_transcoded(
     transcoded: Vec<Vec<u8>>,
     cfg: &Config,
     enc: &'static Encoding,
-) -> Option<Compiled> {
+) -> Result<Option<Compiled>, PatternError> {
     let t = cfg.terminator;
     let literal =
         |p: &Vec<u8>| cfg.syntax == Syntax::Fixed || plain_literal(p, cfg.syntax).is_some();
     if cfg.word || !patterns.iter().all(literal) {
-        return None;
+        return Ok(None);
     }
     if transcoded.iter().any(|l| l.contains(&t)) {
-        return None;
+        return Ok(None);
     }
     let ascii_folds = patterns
         .iter()
         .all(|l| l.is_ascii() && !l.iter().any(|b| b"kKsS".contains(b)));
     if cfg.ignore_case && !ascii_folds {
-        return None;
+        return Ok(None);
     }
     let Some(scheme) = Scheme::of(enc) else {
         // Single-byte: every offset is a character boundary.
-        let mut c = compile_literals(transcoded, cfg);
+        let mut c = compile_literals(transcoded, cfg)?;
         c.description = format!("{} in {}", c.description, enc.name());
         c.encoding = EncodingPlan::Transcoded(enc);
-        return Some(c);
+        return Ok(Some(c));
     };
     let mut lits = transcoded;
     lits.sort();
     lits.dedup();
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
-    let (inner, engine) = literal_engine(&lits, ci);
+    let (inner, engine) = literal_engine(&lits, ci)?;
     let inner: Arc<dyn Matcher> = Arc::from(inner);
     // The confirm step always runs, so raw candidates from any engine
     // (the GPU's offsets included) are checked for boundaries there.
@@ -159,7 +159,7 @@ fn compile_transcoded(
     } else {
         Box::new(BoundaryMatcher::new(inner.clone(), scheme))
     };
-    Some(Compiled {
+    Ok(Some(Compiled {
         prefilter: Box::new(BoundaryMatcher::new(inner, scheme)),
         confirm: Some(confirm),
         literal: exact_single.then(|| lits[0].clone()),
@@ -171,7 +171,7 @@ fn compile_transcoded(
         ),
         warnings: Vec::new(),
         encoding: EncodingPlan::Transcoded(enc),
-    })
+    }))
 }
 
 /// Patterns for UTF-8 (or ASCII-compatible) bytes as they are.
@@ -202,7 +202,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             .iter()
             .all(|l| l.is_ascii() && !l.iter().any(|b| b"kKsS".contains(b)));
         if !holds_terminator && (!cfg.ignore_case || ascii_folds) {
-            return Ok(compile_literals(lits, cfg));
+            return compile_literals(lits, cfg);
         }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
         return compile_regex(&alternatives, cfg);
@@ -228,13 +228,13 @@ fn plain_literal(p: &[u8], syntax: Syntax) -> Option<Vec<u8>> {
     (!p.iter().any(|b| special.contains(b))).then(|| p.to_vec())
 }
 
-fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
+fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, PatternError> {
     lits.sort();
     lits.dedup();
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
     let literal = exact_single.then(|| lits[0].clone());
-    let (prefilter, engine) = literal_engine(&lits, ci);
+    let (prefilter, engine) = literal_engine(&lits, ci)?;
     let (confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
     } else if cfg.word {
@@ -243,20 +243,20 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Compiled {
                 &lits,
                 ci,
                 MatchKind::Standard,
-            )))),
+            )?))),
             ", -w confirm",
         )
     } else {
         (None, "")
     };
-    Compiled {
+    Ok(Compiled {
         prefilter,
         confirm,
         literal,
         description: format!("{} literal(s), {engine}{check}", lits.len()),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
-    }
+    })
 }
 
 /// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
@@ -266,35 +266,42 @@ const QGRAM_MIN_PATTERNS: usize = 2000;
 /// The fastest leftmost-longest engine for a deduplicated literal set:
 /// memmem for one (case-sensitive), the q-gram filter for large sets of
 /// patterns of 2 bytes or more, an Aho-Corasick DFA otherwise.
-fn literal_engine(lits: &[Vec<u8>], ci: bool) -> (Box<dyn Matcher>, &'static str) {
+fn literal_engine(
+    lits: &[Vec<u8>],
+    ci: bool,
+) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
     if lits.len() == 1 && !ci {
-        return (Box::new(cpu::Literal::new(&lits[0])), "memmem");
+        return Ok((Box::new(cpu::Literal::new(&lits[0])), "memmem"));
     }
     if lits.len() >= QGRAM_MIN_PATTERNS {
         if let Some(q) = QGram::new(lits, ci) {
-            return (Box::new(q), "q-gram filter");
+            return Ok((Box::new(q), "q-gram filter"));
         }
     }
-    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest);
-    (Box::new(cpu::Literals::new(ac)), "aho-corasick")
+    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest)?;
+    Ok((Box::new(cpu::Literals::new(ac)), "aho-corasick"))
 }
 
 /// Pattern bytes up to which a full DFA is built (it scans several times
 /// faster than the NFA; its size grows with the pattern bytes).
 const DFA_PATTERN_BYTES: usize = 256 * 1024;
 
-fn build_ac(lits: &[Vec<u8>], ci: bool, kind: MatchKind) -> AhoCorasick {
+/// An Aho-Corasick automaton: a DFA when the set is small enough, else
+/// whatever the crate builds; a set too large for either is an error.
+fn build_ac(lits: &[Vec<u8>], ci: bool, kind: MatchKind) -> Result<AhoCorasick, PatternError> {
     let bytes: usize = lits.iter().map(Vec::len).sum();
-    let ac_kind = (bytes <= DFA_PATTERN_BYTES).then_some(AhoCorasickKind::DFA);
-    AhoCorasickBuilder::new()
-        .match_kind(kind)
-        .kind(ac_kind)
-        .ascii_case_insensitive(ci)
-        .build(lits)
-        .unwrap_or_else(|_| {
-            // Only pattern-ID overflow can fail, far beyond any pattern file.
-            AhoCorasick::new(Vec::<Vec<u8>>::new()).expect("empty automaton")
-        })
+    let build = |ac_kind| {
+        AhoCorasickBuilder::new()
+            .match_kind(kind)
+            .kind(ac_kind)
+            .ascii_case_insensitive(ci)
+            .build(lits)
+    };
+    let dfa = (bytes <= DFA_PATTERN_BYTES).then(|| build(Some(AhoCorasickKind::DFA)));
+    match dfa {
+        Some(Ok(ac)) => Ok(ac),
+        _ => build(None).map_err(|e| PatternError(format!("pattern set too large: {e}"))),
+    }
 }
 
 fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, PatternError> {
