@@ -208,3 +208,91 @@ pub struct Cli {
     #[arg(long = "help", action = ArgAction::Help)]
     pub help: Option<bool>,
 }
+
+/// Short options that take their value as the next argument.
+const SHORT_WITH_VALUE: &[u8] = b"efmABCj";
+
+/// Long options that take their value as the next argument (without `=`).
+const LONG_WITH_VALUE: &[&str] = &[
+    "--regexp",
+    "--file",
+    "--max-count",
+    "--after-context",
+    "--before-context",
+    "--context",
+    "--label",
+    "--group-separator",
+    "--include",
+    "--exclude",
+    "--exclude-dir",
+    "--binary-files",
+    "--engine",
+    "--threads",
+    "--encoding",
+];
+
+/// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites
+/// those arguments (not option values, nothing after `--`) so clap sees a
+/// normal option.
+pub fn expand_context_shorthand(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut value_next = false;
+    let mut done = false;
+    for (i, arg) in args.into_iter().enumerate() {
+        let text = arg.to_str().unwrap_or("");
+        let is_value = std::mem::take(&mut value_next);
+        if i == 0 || done || is_value {
+            out.push(arg);
+            continue;
+        }
+        if text == "--" {
+            done = true;
+        } else if let Some(num) = text
+            .strip_prefix('-')
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(OsString::from(format!("--context={num}")));
+            continue;
+        } else if text.starts_with("--") {
+            value_next = LONG_WITH_VALUE.contains(&text);
+        } else if let Some(cluster) = text.strip_prefix('-') {
+            // `-ie PAT`: the value follows when the cluster ends with a
+            // value-taking letter and holds no inline value.
+            let bytes = cluster.as_bytes();
+            value_next = bytes.iter().all(u8::is_ascii_alphabetic)
+                && bytes.last().is_some_and(|b| SHORT_WITH_VALUE.contains(b));
+        }
+        out.push(arg);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(args: &[&str]) -> Vec<String> {
+        let args = args.iter().map(OsString::from).collect();
+        expand_context_shorthand(args)
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn dash_num_becomes_context() {
+        assert_eq!(expand(&["g", "-2", "x"]), ["g", "--context=2", "x"]);
+        assert_eq!(
+            expand(&["g", "-e", "-2", "-3"]),
+            ["g", "-e", "-2", "--context=3"]
+        );
+        assert_eq!(expand(&["g", "-ie", "-2"]), ["g", "-ie", "-2"]);
+        assert_eq!(expand(&["g", "--regexp", "-2"]), ["g", "--regexp", "-2"]);
+        assert_eq!(expand(&["g", "--", "-2"]), ["g", "--", "-2"]);
+        assert_eq!(
+            expand(&["g", "-m", "-1", "-1", "x"]),
+            ["g", "-m", "-1", "--context=1", "x"]
+        );
+        assert_eq!(expand(&["g", "-n", "-"]), ["g", "-n", "-"]);
+    }
+}

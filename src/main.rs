@@ -14,7 +14,8 @@ fn main() {
                 .map(|n| n.to_string_lossy().into_owned())
         })
         .unwrap_or_else(|| "gpugrep".to_string());
-    let cli = match Cli::try_parse() {
+    let args = gpugrep::cli::expand_context_shorthand(std::env::args_os().collect());
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;

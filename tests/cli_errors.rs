@@ -419,16 +419,13 @@ fn unknown_option_is_a_usage_error_exit_2() {
     assert_eq!(out.code, 2);
 }
 
-/// Deliberate (README): the context shorthand -NUM is not supported; GNU
-/// grep 3.8 takes `-1` as `-C 1`.
+/// GNU grep takes `-NUM` as `-C NUM` (not an option value, not after `--`).
 #[test]
-fn dash_num_context_shorthand_is_not_supported() {
+fn dash_num_is_context_shorthand() {
     let s = Sandbox::new();
-    s.write("a", "1\n2\n3\n");
-    let out = s.grep(&["-1", "2", "a"]).run();
-    assert_eq!(out.stdout, b"");
-    assert!(out.stderr.contains("'-1'"), "{}", out.stderr);
-    assert_eq!(out.code, 2);
+    s.write("a", "1\n2\n3\n4\n5\n");
+    s.grep(&["-1", "3", "a"]).expect("2\n3\n4\n", "", 0);
+    s.grep(&["-n", "-e", "-1", "a"]).expect("", "", 1);
 }
 
 #[test]
