@@ -17,7 +17,7 @@ use crate::output::standard::{write_separator, PrintOptions};
 use crate::pattern::{self, Compiled};
 use one::FileResult;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -94,17 +94,24 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
 /// Searches every item; returns what was printed and found.
 fn search_all(shared: &Shared, items: &[Item], gpu: Option<&mut GpuEngine>) -> io::Result<Printed> {
     let started = std::time::Instant::now();
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let stdout = io::stdout().lock();
+    // Block-buffer into pipes and files (one write per 64 KiB, not one per
+    // line or file); a terminal and --line-buffered get every line at once.
+    let mut out: Box<dyn Write> = if shared.cfg.line_buffered || stdout.is_terminal() {
+        Box::new(stdout)
+    } else {
+        Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
+    };
+    let out = &mut *out;
     let mut state = Printed::default();
     match gpu {
-        Some(engine) => gpu::search(shared, engine, items, &mut out, &mut state)?,
+        Some(engine) => gpu::search(shared, engine, items, out, &mut state)?,
         None => {
             let prefilter = &*shared.compiled.prefilter;
             let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
                 one::search_input(shared, input, None, prefilter, stream)
             };
-            search_items(shared, items, &job, &mut out, &mut state)?;
+            search_items(shared, items, &job, out, &mut state)?;
         }
     }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
@@ -124,7 +131,7 @@ pub(crate) fn search_items(
     shared: &Shared,
     items: &[Item],
     job: &Job,
-    out: &mut io::StdoutLock,
+    out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
     // Standard input named twice (`- -`) must be read in order: the first

@@ -61,16 +61,11 @@ impl<'a, 'w> Printer<'a, 'w> {
         }
     }
 
-    /// Writes what is buffered to the stream, if there is one.
+    /// Writes what is buffered to the stream, if there is one (flushing
+    /// it only when line-buffered: stdout is already line-buffered on a
+    /// terminal, and block-buffered into pipes, as grep is).
     pub fn flush(&mut self) -> io::Result<()> {
-        if self.stream.is_some() {
-            let buf = std::mem::take(self.out());
-            if let Some(stream) = self.stream.as_mut() {
-                stream.write_all(&buf)?;
-                stream.flush()?;
-            }
-        }
-        Ok(())
+        self.write_through()
     }
 
     /// Writes through to the stream when the buffer is full.
@@ -80,14 +75,30 @@ impl<'a, 'w> Printer<'a, 'w> {
 
     fn maybe_flush(&mut self) -> io::Result<()> {
         self.wrote |= !self.out().is_empty();
-        if self.stream.is_some() && (self.line_buffered || self.out().len() >= FLUSH_AT) {
-            let buf = std::mem::take(self.out());
-            if let Some(stream) = self.stream.as_mut() {
-                stream.write_all(&buf)?;
-                if self.line_buffered {
-                    stream.flush()?;
-                }
-            }
+        if self.line_buffered || self.out().len() >= FLUSH_AT {
+            self.write_through()?;
+        }
+        Ok(())
+    }
+
+    fn write_through(&mut self) -> io::Result<()> {
+        let Printer {
+            format,
+            stream,
+            line_buffered,
+            ..
+        } = self;
+        let Some(stream) = stream.as_mut() else {
+            return Ok(());
+        };
+        let out = match format {
+            Format::Standard(s) => &mut s.out,
+            Format::Json(j) => &mut j.out,
+        };
+        stream.write_all(out)?;
+        out.clear();
+        if *line_buffered {
+            stream.flush()?;
         }
         Ok(())
     }

@@ -129,7 +129,7 @@ pub fn search(
     shared: &Shared,
     engine: &mut GpuEngine,
     items: &[Item],
-    out: &mut io::StdoutLock,
+    out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
     let literal = shared.compiled.literal.clone().unwrap_or_default();

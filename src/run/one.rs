@@ -407,7 +407,9 @@ fn search_stream<'m>(
 ) -> io::Result<Outcome> {
     let t = opts.terminator;
     let chunk = stream_chunk();
-    buf.clear();
+    // `buf[..filled]` holds data; the rest of `buf` is initialised memory
+    // kept from earlier reads and files, so reading never zero-fills.
+    let mut filled = 0usize;
     let mut base = start;
     let mut from = 0usize;
     // `buf[from..scanned]` holds no terminator: a long line is scanned once,
@@ -418,10 +420,11 @@ fn search_stream<'m>(
     let mut searcher: Option<Searcher> = None;
     let mut count_only = CountOnly;
     loop {
-        let old = buf.len();
-        buf.resize(old + chunk, 0);
+        if buf.len() < filled + chunk {
+            buf.resize(filled + chunk, 0);
+        }
         let n = loop {
-            match reader.read(&mut buf[old..]) {
+            match reader.read(&mut buf[filled..filled + chunk]) {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
@@ -431,13 +434,13 @@ fn search_stream<'m>(
                 }
             }
         };
-        buf.truncate(old + n);
+        filled += n;
         result.bytes += n as u64;
         let eof = n == 0;
-        if !probed && (buf.len() >= BINARY_PROBE.min(chunk) || eof) {
+        if !probed && (filled >= BINARY_PROBE.min(chunk) || eof) {
             probed = true;
             let binary =
-                binary_possible && memchr::memchr(0, &buf[..buf.len().min(BINARY_PROBE)]).is_some();
+                binary_possible && memchr::memchr(0, &buf[..filled.min(BINARY_PROBE)]).is_some();
             if binary {
                 if binary_mode == BinaryMode::WithoutMatch {
                     return Ok(Outcome::default());
@@ -455,13 +458,13 @@ fn search_stream<'m>(
             continue;
         }
         let end = if eof {
-            buf.len()
+            filled
         } else {
             let lo = scanned.max(from);
-            match memrchr(t, &buf[lo..]) {
+            match memrchr(t, &buf[lo..filled]) {
                 Some(i) => lo + i + 1,
                 None => {
-                    scanned = buf.len();
+                    scanned = filled;
                     continue;
                 }
             }
@@ -492,10 +495,11 @@ fn search_stream<'m>(
             }
             keep = memrchr(t, &buf[..keep - 1]).map_or(0, |i| i + 1);
         }
-        buf.drain(..keep);
+        buf.copy_within(keep..filled, 0);
+        filled -= keep;
         base += keep as u64;
         from = end - keep;
-        scanned = buf.len();
+        scanned = filled;
     }
 }
 
