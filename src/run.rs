@@ -54,13 +54,22 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
-    let items = walk::collect(&cfg);
-    let mut engine = match gpu::choose(&cfg, &compiled, &items, prog) {
+    let input_bytes = || gpu::mapped_bytes(&walk::collect(&cfg));
+    let mut engine = match gpu::choose(&cfg, &compiled, &input_bytes, prog) {
         Ok(engine) => engine,
         Err(msg) => {
             eprintln!("{prog}: {msg}");
             return ExitStatus::Error;
         }
+    };
+    // Walking a tree overlaps with searching it when the CPU searches with
+    // several threads; otherwise the inputs are listed first.
+    let walk_while_searching =
+        engine.is_none() && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
+    let items = if walk_while_searching {
+        Vec::new()
+    } else {
+        walk::collect(&cfg)
     };
     let mut print = PrintOptions::from_config(&cfg);
     print.decode = compiled.encoding.printed_decoding();
@@ -74,7 +83,12 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let started = std::time::Instant::now();
-    let (selected, had_error) = match search_all(&shared, &items, engine.as_mut()) {
+    let inputs = if walk_while_searching {
+        Inputs::Walk
+    } else {
+        Inputs::Listed(&items)
+    };
+    let (selected, had_error) = match search_all(&shared, inputs, engine.as_mut()) {
         Ok(state) => {
             if shared.cfg.stats {
                 state.print_stats(started.elapsed(), engine.is_some());
@@ -91,8 +105,14 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
+/// The inputs: listed in advance, or walked while searching.
+enum Inputs<'a> {
+    Listed(&'a [Item]),
+    Walk,
+}
+
 /// Searches every item; returns what was printed and found.
-fn search_all(shared: &Shared, items: &[Item], gpu: Option<&mut GpuEngine>) -> io::Result<Printed> {
+fn search_all(shared: &Shared, inputs: Inputs, gpu: Option<&mut GpuEngine>) -> io::Result<Printed> {
     let started = std::time::Instant::now();
     let stdout = io::stdout().lock();
     // Block-buffer into pipes and files (one write per 64 KiB, not one per
@@ -104,15 +124,16 @@ fn search_all(shared: &Shared, items: &[Item], gpu: Option<&mut GpuEngine>) -> i
     };
     let out = &mut *out;
     let mut state = Printed::default();
-    match gpu {
-        Some(engine) => gpu::search(shared, engine, items, out, &mut state)?,
-        None => {
-            let prefilter = &*shared.compiled.prefilter;
-            let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
-                one::search_input(shared, input, None, prefilter, stream)
-            };
-            search_items(shared, items, &job, out, &mut state)?;
+    let prefilter = &*shared.compiled.prefilter;
+    let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
+        one::search_input(shared, input, None, prefilter, stream)
+    };
+    match (gpu, inputs) {
+        (Some(engine), Inputs::Listed(items)) => {
+            gpu::search(shared, engine, items, out, &mut state)?
         }
+        (_, Inputs::Listed(items)) => search_items(shared, items, &job, out, &mut state)?,
+        (_, Inputs::Walk) => search_walking(shared, &job, out, &mut state)?,
     }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
         let mut summary = Vec::new();
@@ -167,25 +188,100 @@ pub(crate) fn search_items(
         return Ok(());
     }
 
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let counter = AtomicUsize::new(0);
+    // Files named on the command line may be large: one at a time.
+    let next = || {
+        let i = counter.fetch_add(1, Ordering::Relaxed);
+        items
+            .get(i)
+            .map(|item| vec![(i, item.clone())])
+            .unwrap_or_default()
+    };
     let workers = shared.cfg.threads.min(items.len()).max(1);
+    search_parallel(shared, &next, workers, job, out, state)
+}
+
+/// Walks the tree in one thread while the others search what it found.
+fn search_walking(
+    shared: &Shared,
+    job: &Job,
+    out: &mut dyn Write,
+    state: &mut Printed,
+) -> io::Result<()> {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(256);
+        let done = &done;
+        scope.spawn(move || {
+            // Items go out in batches: one hand-over per file costs more than
+            // searching a small file (futex wake-ups).
+            let mut batch = Vec::with_capacity(WALK_BATCH);
+            let mut i = 0;
+            let mut emit = |item| {
+                batch.push((i, item));
+                i += 1;
+                // A closed channel means the search stopped (-q, closed stdout).
+                if batch.len() == WALK_BATCH && tx.send(std::mem::take(&mut batch)).is_err() {
+                    done.store(true, Ordering::Relaxed);
+                }
+            };
+            walk::walk(&shared.cfg, &mut emit, &|| done.load(Ordering::Relaxed));
+            if !batch.is_empty() {
+                let _ = tx.send(batch);
+            }
+        });
+        let rx = std::sync::Mutex::new(rx);
+        let next = || {
+            rx.lock()
+                .ok()
+                .and_then(|rx| rx.recv().ok())
+                .unwrap_or_default()
+        };
+        let result = search_parallel(shared, &next, shared.cfg.threads, job, out, state);
+        done.store(true, Ordering::Relaxed);
+        result
+    })
+}
+
+/// Files handed to a search thread at once while walking.
+const WALK_BATCH: usize = 16;
+
+/// Where workers take their next items from (index in output order, item);
+/// empty when there are no more.
+type NextItem<'a> = dyn Fn() -> Vec<(usize, Item)> + Sync + 'a;
+
+/// Workers search items as `next` hands them out; the calling thread prints
+/// the results in index order.
+fn search_parallel(
+    shared: &Shared,
+    next: &NextItem,
+    workers: usize,
+    job: &Job,
+    out: &mut dyn Write,
+    state: &mut Printed,
+) -> io::Result<()> {
+    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| -> io::Result<()> {
-        let (tx, rx) = mpsc::channel::<(usize, io::Result<FileResult>)>();
+        let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, stop) = (&next, &stop);
+            let stop = &stop;
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let result = match item {
-                    Item::Error(msg) => Ok(error_result(msg)),
-                    Item::Input(input) => job(i, input, None),
-                };
-                if tx.send((i, result)).is_err() {
+                let batch = next();
+                if batch.is_empty() {
+                    break;
+                }
+                let results = batch
+                    .into_iter()
+                    .map(|(i, item)| match &item {
+                        Item::Error(msg) => (i, Ok(error_result(msg))),
+                        Item::Input(input) => (i, job(i, input, None)),
+                    })
+                    .collect();
+                if tx.send(results).is_err() {
                     break;
                 }
             });
@@ -194,8 +290,8 @@ pub(crate) fn search_items(
         let mut pending: BTreeMap<usize, io::Result<FileResult>> = BTreeMap::new();
         let mut want = 0;
         let outcome = (|| -> io::Result<()> {
-            for (i, r) in rx.iter() {
-                pending.insert(i, r);
+            for results in rx.iter() {
+                pending.extend(results);
                 while let Some(r) = pending.remove(&want) {
                     want += 1;
                     let mut r = r?;

@@ -81,16 +81,26 @@ fn base_name(path: &std::path::Path) -> Vec<u8> {
 
 /// Every input, in output order.
 pub fn collect(cfg: &Config) -> Vec<Item> {
+    let mut items = Vec::new();
+    walk(cfg, &mut |item| items.push(item), &|| false);
+    items
+}
+
+/// Hands every input to `emit`, in output order, as it is found (so that
+/// searching can start before a large tree is walked), until `stop` says so.
+pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
     let filters = Filters::new(cfg);
     let operands: Vec<OsString> = if cfg.paths.is_empty() {
         vec![OsString::from(if cfg.recursive { "." } else { "-" })]
     } else {
         cfg.paths.clone()
     };
-    let mut items = Vec::new();
     for op in operands {
+        if stop() {
+            return;
+        }
         if op == "-" {
-            items.push(Item::Input(Input {
+            emit(Item::Input(Input {
                 name: os_to_bytes(cfg.label.clone()),
                 path: None,
                 from_recursion: false,
@@ -102,7 +112,7 @@ pub fn collect(cfg: &Config) -> Vec<Item> {
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
-                items.push(Item::Error(format!(
+                emit(Item::Error(format!(
                     "{}: {}",
                     op.to_string_lossy(),
                     super::io_reason(&e)
@@ -114,26 +124,31 @@ pub fn collect(cfg: &Config) -> Vec<Item> {
             if !cfg.recursive {
                 // Opening it reports "Is a directory"; -c and -L still
                 // print it, as GNU grep does.
-                items.push(Item::Input(Input {
+                emit(Item::Input(Input {
                     name,
                     path: Some(path),
                     from_recursion: false,
                 }));
             } else if filters.dir_ok(&name, true) {
-                walk_dir(cfg, &filters, path, &mut items);
+                walk_dir(cfg, &filters, path, emit, stop);
             }
         } else if filters.file_ok(&name, true) {
-            items.push(Item::Input(Input {
+            emit(Item::Input(Input {
                 name,
                 path: Some(path),
                 from_recursion: false,
             }));
         }
     }
-    items
 }
 
-fn walk_dir(cfg: &Config, filters: &Filters, root: PathBuf, items: &mut Vec<Item>) {
+fn walk_dir(
+    cfg: &Config,
+    filters: &Filters,
+    root: PathBuf,
+    emit: &mut dyn FnMut(Item),
+    stop: &dyn Fn() -> bool,
+) {
     let implicit = cfg.implicit_path;
     let mut builder = ignore::WalkBuilder::new(&root);
     builder
@@ -156,10 +171,13 @@ fn walk_dir(cfg: &Config, filters: &Filters, root: PathBuf, items: &mut Vec<Item
         e.depth() == 0 || !is_dir || !exclude_dir.iter().any(|g| g.matches(&base_name(e.path())))
     });
     for entry in builder.build() {
+        if stop() {
+            return;
+        }
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                items.push(Item::Error(walk_error(&e)));
+                emit(Item::Error(walk_error(&e)));
                 continue;
             }
         };
@@ -177,7 +195,7 @@ fn walk_dir(cfg: &Config, filters: &Filters, root: PathBuf, items: &mut Vec<Item
         if implicit && name.starts_with(b"./") {
             name.drain(..2);
         }
-        items.push(Item::Input(Input {
+        emit(Item::Input(Input {
             name,
             path: Some(path),
             from_recursion: true,

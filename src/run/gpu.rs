@@ -39,7 +39,7 @@ const BATCH_BYTES: u64 = 4 << 30;
 pub fn choose(
     cfg: &Config,
     compiled: &Compiled,
-    items: &[Item],
+    input_bytes: &dyn Fn() -> u64,
     prog: &str,
 ) -> Result<Option<GpuEngine>, String> {
     let debug = |msg: &str| {
@@ -69,7 +69,7 @@ pub fn choose(
             );
             return Ok(None);
         };
-        let bytes = mapped_bytes(items);
+        let bytes = input_bytes();
         if bytes < min {
             debug(&format!(
                 "engine: cpu ({bytes} bytes of files, GPU from {min})"
@@ -91,7 +91,7 @@ pub fn choose(
 }
 
 /// Bytes of regular files among the inputs (what the GPU would search).
-fn mapped_bytes(items: &[Item]) -> u64 {
+pub fn mapped_bytes(items: &[Item]) -> u64 {
     items
         .iter()
         .filter_map(|item| match item {

@@ -1,0 +1,49 @@
+//! A tree is walked while other threads search it, files handed out in
+//! batches: the output must be the one-thread output, byte for byte.
+
+mod common;
+
+use common::XorShift;
+use std::process::Command;
+
+fn run(args: &[&str], dir: &std::path::Path) -> (Vec<u8>, i32) {
+    let out = Command::new(common::bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    (out.stdout, out.status.code().unwrap())
+}
+
+#[test]
+fn walking_while_searching_prints_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    for i in 0..300 {
+        let sub = dir
+            .path()
+            .join(format!("d{}/e{}", rng.below(5), rng.below(3)));
+        std::fs::create_dir_all(&sub).unwrap();
+        let len = rng.below(300);
+        std::fs::write(sub.join(format!("f{i}.txt")), rng.bytes(len, b"ab\n")).unwrap();
+    }
+    for args in [
+        &["-rn", "ab"][..],
+        &["-rc", "ba"],
+        &["-rl", "aab"],
+        &["-rL", "bbb"],
+        &["-rq", "a"],
+        &["-r", "-C1", "abab"],
+    ] {
+        let one = run(&[&["-j1"][..], args].concat(), dir.path());
+        for threads in ["-j2", "-j5"] {
+            let many = run(&[&[threads][..], args].concat(), dir.path());
+            assert_eq!(
+                String::from_utf8_lossy(&many.0),
+                String::from_utf8_lossy(&one.0),
+                "{args:?} {threads}"
+            );
+            assert_eq!(many.1, one.1, "{args:?} {threads}");
+        }
+    }
+}
