@@ -7,7 +7,8 @@
 //! L1, and slows down as the set grows. This matcher does a fixed amount of
 //! independent, mostly cache-resident work per byte instead: hash a few
 //! bytes at each position, probe a table, and confirm only the rare
-//! positions the table admits. The GPU kernels use the same scheme.
+//! positions the table admits (the scheme planned for the GPU's many-pattern
+//! kernel, which does not exist yet).
 //!
 //! # How
 //!
