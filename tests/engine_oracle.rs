@@ -37,6 +37,18 @@ impl Sink for Collect {
     }
 }
 
+/// `args` plus -i/-w/-x/-v as asked, and a placeholder pattern (the tests
+/// pass their patterns to `compile` directly).
+fn with_flags(mut args: Vec<&str>, ci: bool, word: bool, whole: bool, invert: bool) -> Vec<&str> {
+    for (on, flag) in [(ci, "-i"), (word, "-w"), (whole, "-x"), (invert, "-v")] {
+        if on {
+            args.push(flag);
+        }
+    }
+    args.extend(["-e", "unused"]);
+    args
+}
+
 fn config(args: &[&str]) -> Config {
     let mut argv = vec!["gpugrep"];
     argv.extend_from_slice(args);
@@ -132,13 +144,7 @@ proptest! {
         let max_arg = max.map(|m| format!("-m{m}"));
         let mut args = vec!["-F"];
         if let Some(m) = &max_arg { args.push(m); }
-        if ci { args.push("-i"); }
-        if word { args.push("-w"); }
-        if whole { args.push("-x"); }
-        if invert { args.push("-v"); }
-        args.push("-e");
-        args.push("unused");
-        let cfg = config(&args);
+        let cfg = config(&with_flags(args, ci, word, whole, invert));
         let got = engine_lines(&text, &pats, &cfg);
         let mut want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, whole), invert);
         want.truncate(max.unwrap_or(usize::MAX));
@@ -154,14 +160,7 @@ proptest! {
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {
-        let mut args = vec!["-E"];
-        if ci { args.push("-i"); }
-        if word { args.push("-w"); }
-        if whole { args.push("-x"); }
-        if invert { args.push("-v"); }
-        args.push("-e");
-        args.push("unused");
-        let cfg = config(&args);
+        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
         let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
         // The oracle: the same expression, applied to each line by itself.
         let wrapped = if whole {
