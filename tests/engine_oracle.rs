@@ -292,12 +292,7 @@ proptest! {
         pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abAB_ -".to_vec()), 2..7), 2000..2300),
         ci in any::<bool>(), word in any::<bool>(), invert in any::<bool>(),
     ) {
-        let mut args = vec!["-F"];
-        if ci { args.push("-i"); }
-        if word { args.push("-w"); }
-        if invert { args.push("-v"); }
-        args.push("unused");
-        let cfg = config(&args);
+        let cfg = config(&with_flags(vec!["-F"], ci, word, false, invert));
         let compiled = compile(&pats, &cfg).unwrap();
         prop_assert!(compiled.description.contains("q-gram") || pats.iter().collect::<std::collections::HashSet<_>>().len() < 2000);
         let got = engine_lines(&text, &pats, &cfg);
