@@ -96,6 +96,38 @@ fn read_error(result: &mut FileResult, display: &str, e: &io::Error) {
         .push(format!("{display}: {}", crate::input::io_reason(e)));
 }
 
+/// The first read of a stream (what grep calls its first buffer), read
+/// further only while it could still be the start of a byte-order mark. A
+/// slow pipe gives what it has (a short first line is not held back), a file
+/// gives up to 64 KiB, and the binary probe then sees that same first buffer.
+fn read_head(reader: &mut dyn Read, sniff: bool) -> io::Result<Vec<u8>> {
+    const BOMS: [&[u8]; 3] = [b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xFE\xFF"];
+    const FIRST_READ: usize = 64 * 1024;
+    let may_grow_into_bom = |head: &[u8]| {
+        BOMS.iter()
+            .any(|b| b.len() > head.len() && b.starts_with(head))
+    };
+    let mut head = Vec::new();
+    if !sniff {
+        return Ok(head);
+    }
+    // Read into the thread's buffer (initialised once, never zero-filled
+    // again) and copy out only what arrived.
+    let mut scratch = Recycled::take();
+    if scratch.0.len() < FIRST_READ {
+        scratch.0.resize(FIRST_READ, 0);
+    }
+    while may_grow_into_bom(&head) {
+        match reader.read(&mut scratch.0[..FIRST_READ]) {
+            Ok(0) => break,
+            Ok(n) => head.extend_from_slice(&scratch.0[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(head)
+}
+
 /// What is searched: bytes in memory, or a stream.
 enum Body<'d> {
     Bytes(&'d [u8]),
@@ -165,17 +197,18 @@ pub fn search_input<'a>(
             FilePlan::Decode { enc, skip } => (Cow::Borrowed(data), enc, skip),
         },
         Body::Stream(mut reader) => {
-            let mut head = Vec::with_capacity(BOM_PROBE);
             let sniff = plan != EncodingPlan::Raw { sniff_utf16: false };
-            if let Err(e) = (&mut reader)
-                .take(if sniff { BOM_PROBE as u64 } else { 0 })
-                .read_to_end(&mut head)
-            {
-                read_error(&mut result, &display, &e);
-                return Ok(result);
-            }
+            let mut head = match read_head(&mut reader, sniff) {
+                Ok(head) => head,
+                Err(e) => {
+                    read_error(&mut result, &display, &e);
+                    return Ok(result);
+                }
+            };
             match plan.for_file(&head) {
                 FilePlan::Raw { skip } => {
+                    // The head comes back whole from the first read: the
+                    // binary probe sees the same first buffer.
                     let rest: Box<dyn Read + Send> =
                         Box::new(io::Cursor::new(head.split_off(skip)).chain(reader));
                     return search_body(
@@ -448,7 +481,9 @@ fn search_stream<'m>(
         filled += n;
         result.bytes += n as u64;
         let eof = n == 0;
-        if !probed && (filled >= BINARY_PROBE.min(chunk) || eof) {
+        // The first read decides (as grep's first buffer does): waiting for
+        // 32 KiB would hold back the first lines of a slow pipe (`tail -f`).
+        if !probed {
             probed = true;
             let binary =
                 binary_possible && memchr::memchr(0, &buf[..filled.min(BINARY_PROBE)]).is_some();
@@ -464,9 +499,6 @@ fn search_stream<'m>(
                     suppress = true;
                 }
             }
-        }
-        if !probed {
-            continue;
         }
         let end = if eof {
             filled
