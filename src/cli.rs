@@ -13,6 +13,7 @@ use std::ffi::OsString;
     name = "gpugrep",
     version,
     disable_help_flag = true,
+    infer_long_args = true,
     // grep lets any option be repeated; the last value wins.
     args_override_self = true,
     override_usage = "gpugrep [OPTION]... PATTERNS [FILE]...",
@@ -168,6 +169,12 @@ pub struct Cli {
     /// Search directories recursively.
     #[arg(short = 'r', long = "recursive")]
     pub recursive: bool,
+    /// What to do with directories: read (an error), skip or recurse.
+    #[arg(short = 'd', long = "directories", value_name = "ACTION")]
+    pub directories: Option<String>,
+    /// What to do with devices, FIFOs and sockets: read or skip.
+    #[arg(short = 'D', long = "devices", value_name = "ACTION")]
+    pub devices: Option<String>,
     /// Search directories recursively, following all symbolic links.
     #[arg(short = 'R', long = "dereference-recursive")]
     pub dereference_recursive: bool,
@@ -210,7 +217,7 @@ pub struct Cli {
 }
 
 /// Short options that take their value as the next argument.
-const SHORT_WITH_VALUE: &[u8] = b"efmABCj";
+const SHORT_WITH_VALUE: &[u8] = b"efmABCjdD";
 
 /// Long options that take their value as the next argument (without `=`).
 const LONG_WITH_VALUE: &[&str] = &[
@@ -229,6 +236,8 @@ const LONG_WITH_VALUE: &[&str] = &[
     "--engine",
     "--threads",
     "--encoding",
+    "--directories",
+    "--devices",
 ];
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites

@@ -110,6 +110,10 @@ pub struct Config {
     pub line_buffered: bool,
     pub binary: BinaryMode,
     pub recursive: bool,
+    /// `-d skip`: directory operands are passed over silently.
+    pub skip_directories: bool,
+    /// `-D skip`: devices, FIFOs and sockets given as operands are skipped.
+    pub skip_devices: bool,
     pub follow_links: bool,
     pub include: Vec<String>,
     pub exclude: Vec<String>,
@@ -280,7 +284,25 @@ impl Config {
         if cli.json && cli.only_matching {
             return Err(UsageError("--json cannot be combined with -o".into()));
         }
-        let recursive = cli.recursive || cli.dereference_recursive;
+        let (recursive, skip_directories) = match cli.directories.as_deref() {
+            None | Some("read") => (cli.recursive || cli.dereference_recursive, false),
+            Some("skip") => (cli.recursive || cli.dereference_recursive, true),
+            Some("recurse") => (true, false),
+            Some(other) => {
+                return Err(UsageError(format!(
+                    "{other}: invalid argument for --directories (read, skip or recurse)"
+                )))
+            }
+        };
+        let skip_devices = match cli.devices.as_deref() {
+            None | Some("read") => false,
+            Some("skip") => true,
+            Some(other) => {
+                return Err(UsageError(format!(
+                    "{other}: invalid argument for --devices (read or skip)"
+                )))
+            }
+        };
         let implicit_path = paths.is_empty();
         Ok(Config {
             patterns,
@@ -311,6 +333,8 @@ impl Config {
             line_buffered: cli.line_buffered,
             binary,
             recursive,
+            skip_directories,
+            skip_devices,
             follow_links: cli.dereference_recursive,
             include: cli.include,
             exclude: cli.exclude,

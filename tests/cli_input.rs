@@ -729,3 +729,49 @@ fn dash_z_with_dash_x() {
     s.write("a", "ab\0a\0");
     s.grep(&["-z", "-x", "a", "a"]).expect("a\0", "", 0);
 }
+
+#[test]
+fn dash_d_skip_passes_over_directory_operands_silently() {
+    let s = Sandbox::new();
+    s.write("d/f", "foo\n");
+    s.write("f1", "foo\n");
+    s.grep(&["-d", "skip", "foo", "d", "f1"])
+        .expect("f1:foo\n", "", 0);
+}
+
+#[test]
+fn dash_d_recurse_is_dash_r() {
+    let s = Sandbox::new();
+    s.write("d/f", "foo\n");
+    s.grep(&["--directories=recurse", "foo", "d"])
+        .expect("d/f:foo\n", "", 0);
+}
+
+#[test]
+fn dash_d_with_an_unknown_action_is_a_usage_error() {
+    let s = Sandbox::new();
+    s.write("f1", "foo\n");
+    s.grep(&["-d", "jump", "foo", "f1"]).expect(
+        "",
+        "gpugrep: jump: invalid argument for --directories (read, skip or recurse)\n",
+        2,
+    );
+}
+
+#[test]
+fn dash_capital_d_skip_passes_over_devices() {
+    let s = Sandbox::new();
+    s.write("f1", "foo\n");
+    s.grep(&["-D", "skip", "-c", "foo", "/dev/null", "f1"])
+        .expect("f1:1\n", "", 0);
+}
+
+#[test]
+fn unambiguous_long_option_prefixes_are_accepted_as_in_gnu_grep() {
+    let s = Sandbox::new();
+    s.write("f1", "Foo\n");
+    s.grep(&["--ignore", "--line-n", "foo", "f1"])
+        .expect("1:Foo\n", "", 0);
+    let out = s.grep(&["--nu", "foo", "f1"]).run();
+    assert_eq!(out.code, 2, "ambiguous: --null or --null-data");
+}

@@ -120,6 +120,12 @@ pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
                 continue;
             }
         };
+        if meta.is_dir() && cfg.skip_directories && !cfg.recursive {
+            continue;
+        }
+        if cfg.skip_devices && !meta.is_dir() && !meta.is_file() {
+            continue;
+        }
         if meta.is_dir() {
             if !cfg.recursive {
                 // Opening it reports "Is a directory"; -c and -L still
