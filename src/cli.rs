@@ -187,6 +187,9 @@ pub struct Cli {
     /// Skip directories whose base name matches GLOB.
     #[arg(long = "exclude-dir", value_name = "GLOB", action = ArgAction::Append)]
     pub exclude_dir: Vec<String>,
+    /// Skip files whose base name matches a glob read from FILE (one a line).
+    #[arg(long = "exclude-from", value_name = "FILE", action = ArgAction::Append)]
+    pub exclude_from: Vec<OsString>,
     /// Honour .gitignore, .ignore and git's exclude files while recursing.
     #[arg(long = "gitignore")]
     pub gitignore: bool,
@@ -238,6 +241,7 @@ const LONG_WITH_VALUE: &[&str] = &[
     "--encoding",
     "--directories",
     "--devices",
+    "--exclude-from",
 ];
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites

@@ -294,6 +294,18 @@ impl Config {
                 )))
             }
         };
+        let mut exclude = cli.exclude;
+        for file in &cli.exclude_from {
+            let text = std::fs::read(file).map_err(|e| {
+                UsageError(format!(
+                    "{}: {}",
+                    file.to_string_lossy(),
+                    crate::input::io_reason(&e)
+                ))
+            })?;
+            let text = String::from_utf8_lossy(&text);
+            exclude.extend(text.lines().filter(|l| !l.is_empty()).map(str::to_string));
+        }
         let skip_devices = match cli.devices.as_deref() {
             None | Some("read") => false,
             Some("skip") => true,
@@ -337,7 +349,7 @@ impl Config {
             skip_devices,
             follow_links: cli.dereference_recursive,
             include: cli.include,
-            exclude: cli.exclude,
+            exclude,
             exclude_dir: cli.exclude_dir,
             gitignore: cli.gitignore,
             json: cli.json,

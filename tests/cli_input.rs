@@ -775,3 +775,25 @@ fn unambiguous_long_option_prefixes_are_accepted_as_in_gnu_grep() {
     let out = s.grep(&["--nu", "foo", "f1"]).run();
     assert_eq!(out.code, 2, "ambiguous: --null or --null-data");
 }
+
+#[test]
+fn exclude_from_reads_globs_from_a_file() {
+    let s = Sandbox::new();
+    s.write("d/a.log", "foo\n");
+    s.write("d/b.txt", "foo\n");
+    s.write("d/c.md", "foo\n");
+    s.write("globs", "*.log\n\n*.md\n");
+    s.grep(&["-r", "--exclude-from=globs", "foo", "d"])
+        .expect("d/b.txt:foo\n", "", 0);
+}
+
+#[test]
+fn exclude_from_a_missing_file_is_an_error() {
+    let s = Sandbox::new();
+    s.write("f", "foo\n");
+    s.grep(&["--exclude-from=nope", "foo", "f"]).expect(
+        "",
+        "gpugrep: nope: No such file or directory\n",
+        2,
+    );
+}
