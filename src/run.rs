@@ -243,6 +243,9 @@ fn search_walking(
     })
 }
 
+/// How many files past the last one printed a worker may search.
+const AHEAD_LIMIT: usize = 1024;
+
 /// Files handed to a search thread at once while walking.
 const WALK_BATCH: usize = 16;
 
@@ -261,18 +264,28 @@ fn search_parallel(
     state: &mut Printed,
 ) -> io::Result<()> {
     let stop = AtomicBool::new(false);
+    // Results wait in memory until every earlier file is printed; workers
+    // stay at most this many files ahead of the printer, so one slow file
+    // early in a large tree cannot make the others pile up.
+    let printed = AtomicUsize::new(0);
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let stop = &stop;
+            let (stop, printed) = (&stop, &printed);
             scope.spawn(move || loop {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
                 let batch = next();
-                if batch.is_empty() {
+                let Some(&(first, _)) = batch.first() else {
                     break;
+                };
+                // The batch holding the next file to print never waits here.
+                while first > printed.load(Ordering::Acquire) + AHEAD_LIMIT
+                    && !stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
                 }
                 let results = batch
                     .into_iter()
@@ -294,6 +307,7 @@ fn search_parallel(
                 pending.extend(results);
                 while let Some(r) = pending.remove(&want) {
                     want += 1;
+                    printed.store(want, Ordering::Release);
                     let mut r = r?;
                     state.emit(shared, out, &mut r)?;
                     if state.stop(shared) {
