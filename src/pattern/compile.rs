@@ -340,7 +340,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         prefilter: Box::new(cpu::Regex::new(re)),
         confirm: None,
         literal: None,
-        description: format!("regex of {} alternative(s)", alternatives.len()),
+        description: format!("{} pattern(s), regex", alternatives.len()),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
