@@ -37,6 +37,7 @@ fn naive(text: &[u8], pat: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+#[derive(Default)]
 struct Stats {
     cases: usize,
     mismatches: usize,
@@ -132,13 +133,7 @@ fn gpu_matches_naive_oracle() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(100_000)
     };
-    let mut stats = Stats {
-        cases: 0,
-        mismatches: 0,
-        bitmap: 0,
-        offsets: 0,
-        kernels: Default::default(),
-    };
+    let mut stats = Stats::default();
     let mut rng = XorShift(0x243f_6a88_85a3_08d3);
     let all: Vec<u8> = (0..=255u8).collect();
 
@@ -361,13 +356,7 @@ fn gpu_segmented_matches_naive_oracle() {
     let Some(mut engine) = open() else { return };
     let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
     let mut rng = XorShift(0x0bad_5eed_1234_5678);
-    let mut stats = Stats {
-        cases: 0,
-        mismatches: 0,
-        bitmap: 0,
-        offsets: 0,
-        kernels: Default::default(),
-    };
+    let mut stats = Stats::default();
     let cases = if small { 20 } else { 3000 };
     for case in 0..cases {
         // Segments of 1, 2 or 3 tiles (32 KiB each): texts span several.
