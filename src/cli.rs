@@ -208,6 +208,14 @@ pub struct Cli {
     /// euc-kr, utf-16le, windows-1252, ...) or auto (BOM sniffing).
     #[arg(long = "encoding", value_name = "LABEL", default_value = "auto")]
     pub encoding: String,
+    /// Most GPU memory the GPU engine may use (e.g. 256M, 2G; default: what
+    /// its buffers need). Also GPUGREP_GPU_MEMORY.
+    #[arg(long = "gpu-memory", value_name = "SIZE")]
+    pub gpu_memory: Option<String>,
+    /// Most page-locked host memory for the GPU's staging ring (default 1G).
+    /// Also GPUGREP_GPU_STAGING.
+    #[arg(long = "gpu-staging", value_name = "SIZE")]
+    pub gpu_staging: Option<String>,
     /// Print what gpugrep decided (engine, kernel, fallbacks) on standard error.
     #[arg(long = "debug")]
     pub debug: bool,
@@ -242,6 +250,8 @@ const LONG_WITH_VALUE: &[&str] = &[
     "--directories",
     "--devices",
     "--exclude-from",
+    "--gpu-memory",
+    "--gpu-staging",
 ];
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites

@@ -126,6 +126,10 @@ pub struct Config {
     pub encoding: EncodingChoice,
     pub debug: bool,
     pub threads: usize,
+    /// `--gpu-memory`: the GPU engine's device memory budget in bytes.
+    pub gpu_memory: Option<u64>,
+    /// `--gpu-staging`: page-locked host memory for the staging ring.
+    pub gpu_staging: Option<u64>,
     /// Files and directories to search, in order; empty means the default.
     pub paths: Vec<OsString>,
     /// True when no path was given (stdin, or `.` with -r).
@@ -258,6 +262,22 @@ impl Config {
             None => default_threads(),
         };
 
+        let size = |opt: &Option<String>,
+                    env: &str,
+                    what: &str|
+         -> Result<Option<u64>, UsageError> {
+            let value = opt.clone().or_else(|| std::env::var(env).ok());
+            value
+                .map(|v| parse_size(&v).ok_or_else(|| UsageError(format!("{v}: invalid {what}"))))
+                .transpose()
+        };
+        let gpu_memory = size(&cli.gpu_memory, "GPUGREP_GPU_MEMORY", "GPU memory size")?;
+        let gpu_staging = size(
+            &cli.gpu_staging,
+            "GPUGREP_GPU_STAGING",
+            "staging memory size",
+        )?;
+
         let group_separator = if cli.no_group_separator {
             None
         } else {
@@ -358,6 +378,8 @@ impl Config {
             encoding,
             debug: cli.debug,
             threads,
+            gpu_memory,
+            gpu_staging,
             paths,
             implicit_path,
         })
@@ -367,6 +389,19 @@ impl Config {
     pub fn needs_line_numbers(&self) -> bool {
         self.line_number || self.json
     }
+}
+
+/// A size in bytes with an optional K, M or G suffix (powers of 1024).
+pub fn parse_size(value: &str) -> Option<u64> {
+    let v = value.trim();
+    let (digits, shift) = match v.char_indices().last()? {
+        (i, 'k' | 'K') => (&v[..i], 10),
+        (i, 'm' | 'M') => (&v[..i], 20),
+        (i, 'g' | 'G') => (&v[..i], 30),
+        _ => (v, 0),
+    };
+    let n: u64 = digits.parse().ok()?;
+    n.checked_mul(1 << shift).filter(|&b| b > 0)
 }
 
 fn default_threads() -> usize {

@@ -9,7 +9,7 @@ mod gpu;
 mod one;
 
 use crate::config::{Config, Mode};
-use crate::engine::gpu::GpuEngine;
+use crate::engine::gpu::GpuError;
 use crate::exit::ExitStatus;
 use crate::input::walk::{self, Input, Item};
 use crate::output::json::{write_summary, JsonStats};
@@ -54,23 +54,30 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
-    let input_bytes = || gpu::mapped_bytes(&walk::collect(&cfg));
-    let mut engine = match gpu::choose(&cfg, &compiled, &input_bytes, prog) {
-        Ok(engine) => engine,
+    let wanted = match gpu::wanted(&cfg, &compiled, prog) {
+        Ok(w) => w,
         Err(msg) => {
             eprintln!("{prog}: {msg}");
             return ExitStatus::Error;
         }
     };
+    let gpu_possible = !matches!(wanted, gpu::Wanted::No);
     // Walking a tree overlaps with searching it when the CPU searches with
-    // several threads; otherwise the inputs are listed first.
+    // several threads; otherwise (and whenever the GPU may take part) the
+    // inputs are listed first.
     let walk_while_searching =
-        engine.is_none() && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
+        !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
     let items = if walk_while_searching {
         Vec::new()
     } else {
         walk::collect(&cfg)
     };
+    let sizes = if gpu_possible {
+        gpu::sizes(&items, cfg.threads)
+    } else {
+        Vec::new()
+    };
+    let gpu = gpu::start(wanted, &cfg, &sizes, prog);
     let mut print = PrintOptions::from_config(&cfg);
     print.decode = compiled.encoding.printed_decoding();
     let cfg_threads = cfg.threads;
@@ -83,15 +90,15 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let started = std::time::Instant::now();
-    let inputs = if walk_while_searching {
-        Inputs::Walk
-    } else {
-        Inputs::Listed(&items)
+    let inputs = match gpu {
+        _ if walk_while_searching => Inputs::Walk,
+        Some((backend, gpu_only)) => Inputs::Gpu(&items, &sizes, backend, gpu_only),
+        None => Inputs::Listed(&items),
     };
-    let (selected, had_error) = match search_all(&shared, inputs, engine.as_mut()) {
+    let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed(), engine.is_some());
+                state.print_stats(started.elapsed());
             }
             (state.selected, state.had_error)
         }
@@ -105,14 +112,22 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
-/// The inputs: listed in advance, or walked while searching.
+/// The inputs: listed in advance, or walked while searching, or listed
+/// with their sizes for the GPU pipeline (with its backend, and whether
+/// the GPU alone searches).
 enum Inputs<'a> {
     Listed(&'a [Item]),
     Walk,
+    Gpu(
+        &'a [Item],
+        &'a [Option<u64>],
+        mpsc::Receiver<Result<gpu::Backend, GpuError>>,
+        bool,
+    ),
 }
 
 /// Searches every item; returns what was printed and found.
-fn search_all(shared: &Shared, inputs: Inputs, gpu: Option<&mut GpuEngine>) -> io::Result<Printed> {
+fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     let started = std::time::Instant::now();
     let stdout = io::stdout().lock();
     // Block-buffer into pipes and files (one write per 64 KiB, not one per
@@ -128,12 +143,12 @@ fn search_all(shared: &Shared, inputs: Inputs, gpu: Option<&mut GpuEngine>) -> i
     let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
         one::search_input(shared, input, None, prefilter, stream)
     };
-    match (gpu, inputs) {
-        (Some(engine), Inputs::Listed(items)) => {
-            gpu::search(shared, engine, items, out, &mut state)?
+    match inputs {
+        Inputs::Gpu(items, sizes, backend, gpu_only) => {
+            gpu::search(shared, backend, gpu_only, items, sizes, out, &mut state)?
         }
-        (_, Inputs::Listed(items)) => search_items(shared, items, &job, out, &mut state)?,
-        (_, Inputs::Walk) => search_walking(shared, &job, out, &mut state)?,
+        Inputs::Listed(items) => search_items(shared, items, &job, out, &mut state)?,
+        Inputs::Walk => search_walking(shared, &job, out, &mut state)?,
     }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
         let mut summary = Vec::new();
@@ -341,6 +356,10 @@ pub(crate) struct Printed {
     lines: u64,
     any_lines: bool,
     json: JsonStats,
+    /// The GPU searched at least one chunk.
+    gpu: bool,
+    /// `--stats` lines about the GPU pipeline's stages.
+    stage_lines: Vec<String>,
 }
 
 impl Printed {
@@ -387,7 +406,7 @@ impl Printed {
     }
 
     /// `--stats`, on stderr so that pipes see only results.
-    fn print_stats(&self, elapsed: std::time::Duration, gpu: bool) {
+    fn print_stats(&self, elapsed: std::time::Duration) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
             self.bytes as f64 / secs / 1e9
@@ -401,8 +420,11 @@ impl Printed {
             self.files_matched,
             self.files,
             self.bytes,
-            if gpu { "gpu" } else { "cpu" }
+            if self.gpu { "gpu" } else { "cpu" }
         );
+        for l in &self.stage_lines {
+            eprintln!("{l}");
+        }
     }
 
     /// With -q, the first selected line ends the run.

@@ -4,9 +4,15 @@
 //! them: corpus layout, the offset windows per file, confirmation, context,
 //! counts and output, by running `gpugrep --engine gpu` and `--engine cpu`
 //! on the same random files and options and comparing stdout, stderr and
-//! exit status byte for byte. Skips (and passes) without a usable GPU.
-//! `GPUGREP_E2E_CASES` sets the number of cases (default 200); the binary is
-//! `GPUGREP_BIN` when set (test executables carried to a GPU machine).
+//! exit status byte for byte. Each case picks a chunk size for the streaming
+//! pipeline (a few bytes, so files are cut and packed everywhere, up to the
+//! default). The GPU test skips (and passes) without a usable GPU; the same
+//! cases also run everywhere through the pipeline with its chunk search
+//! simulated on the CPU (`GPUGREP_GPU_SIMULATE=1`), which checks packing,
+//! cutting, ordering and fallbacks without a GPU.
+//! `GPUGREP_E2E_CASES` sets the number of cases (default 200 on the GPU, 80
+//! simulated); the binary is `GPUGREP_BIN` when set (test executables
+//! carried to a GPU machine).
 
 mod common;
 
@@ -14,16 +20,23 @@ use common::{bin, XorShift};
 use std::process::{Command, Output};
 
 fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
-    run_split(engine, args, dir, false)
+    run_with(engine, args, dir, false, &[])
 }
 
 /// `split`: let one input be cut into pieces searched by several threads,
 /// whatever its size (the GPU's offsets are then read through prefixes).
-fn run_split(engine: &str, args: &[String], dir: &std::path::Path, split: bool) -> Output {
+fn run_with(
+    engine: &str,
+    args: &[String],
+    dir: &std::path::Path,
+    split: bool,
+    env: &[(String, String)],
+) -> Output {
     let mut cmd = Command::new(bin());
     if split {
         cmd.env("GPUGREP_SPLIT_MIN", "1").arg("-j3");
     }
+    cmd.envs(env.iter().map(|(k, v)| (k, v)));
     cmd.arg(format!("--engine={engine}"))
         .args(args)
         .current_dir(dir)
@@ -45,10 +58,23 @@ fn gpu_engine_prints_what_cpu_engine_prints() {
         );
         return;
     }
-    let cases: usize = std::env::var("GPUGREP_E2E_CASES")
+    differential(cases(200), &[]);
+}
+
+#[test]
+fn simulated_pipeline_prints_what_cpu_engine_prints() {
+    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    differential(cases(80), &simulate);
+}
+
+fn cases(default: usize) -> usize {
+    std::env::var("GPUGREP_E2E_CASES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
+        .unwrap_or(default)
+}
+
+fn differential(cases: usize, base_env: &[(String, String)]) {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let mut mismatches = 0;
     for case in 0..cases {
@@ -58,7 +84,11 @@ fn gpu_engine_prints_what_cpu_engine_prints() {
         } else {
             b"ab ab_c-\n"
         };
-        let files = if case % 4 == 1 { 1 } else { 1 + rng.below(6) };
+        let files = match case % 4 {
+            1 => 1,
+            3 => 1 + rng.below(60),
+            _ => 1 + rng.below(6),
+        };
         let mut names = Vec::new();
         for f in 0..files {
             // Mostly small files; sometimes large ones that span many
@@ -106,9 +136,35 @@ fn gpu_engine_prints_what_cpu_engine_prints() {
         args.push("-e".into());
         args.push(pattern.clone());
         args.extend(names.iter().cloned());
+        if case % 8 == 3 {
+            args.retain(|a| !a.starts_with('f'));
+            args.extend(["-r".to_string(), ".".to_string()]);
+        }
+        let mut env = base_env.to_vec();
+        let chunk = match rng.below(4) {
+            0 => 1 + rng.below(16),
+            1 => 16 + rng.below(5000),
+            2 => 65536,
+            _ => 0,
+        };
+        if chunk > 0 {
+            env.push(("GPUGREP_GPU_CHUNK".into(), chunk.to_string()));
+        }
         let split = case % 2 == 1;
-        let gpu = run_split("gpu", &args, dir.path(), split);
-        let cpu = run_split("cpu", &args, dir.path(), false);
+        // Simulated, some cases run auto: the CPU claims files until the
+        // pipeline's backend arrives (after 0-20 ms), then both search.
+        let simulated = !base_env.is_empty();
+        let engine = if simulated && rng.below(3) == 0 {
+            env.push((
+                "GPUGREP_GPU_SIMULATE_DELAY".into(),
+                rng.below(20).to_string(),
+            ));
+            "auto"
+        } else {
+            "gpu"
+        };
+        let gpu = run_with(engine, &args, dir.path(), split, &env);
+        let cpu = run_with("cpu", &args, dir.path(), false, &[]);
         if gpu.stdout != cpu.stdout
             || gpu.stderr != cpu.stderr
             || gpu.status.code() != cpu.status.code()
@@ -116,7 +172,7 @@ fn gpu_engine_prints_what_cpu_engine_prints() {
             mismatches += 1;
             if mismatches <= 5 {
                 eprintln!(
-                    "case {case}: args {args:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
+                    "case {case}: args {args:?} env {env:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
                     gpu.status.code(),
                     String::from_utf8_lossy(&gpu.stdout)
                         .chars()

@@ -74,6 +74,28 @@ fn cuda(what: &str) -> impl FnOnce(result::DriverError) -> GpuError + '_ {
     move |e| GpuError::Cuda(format!("{what}: {e}"))
 }
 
+/// Makes threads waiting for the GPU sleep instead of spinning (before the
+/// primary context is created; `GPUGREP_GPU_SYNC=spin|yield|auto` for
+/// measurements). The pipeline's lanes wait while its readers need every
+/// core. A failure leaves the driver's default.
+fn set_scheduling() {
+    use sys::CUctx_flags_enum as F;
+    let flag = match std::env::var("GPUGREP_GPU_SYNC").as_deref() {
+        Ok("spin") => F::CU_CTX_SCHED_SPIN,
+        Ok("yield") => F::CU_CTX_SCHED_YIELD,
+        Ok("auto") => F::CU_CTX_SCHED_AUTO,
+        _ => F::CU_CTX_SCHED_BLOCKING_SYNC,
+    };
+    let mut dev: sys::CUdevice = 0;
+    // SAFETY: plain driver calls with a valid out-pointer; cuInit may be
+    // called more than once.
+    unsafe {
+        if sys::cuInit(0).result().is_ok() && sys::cuDeviceGet(&mut dev, 0).result().is_ok() {
+            let _ = sys::cuDevicePrimaryCtxSetFlags_v2(dev, flag as u32);
+        }
+    }
+}
+
 /// A grow-only device buffer.
 struct Buf<T> {
     slice: Option<CudaSlice<T>>,
@@ -117,10 +139,39 @@ fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> sys::CUdeviceptr {
     s.device_ptr(stream).0
 }
 
+/// Host memory registered with the driver (page-locked, DMA-able).
+pub(crate) struct Registered {
+    map: memmap2::MmapMut,
+    ctx: Arc<CudaContext>,
+}
+
+impl Registered {
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u8 {
+        self.map.as_mut_ptr()
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        // Errors here have nowhere to go; the mapping is freed either way.
+        if self.ctx.bind_to_thread().is_ok() {
+            // SAFETY: registered in alloc_host; every copy that read it was
+            // waited for by its lane before the memory was handed back.
+            let _ = unsafe { sys::cuMemHostUnregister(self.map.as_mut_ptr().cast()) };
+        }
+    }
+}
+
 /// Which shape the results came back in, with the data.
 pub(crate) enum Found {
     Offsets(Vec<u64>),
     Bitmap(Vec<u64>, usize),
+    /// More matches than the caller wanted shipped (`search_chunk`).
+    Dense(u64),
 }
 
 pub(crate) struct Device {
@@ -143,7 +194,10 @@ pub(crate) struct Device {
     pat: Buf<u8>,
     bad: Buf<i32>,
     gs: Buf<i32>,
+    /// Two write-combined staging buffers, allocated on first upload.
     staging: Vec<(PinnedHostSlice<u8>, CudaEvent)>,
+    /// Timing events of `search_chunk`: before the copy, after it, after the kernel.
+    events: Option<[CudaEvent; 3]>,
     /// Bytes of text resident in `text` (valid for the bench's resident runs).
     resident: u64,
     pub(crate) bm_portion: u32,
@@ -169,6 +223,7 @@ impl Drop for Device {
 
 impl Device {
     pub(crate) fn open() -> Result<Device, GpuError> {
+        set_scheduling();
         let ctx = CudaContext::new(0).map_err(unavailable("no usable CUDA device 0"))?;
         // SAFETY: every buffer is used on `stream` alone, which orders all
         // work; the stream is synchronised before host memory handed to an
@@ -186,17 +241,6 @@ impl Device {
             .max(1) as u32;
         let total_mem = ctx.total_mem().unwrap_or(0);
         let cc = ctx.compute_capability().unwrap_or((0, 0));
-        let mut staging = Vec::with_capacity(2);
-        for _ in 0..2 {
-            // SAFETY: the contents are uninitialised bytes; they are only
-            // read by DMA after the host wrote them (upload_text).
-            let buf = unsafe { ctx.alloc_pinned::<u8>(STAGE_BYTES) }
-                .map_err(unavailable("allocating pinned memory"))?;
-            let ev = ctx
-                .new_event(None)
-                .map_err(unavailable("creating an event"))?;
-            staging.push((buf, ev));
-        }
         Ok(Device {
             f_prefix_full: f("prefix4_full")?,
             f_prefix_short: f("prefix4_short")?,
@@ -217,7 +261,8 @@ impl Device {
             pat: Buf::new(),
             bad: Buf::new(),
             gs: Buf::new(),
-            staging,
+            staging: Vec::new(),
+            events: None,
             resident: 0,
             bm_portion: kernels::BM_DEFAULT_PORTION,
             upload_threads: std::thread::available_parallelism()
@@ -228,6 +273,120 @@ impl Device {
             timings: Timings::default(),
             max_segment: kernels::default_segment(total_mem as u64),
         })
+    }
+
+    /// A second handle on the same GPU: its own stream and buffers, the
+    /// same loaded kernels and settings. Searches on different lanes, each
+    /// driven by its own thread, overlap (copy on one, kernel on another).
+    pub(crate) fn lane(&self) -> Result<Device, GpuError> {
+        let ctx = self.stream.context().clone();
+        let stream = ctx.new_stream().map_err(cuda("creating a stream"))?;
+        let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let ev = || ctx.new_event(timing).map_err(cuda("creating an event"));
+        let events = Some([ev()?, ev()?, ev()?]);
+        Ok(Device {
+            stream,
+            f_prefix_full: self.f_prefix_full.clone(),
+            f_prefix_short: self.f_prefix_short.clone(),
+            f_bm: self.f_bm.clone(),
+            f_scan: self.f_scan.clone(),
+            f_compact: self.f_compact.clone(),
+            name: self.name.clone(),
+            sm_count: self.sm_count,
+            total_mem: self.total_mem,
+            cc: self.cc,
+            text: Buf::new(),
+            bitmap: Buf::new(),
+            counts: Buf::new(),
+            tile_offsets: Buf::new(),
+            total: Buf::new(),
+            out: Buf::new(),
+            pat: Buf::new(),
+            bad: Buf::new(),
+            gs: Buf::new(),
+            staging: Vec::new(),
+            events,
+            resident: 0,
+            bm_portion: self.bm_portion,
+            upload_threads: self.upload_threads,
+            max_segment: self.max_segment,
+            force_offsets: None,
+            readback: None,
+            timings: Timings::default(),
+        })
+    }
+
+    /// `bytes` of page-locked host memory: anonymous memory faulted in by
+    /// `threads` threads, then registered with the driver. On the H100 host
+    /// `cuMemHostAlloc` pinned 1 GiB at 2 GB/s on one thread, which stalled
+    /// the pipeline's start; faulting in parallel and registering is faster.
+    pub(crate) fn alloc_host(&self, bytes: usize, threads: usize) -> Result<Registered, GpuError> {
+        let mut map = memmap2::MmapMut::map_anon(bytes.max(1))
+            .map_err(|e| GpuError::Cuda(format!("allocating host memory: {e}")))?;
+        let per = map.len().div_ceil(threads.max(1)).next_multiple_of(4096);
+        std::thread::scope(|s| {
+            for part in map.chunks_mut(per) {
+                s.spawn(move || part.iter_mut().step_by(4096).for_each(|b| *b = 0));
+            }
+        });
+        let ctx = self.stream.context().clone();
+        ctx.bind_to_thread().map_err(cuda("binding the context"))?;
+        // SAFETY: the range is one live mapping we own; it is unregistered
+        // (Drop) before it is unmapped.
+        unsafe { sys::cuMemHostRegister_v2(map.as_mut_ptr().cast(), map.len(), 0) }
+            .result()
+            .map_err(cuda("registering host memory"))?;
+        Ok(Registered { map, ctx })
+    }
+
+    /// Searches one chunk: copies `text` (pinned memory for an asynchronous
+    /// copy, or pageable) to the GPU, runs the kernel and counts; ships the
+    /// match starts back unless there are more than `cap`. Returns when the
+    /// GPU has finished reading `text`.
+    pub(crate) fn search_chunk(
+        &mut self,
+        text: &[u8],
+        pat: &[u8],
+        kernel: Kernel,
+        cap: u64,
+    ) -> Result<(Kernel, Found), GpuError> {
+        let n = text.len() as u64;
+        if n < pat.len() as u64 {
+            return Ok((kernel, Found::Offsets(Vec::new())));
+        }
+        self.reserve(n)?;
+        let base = ptr(self.text.get("upload")?, &self.stream);
+        let record = |ev: Option<&CudaEvent>, stream: &Arc<CudaStream>| -> Result<(), GpuError> {
+            ev.map_or(Ok(()), |e| {
+                e.record(stream).map_err(cuda("recording an event"))
+            })
+        };
+        record(self.events.as_ref().map(|e| &e[0]), &self.stream)?;
+        // SAFETY: dst holds n bytes (reserve); `text` stays alive and
+        // unchanged until this function returns, and count() below
+        // synchronises the stream, so the copy has finished reading it.
+        unsafe { result::memcpy_htod_async(base, text, self.stream.cu_stream()) }
+            .map_err(cuda("copying text to the GPU"))?;
+        self.zero_tail(n)?;
+        self.resident = n;
+        record(self.events.as_ref().map(|e| &e[1]), &self.stream)?;
+        let ran = kernels::effective(kernel, pat.len());
+        self.load_pattern(pat, ran)?;
+        self.launch_search(pat, ran)?;
+        record(self.events.as_ref().map(|e| &e[2]), &self.stream)?;
+        let count = self.count()?;
+        if let Some([a, b, c]) = &self.events {
+            self.timings.upload_ms += f64::from(a.elapsed_ms(b).unwrap_or(0.0));
+            self.timings.search_ms += f64::from(b.elapsed_ms(c).unwrap_or(0.0));
+        }
+        self.timings.segments += 1;
+        if count > cap {
+            return Ok((ran, Found::Dense(count)));
+        }
+        let t = std::time::Instant::now();
+        let found = self.fetch(n, count)?;
+        self.timings.readback_ms += t.elapsed().as_secs_f64() * 1e3;
+        Ok((ran, found))
     }
 
     /// Makes room for `n` text bytes and the per-tile buffers.
@@ -262,6 +421,17 @@ impl Device {
                 .map_err(cuda("copying text to the GPU"));
         }
         let threads = self.upload_threads;
+        if self.staging.is_empty() {
+            let ctx = self.stream.context().clone();
+            for _ in 0..2 {
+                // SAFETY: the contents are uninitialised bytes; they are only
+                // read by DMA after the host wrote them (below).
+                let buf = unsafe { ctx.alloc_pinned::<u8>(STAGE_BYTES) }
+                    .map_err(cuda("allocating pinned memory"))?;
+                let ev = ctx.new_event(None).map_err(cuda("creating an event"))?;
+                self.staging.push((buf, ev));
+            }
+        }
         let mut off = at;
         for (k, chunk) in src.chunks(STAGE_BYTES).enumerate() {
             let (buf, ev) = &mut self.staging[k % 2];

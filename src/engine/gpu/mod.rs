@@ -190,6 +190,123 @@ impl GpuEngine {
     }
 }
 
+/// What one chunk's search found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChunkFound {
+    /// Every match start in the chunk, ascending.
+    Offsets(Vec<u64>),
+    /// More matches than the cap: not shipped (the CPU searches the chunk).
+    Dense(u64),
+}
+
+/// Page-locked host memory from the GPU's context: a staging buffer that
+/// the GPU reads by DMA while the CPU goes on with other work.
+pub struct HostBuf {
+    mem: device::Registered,
+    ptr: *mut u8,
+}
+
+// SAFETY: the pointer is into `mem`, which lives as long as the HostBuf;
+// whoever shares it decides who writes which bytes when (the streaming
+// pipeline: disjoint ranges while filling, reads only after that).
+unsafe impl Send for HostBuf {}
+unsafe impl Sync for HostBuf {}
+
+impl HostBuf {
+    /// The start of the buffer.
+    pub fn as_ptr(&self) -> *mut u8 {
+        self.ptr
+    }
+
+    pub fn len(&self) -> usize {
+        self.mem.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mem.len() == 0
+    }
+}
+
+/// One of several independent queues of work on the GPU: searches on
+/// different lanes (each driven by its own thread) overlap.
+pub struct GpuLane {
+    dev: Option<device::Device>,
+}
+
+impl GpuLane {
+    /// Searches `text` for `pattern` (copy, kernel, results back); the
+    /// starts come back unless there are more than `cap`. `text` may be a
+    /// `HostBuf` (asynchronous copy) or any memory.
+    pub fn search(
+        &mut self,
+        text: &[u8],
+        pattern: &[u8],
+        cap: u64,
+    ) -> Result<ChunkFound, GpuError> {
+        if pattern.is_empty() {
+            return Err(GpuError::Cuda(
+                "empty pattern passed to the GPU engine".into(),
+            ));
+        }
+        let dev = self
+            .dev
+            .as_mut()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        let kernel = kernels::choose(pattern.len());
+        let res = catch_unwind(AssertUnwindSafe(|| {
+            dev.search_chunk(text, pattern, kernel, cap)
+        }));
+        let found = match res {
+            Ok(r) => r?.1,
+            Err(_) => {
+                self.dev = None;
+                return Err(panicked("a search"));
+            }
+        };
+        Ok(match found {
+            device::Found::Offsets(v) => ChunkFound::Offsets(v),
+            device::Found::Dense(c) => ChunkFound::Dense(c),
+            device::Found::Bitmap(w, c) => {
+                ChunkFound::Offsets(MatchSet::from_bitmap_counted(w, c).iter().collect())
+            }
+        })
+    }
+
+    /// Time spent on this lane: copy and kernel (GPU clock), readback.
+    pub fn timings(&self) -> Timings {
+        self.dev.as_ref().map(|d| d.timings).unwrap_or_default()
+    }
+}
+
+impl GpuEngine {
+    /// A new lane on this GPU.
+    pub fn lane(&self) -> Result<GpuLane, GpuError> {
+        let dev = self
+            .dev
+            .as_ref()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        match catch_unwind(AssertUnwindSafe(|| dev.lane())) {
+            Ok(r) => Ok(GpuLane { dev: Some(r?) }),
+            Err(_) => Err(panicked("creating a lane")),
+        }
+    }
+
+    /// `bytes` of page-locked host memory, faulted in by `threads` threads.
+    pub fn alloc_host(&self, bytes: usize, threads: usize) -> Result<HostBuf, GpuError> {
+        let dev = self
+            .dev
+            .as_ref()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        let alloc = || dev.alloc_host(bytes, threads);
+        let mut mem = match catch_unwind(AssertUnwindSafe(alloc)) {
+            Ok(r) => r?,
+            Err(_) => return Err(panicked("allocating host memory")),
+        };
+        let ptr = mem.as_mut_ptr();
+        Ok(HostBuf { mem, ptr })
+    }
+}
+
 /// Searches `text` in segments of at most `dev.max_segment` bytes (one
 /// segment for most texts) and merges the results: offsets while every
 /// segment shipped offsets, else one bitmap over the whole text.
@@ -225,6 +342,9 @@ fn search_segmented(
             device::Found::Bitmap(w, c) if segs.len() == 1 => {
                 // One pass: the bitmap covers the whole text already.
                 return Ok((ran, MatchSet::from_bitmap_counted(w, c)));
+            }
+            device::Found::Dense(_) => {
+                return Err(GpuError::Cuda("unexpected result shape".into()));
             }
             device::Found::Bitmap(w, c) => {
                 count += c;

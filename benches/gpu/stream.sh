@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The streaming pipeline (issue 4) on the device machine, in one call.
+# Carried in .dev/: gpugrep (release), rg, gpugrep-corpus, and test
+# executables named after their test file (gpu_end_to_end, cli_*, ...).
+# Steps (STEPS, default "suite e2e sanitize bench threshold budget"):
+#   suite      every integration suite with GPUGREP_TEST_ENGINE=gpu
+#   e2e        tests/gpu_end_to_end.rs: GPU vs CPU, random chunk sizes
+#   sanitize   compute-sanitizer memcheck on gpugrep with tiny chunks
+#   bench      $BIG_GIB GiB of prose in $BIG_FILES files, -c literal:
+#              gpugrep auto/gpu/cpu vs rg -j16 (benches/run), --stats,
+#              peak RSS and GPU memory
+#   threshold  auto vs cpu on 1, 2, 4, 8 GiB of files
+#   budget     4 GiB through --gpu-memory 256M --gpu-staging 256M, output
+#              compared with the CPU engine's
+#   huge       $HUGE_GIB GiB (default 84: more than the H100's 79 GiB) in
+#              4 MiB files: gpu, cpu and rg -j16, twice each, outputs compared
+#              (not in the default steps: it fills most of the RAM)
+# Writes logs to $OUT; prints a summary last.
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+steps=${STEPS:-"suite e2e sanitize bench threshold budget"}
+D=$PWD/.dev
+G=$D/gpugrep
+export GPUGREP_BIN=$G
+BIG_GIB=${BIG_GIB:-16}
+BIG_FILES=${BIG_FILES:-4096}
+C=/dev/shm/stream
+mkdir -p $C
+summary=()
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+echo "cores $(nproc); $(grep -m1 'model name' /proc/cpuinfo); $(free -g | sed -n 2p)"
+df -h /dev/shm | tail -1
+
+if [[ $steps == *suite* ]]; then
+  for t in cli_patterns cli_output cli_context cli_input cli_binary cli_errors cli_stats encoding; do
+    [ -x "$D/$t" ] || continue
+    GPUGREP_TEST_ENGINE=gpu timeout 120 "$D/$t" --test-threads=8 > "$OUT/suite-one.log" 2>&1
+    summary+=("suite $t rc=$? $(grep -h '^test result' "$OUT/suite-one.log")")
+    grep -h -A3 "^---- " "$OUT/suite-one.log" | head -20
+    cat "$OUT/suite-one.log" >> "$OUT/suite.log"
+  done
+  rm -f "$OUT/suite-one.log"
+fi
+if [[ $steps == *e2e* ]]; then
+  GPUGREP_E2E_CASES=${E2E_CASES:-300} timeout 240 "$D/gpu_end_to_end" gpu_engine --nocapture > "$OUT/e2e.log" 2>&1
+  summary+=("e2e rc=$? $(grep -h 'gpu_end_to_end:\|skipped' "$OUT/e2e.log" | tr '\n' ' ')")
+  grep -h -A3 "^case " "$OUT/e2e.log" | head -20
+fi
+if [[ $steps == *sanitize* ]]; then
+  S=$C/san; mkdir -p $S
+  [ -f $S/0/000 ] || "$D/gpugrep-corpus" --kind prose --out $S --size 8M --files 40 > /dev/null
+  want=$("$G" --engine cpu -c -r Sherlock $S | sort | md5sum)
+  for chunk in 1000 65536 1M; do
+    got=$(GPUGREP_GPU_CHUNK=$chunk timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$G" --engine gpu -c -r Sherlock $S 2> "$OUT/memcheck-$chunk.log" | grep -v "^=" | sort | md5sum)
+    summary+=("memcheck chunk $chunk rc=${PIPESTATUS[0]} same=$([ "$got" = "$want" ] && echo yes || echo NO) $(grep -h 'ERROR SUMMARY' "$OUT/memcheck-$chunk.log")")
+  done
+fi
+
+B=$C/big$BIG_GIB
+if [[ $steps == *bench* ]]; then
+  [ -d $B ] || "$D/gpugrep-corpus" --kind prose --out $B --size ${BIG_GIB}G --files $BIG_FILES --threads 16 > /dev/null
+  du -sb $B | tee "$OUT/big-size.txt"
+  printf 'literal\tbig\t-c Sherlock\t%s\nrare\tbig\t-c Moriarty\t%s\n' "${BENCH_FLAGS:--}" "${BENCH_FLAGS:--}" > $C/cases.tsv
+  timeout 400 benches/run --gpugrep "$G" --gpugrep-args "--engine auto" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
+    --rg "$D/rg" --rg-threads 16 --no-grep --corpus big=$B --cases $C/cases.tsv --reps ${REPS:-3} ${BENCH_EXTRA:-} \
+    --out "$OUT/bench.tsv" > "$OUT/bench.log" 2>&1
+  summary+=("bench rc=$?")
+  tail -16 "$OUT/bench.log"
+  for e in auto gpu; do
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 20 > "$OUT/gpumem-$e.txt" 2>/dev/null &
+    smi=$!
+    /usr/bin/time -f "peak RSS %M KiB, %e s" "$G" --engine $e --stats --debug -c Sherlock -r $B 2>&1 >/dev/null | grep -v "^$" | tail -16
+    kill $smi 2>/dev/null; wait $smi 2>/dev/null
+    echo "GPU memory used (MiB, min..max over the run, whole GPU): $(sort -n "$OUT/gpumem-$e.txt" | sed -n '1p;$p' | tr '\n' ' ')"
+  done
+  /usr/bin/time -f "rg peak RSS %M KiB, %e s" "$D/rg" -j16 -uu -a -c Sherlock $B 2>&1 >/dev/null | tail -1
+fi
+if [[ $steps == *threshold* ]]; then
+  echo "GiB engine median_s" > "$OUT/threshold.txt"
+  for gib in 1 2 4 8; do
+    T=$C/t$gib
+    [ -d $T ] || "$D/gpugrep-corpus" --kind prose --out $T --size ${gib}G --files $((gib * 256)) --threads 16 > /dev/null
+    for e in auto cpu gpu; do
+      ts=()
+      for r in 1 2 3 4; do
+        s=$(date +%s%N); "$G" --engine $e -c -r Sherlock $T > /dev/null; ts+=($(( ($(date +%s%N) - s) / 1000 )))
+      done
+      med=$(printf '%s\n' "${ts[@]:1}" | sort -n | sed -n 2p)
+      echo "${gib}GiB $e ${med}us" | tee -a "$OUT/threshold.txt"
+    done
+    ts=()
+    for r in 1 2 3 4; do
+      s=$(date +%s%N); "$D/rg" -j16 -uu -a -c Sherlock $T > /dev/null; ts+=($(( ($(date +%s%N) - s) / 1000 )))
+    done
+    echo "${gib}GiB rg-j16 $(printf '%s\n' "${ts[@]:1}" | sort -n | sed -n 2p)us" | tee -a "$OUT/threshold.txt"
+  done
+fi
+if [[ $steps == *budget* ]]; then
+  T=$C/t4
+  [ -d $T ] || "$D/gpugrep-corpus" --kind prose --out $T --size 4G --files 1024 --threads 16 > /dev/null
+  want=$("$G" --engine cpu -n -r Sherlock $T | sort | md5sum)
+  got=$("$G" --engine gpu --gpu-memory 256M --gpu-staging 256M --stats -n -r Sherlock $T 2> "$OUT/budget.log" | sort | md5sum)
+  summary+=("budget 4GiB through 256M: same=$([ "$got" = "$want" ] && echo yes || echo NO) $(grep '^gpu:' "$OUT/budget.log")")
+fi
+if [[ $steps == *huge* ]]; then
+  rm -rf $C/big* $C/t*
+  H=$C/huge; HUGE_GIB=${HUGE_GIB:-84}
+  [ -d $H ] || "$D/gpugrep-corpus" --kind prose --out $H --size ${HUGE_GIB}G --files $((HUGE_GIB * 256)) --threads 16 > /dev/null
+  du -sb $H; free -g | sed -n 2p
+  want=$("$D/rg" -j16 -uu -a -c Sherlock $H | sort | md5sum)
+  for r in 1 2; do
+    for e in gpu cpu; do
+      s=$(date +%s%N); got=$("$G" --engine $e -c -r Sherlock $H | sort | md5sum); ms=$(( ($(date +%s%N) - s) / 1000000 ))
+      summary+=("huge ${HUGE_GIB}GiB $e run $r: ${ms} ms same-as-rg=$([ "$got" = "$want" ] && echo yes || echo NO)")
+    done
+    s=$(date +%s%N); "$D/rg" -j16 -uu -a -c Sherlock $H > /dev/null; summary+=("huge rg -j16 run $r: $(( ($(date +%s%N) - s) / 1000000 )) ms")
+  done
+  /usr/bin/time -f "peak RSS %M KiB, %e s" "$G" --engine gpu --stats -c -r Sherlock $H 2>&1 >/dev/null | tail -6
+  rm -rf $H
+fi
+echo "=== summary ==="
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,492 @@
+//! The GPU path: decide whether the GPU takes part, start it, and search
+//! the inputs through the streaming pipeline (`pipeline`), whose per-file
+//! offsets drive the same per-file search as the CPU engine.
+//!
+//! The GPU answers "where does the literal occur"; everything after that
+//! (lines, `-w`/`-x` confirmation, context, output) is the CPU path
+//! unchanged, driven by a [`Matcher`] that reads the offsets. So the GPU can
+//! never change what is printed, only how fast candidates are found.
+//! CUDA starts in its own thread while the CPU engine already searches the
+//! first files; any GPU failure hands the remaining files to the CPU, with a
+//! note under `--debug`.
+
+mod pack;
+mod pipeline;
+
+use super::one::{self, FileResult};
+use super::{search_items, Printed, Shared};
+use crate::config::{Config, EngineChoice};
+use crate::engine::gpu::{GpuEngine, GpuError};
+use crate::engine::Matcher;
+use crate::input::source::{self, Source};
+use crate::input::walk::{Input, Item};
+use crate::pattern::Compiled;
+pub use pipeline::Backend;
+use pipeline::{Flow, Shape, Take};
+use std::io::{self, Write};
+use std::ops::Range;
+use std::sync::atomic::Ordering;
+use std::sync::mpsc;
+
+/// From how many bytes of regular files `--engine auto` starts the GPU
+/// (beside the CPU engine, which searches until the GPU is ready); below
+/// it, or with `None`, CUDA is never initialised. `None`: measured on the
+/// H100 host (benches/RESULTS.md, issue 4), the 16-core CPU engine reads
+/// page-cached files at 55-66 GB/s, above the pipeline's 25-28 GB/s and
+/// above PCIe's 55 GB/s, so for one literal the GPU cannot pay there;
+/// started beside the CPU it made 16 GiB slower (1.18 s against 0.30 s).
+pub const AUTO_MIN_BYTES: Option<u64> = None;
+
+/// Default chunk: the unit of reading, transfer and kernel launch.
+const CHUNK_BYTES: u64 = 64 << 20;
+/// Default page-locked staging ring.
+const STAGING_BYTES: u64 = 1 << 30;
+/// Most chunks in the staging ring.
+const MAX_RING_CHUNKS: usize = 64;
+/// GPU streams (each with one chunk's buffers) working at once.
+const LANES: usize = 2;
+/// Device memory per lane, in chunks: text, bitmap (1/8), offsets (1/4).
+const LANE_CHUNKS: f64 = 1.5;
+
+/// What the run will do with the GPU.
+pub enum Wanted {
+    No,
+    /// `--engine auto`: start the GPU if the input is large enough.
+    Auto,
+    /// `--engine gpu`: the GPU is open (or simulated).
+    Now(Backend),
+}
+
+fn debug(cfg: &Config, prog: &str, msg: &str) {
+    if cfg.debug {
+        eprintln!("{prog}: debug: {msg}");
+    }
+}
+
+/// `GPUGREP_GPU_SIMULATE=1`: the pipeline with a CPU search per chunk.
+fn simulated() -> bool {
+    std::env::var_os("GPUGREP_GPU_SIMULATE").is_some_and(|v| v == "1")
+}
+
+/// First decision, before the inputs are listed. `Err`: `--engine gpu`
+/// and no usable GPU (exit status 2).
+pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, String> {
+    if cfg.engine == EngineChoice::Cpu {
+        debug(cfg, prog, "engine: cpu (--engine cpu)");
+        return Ok(Wanted::No);
+    }
+    if compiled.literal.is_none() {
+        debug(
+            cfg,
+            prog,
+            &format!(
+                "engine: cpu (the GPU engine takes one case-sensitive literal; this search is {})",
+                compiled.description
+            ),
+        );
+        if cfg.engine == EngineChoice::Gpu && !simulated() {
+            // Still tell a user who asked for the GPU whether it exists.
+            GpuEngine::open().map_err(|e| e.to_string())?;
+        }
+        return Ok(Wanted::No);
+    }
+    if simulated() {
+        debug(
+            cfg,
+            prog,
+            "engine: gpu pipeline, simulated on the CPU (GPUGREP_GPU_SIMULATE)",
+        );
+        return Ok(match cfg.engine {
+            EngineChoice::Auto => Wanted::Auto,
+            _ => Wanted::Now(Backend::Simulated),
+        });
+    }
+    if cfg.engine == EngineChoice::Auto {
+        if AUTO_MIN_BYTES.is_none() {
+            debug(
+                cfg,
+                prog,
+                "engine: cpu (auto: for one literal the CPU engine was faster at every measured size)",
+            );
+            return Ok(Wanted::No);
+        }
+        // SAFETY: is_culib_present only tries to dlopen the driver library.
+        let present =
+            std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() })
+                .unwrap_or(false);
+        if !present {
+            debug(cfg, prog, "engine: cpu (auto: libcuda not found)");
+            return Ok(Wanted::No);
+        }
+        return Ok(Wanted::Auto);
+    }
+    let engine = GpuEngine::open().map_err(|e| e.to_string())?;
+    debug(cfg, prog, &format!("engine: gpu ({})", engine.describe()));
+    Ok(Wanted::Now(Backend::Gpu(Box::new(engine))))
+}
+
+/// Sizes of the regular files among the inputs (`None` for anything else),
+/// read with the run's threads.
+pub fn sizes(items: &[Item], threads: usize) -> Vec<Option<u64>> {
+    let size = |item: &Item| match item {
+        Item::Input(Input { path: Some(p), .. }) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len()),
+        _ => None,
+    };
+    let per = items.len().div_ceil(threads.max(1)).max(256);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(per)
+            .map(|c| s.spawn(move || c.iter().map(size).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Second decision, once the inputs are listed: where the backend comes
+/// from (already open, or starting in its own thread), or `None` for the CPU.
+pub fn start(
+    wanted: Wanted,
+    cfg: &Config,
+    sizes: &[Option<u64>],
+    prog: &str,
+) -> Option<(mpsc::Receiver<Result<Backend, GpuError>>, bool)> {
+    let (tx, rx) = mpsc::channel();
+    match wanted {
+        Wanted::No => None,
+        Wanted::Now(backend) => {
+            let _ = tx.send(Ok(backend));
+            Some((rx, true))
+        }
+        Wanted::Auto => {
+            let bytes: u64 = sizes.iter().flatten().sum();
+            // Simulated: from any size, the backend after a delay (ms).
+            let sim_delay = simulated().then(|| {
+                std::env::var("GPUGREP_GPU_SIMULATE_DELAY")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0u64)
+            });
+            let min = if sim_delay.is_some() {
+                Some(0)
+            } else {
+                AUTO_MIN_BYTES
+            };
+            match min {
+                Some(min) if bytes >= min => {}
+                _ => {
+                    debug(
+                        cfg,
+                        prog,
+                        &format!("engine: cpu (auto: {bytes} bytes of files)"),
+                    );
+                    return None;
+                }
+            }
+            debug(
+                cfg,
+                prog,
+                &format!(
+                    "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
+                ),
+            );
+            // Detached: if the CPU finishes first, the run ends without
+            // waiting for CUDA.
+            let spawned = std::thread::Builder::new()
+                .name("gpu-init".into())
+                .spawn(move || {
+                    let backend = match sim_delay {
+                        Some(ms) => {
+                            std::thread::sleep(std::time::Duration::from_millis(ms));
+                            Ok(Backend::Simulated)
+                        }
+                        None => GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))),
+                    };
+                    let _ = tx.send(backend);
+                });
+            spawned.ok().map(|_| (rx, false))
+        }
+    }
+}
+
+/// The pipeline's sizes for `need` bytes of files (with separators): a
+/// small search gets a small ring (allocating and pinning 1 GiB costs
+/// about 0.1 s).
+fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
+    let env = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| crate::config::parse_size(&v))
+    };
+    let mut chunk = env("GPUGREP_GPU_CHUNK").unwrap_or(CHUNK_BYTES);
+    if let Some(budget) = cfg.gpu_memory {
+        chunk = chunk.min((budget as f64 / (LANES as f64 * LANE_CHUNKS)) as u64);
+    }
+    let chunk = chunk.min(need).max(1);
+    let staging = cfg.gpu_staging.unwrap_or(STAGING_BYTES);
+    let lanes = std::env::var("GPUGREP_GPU_LANES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(LANES);
+    Shape {
+        chunk: usize::try_from(chunk).unwrap_or(usize::MAX),
+        // Enough chunks for every lane plus one filling; tiny test chunks
+        // do not make a huge ring.
+        ring: usize::try_from((staging / chunk).min(need.div_ceil(chunk) + lanes as u64))
+            .unwrap_or(usize::MAX)
+            .clamp(1, MAX_RING_CHUNKS),
+        lanes,
+        readers: cfg.threads.max(1),
+        gpu_only,
+    }
+}
+
+/// A file's GPU offsets as the prefilter of its search.
+struct FileOffsets<'s> {
+    offsets: &'s [u64],
+    pattern_len: u64,
+}
+
+impl Matcher for FileOffsets<'_> {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let i = self.offsets.partition_point(|&o| o < at as u64);
+        let g = *self.offsets.get(i)?;
+        // `hay` is the file or a prefix of it (a piece of a split search).
+        // Offsets ascend: if this one runs past the end, so do all later.
+        (g + self.pattern_len <= hay.len() as u64)
+            .then(|| g as usize..(g + self.pattern_len) as usize)
+    }
+}
+
+/// Searches every item through the pipeline, in order.
+pub fn search(
+    shared: &Shared,
+    backend: mpsc::Receiver<Result<Backend, GpuError>>,
+    gpu_only: bool,
+    items: &[Item],
+    sizes: &[Option<u64>],
+    out: &mut dyn Write,
+    state: &mut Printed,
+) -> io::Result<()> {
+    let literal = shared.compiled.literal.clone().unwrap_or_default();
+    let need = sizes.iter().flatten().map(|s| s + 1).sum();
+    let shape = shape(&shared.cfg, gpu_only, need);
+    let ring = pipeline::ring(shape.ring);
+    let flow = Flow::new(items, sizes, &literal, shared.cfg.terminator, shape);
+    let cpu = &*shared.compiled.prefilter;
+    let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
+        match flow.take(i) {
+            Take::Cpu => one::search_input(shared, input, None, cpu, stream),
+            Take::Gone => Ok(FileResult::default()),
+            Take::Gpu(entry) => {
+                let t = std::time::Instant::now();
+                let r = search_entry(shared, input, &entry, literal.len(), stream);
+                flow.stages
+                    .output_ns
+                    .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+                r
+            }
+        }
+    };
+    let result = std::thread::scope(|s| {
+        let flow = &flow;
+        let ring = &ring;
+        s.spawn(move || flow.run(ring, backend));
+        let r = search_items(shared, items, &job, out, state);
+        flow.abort();
+        r
+    });
+    report(shared, &flow, shape, state);
+    drop(flow);
+    // The process exits next: leave the ring to it (unpinning and freeing
+    // 1 GiB took 0.1-0.2 s on the H100 host).
+    std::mem::forget(ring);
+    result
+}
+
+/// Searches one GPU-claimed file: its bytes from the chunk (or a fresh
+/// map), the GPU's offsets as prefilter, or the CPU's when the GPU passed.
+fn search_entry(
+    shared: &Shared,
+    input: &Input,
+    entry: &pipeline::Entry,
+    pattern_len: usize,
+    stream: Option<&mut dyn Write>,
+) -> io::Result<FileResult> {
+    let cpu = &*shared.compiled.prefilter;
+    let mapped;
+    let bytes = match (entry.bytes(), &input.path) {
+        (Some(b), _) => b,
+        (None, Some(path)) => match source::open(path, true) {
+            Ok(Source::Mapped(m)) => {
+                mapped = m;
+                &mapped[..]
+            }
+            _ => return one::search_input(shared, input, None, cpu, stream),
+        },
+        (None, None) => return one::search_input(shared, input, None, cpu, stream),
+    };
+    if entry.cpu {
+        return one::search_input(shared, input, Some(bytes), cpu, stream);
+    }
+    let matcher = FileOffsets {
+        offsets: &entry.offsets,
+        pattern_len: pattern_len as u64,
+    };
+    one::search_input(shared, input, Some(bytes), &matcher, stream)
+}
+
+/// `--debug` notes and the `--stats` lines for the pipeline's stages.
+fn report(shared: &Shared, flow: &Flow, shape: Shape, state: &mut Printed) {
+    let prog = &shared.prog;
+    if shared.cfg.debug {
+        for n in flow.notes.lock().map(|n| n.clone()).unwrap_or_default() {
+            eprintln!("{prog}: debug: gpu: {n}");
+        }
+    }
+    let st = &flow.stages;
+    let get = |a: &std::sync::atomic::AtomicU64| a.load(Ordering::Relaxed);
+    let secs = |ns: u64| ns as f64 / 1e9;
+    let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
+    let lines = vec![
+        format!(
+            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU), {} files; {}",
+            get(&st.gpu_bytes),
+            get(&st.chunks),
+            shape.chunk >> 20,
+            get(&st.dense_chunks),
+            get(&st.gpu_files),
+            match get(&st.ready_ms) {
+                0 => "GPU never ready".to_string(),
+                ms => format!("ready after {:.3} s", (ms - 1) as f64 / 1e3),
+            },
+        ),
+        format!(
+            "gpu stages: read/copy {:.3} s over {} threads, transfer {:.3} s and kernel {:.3} s over {} streams, readback {:.3} s, lines and output {:.3} s over {} threads",
+            secs(get(&st.read_ns)),
+            shape.readers,
+            lanes.upload_ms / 1e3,
+            lanes.search_ms / 1e3,
+            shape.lanes,
+            lanes.readback_ms / 1e3,
+            secs(get(&st.output_ns)),
+            shared.cfg.threads,
+        ),
+        format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
+    ];
+    if shared.cfg.debug {
+        eprintln!(
+            "{prog}: debug: gpu: packer waited {:.3} s for chunks, {:.3} s of it allocating; lanes busy {:.3} s",
+            secs(get(&st.slot_wait_ns)),
+            secs(get(&st.alloc_ns)),
+            secs(get(&st.lane_ns)),
+        );
+        for l in &lines {
+            eprintln!("{prog}: debug: {l}");
+        }
+    }
+    state.stage_lines = lines;
+    state.gpu = get(&st.chunks) > 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cpu::Literal;
+    use crate::search::{Line, SearchOptions, Searcher, Sink};
+    use proptest::prelude::*;
+
+    #[derive(Default)]
+    struct Lines(Vec<u64>);
+    impl Sink for Lines {
+        fn selected(&mut self, line: &Line) -> io::Result<bool> {
+            self.0.push(line.offset);
+            Ok(true)
+        }
+        fn context(&mut self, _: &Line) -> io::Result<()> {
+            Ok(())
+        }
+        fn gap(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn selected(data: &[u8], m: &dyn Matcher, line: &dyn Matcher) -> Vec<u64> {
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: false,
+            stop_on_nul: false,
+            separators: false,
+        };
+        let mut sink = Lines::default();
+        Searcher::with_line_matcher(opts, m, line, true)
+            .search_slice(data, &mut sink)
+            .unwrap();
+        sink.0
+    }
+
+    proptest! {
+        /// Every occurrence (overlapping ones included, as the GPU reports
+        /// them) selects exactly the lines memmem selects.
+        #[test]
+        fn file_offsets_select_the_same_lines_as_memmem(
+            file in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..60),
+            pattern in prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..4),
+        ) {
+            let offsets: Vec<u64> = (0..file.len())
+                .filter(|&i| file[i..].starts_with(&pattern))
+                .map(|i| i as u64)
+                .collect();
+            let gpu = FileOffsets { offsets: &offsets, pattern_len: pattern.len() as u64 };
+            let lit = Literal::new(&pattern);
+            prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
+        }
+    }
+
+    /// Regression: a split search hands each thread a prefix of the file;
+    /// offsets past the prefix made the searcher slice out of bounds.
+    #[test]
+    fn offsets_past_a_prefix_of_the_file_are_not_reported() {
+        let offsets = [2, 10];
+        let m = FileOffsets {
+            offsets: &offsets,
+            pattern_len: 2,
+        };
+        let file = [b'x'; 20];
+        assert_eq!(m.find_at(&file, 0), Some(2..4));
+        assert_eq!(m.find_at(&file[..8], 3), None);
+        assert_eq!(m.find_at(&file[..12], 3), Some(10..12));
+        assert_eq!(m.find_at(&file[..11], 3), None);
+    }
+
+    #[test]
+    fn sizes_are_given_only_for_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"hello").unwrap();
+        let input = |p: Option<std::path::PathBuf>| {
+            Item::Input(Input {
+                name: b"x".to_vec(),
+                path: p,
+                from_recursion: false,
+            })
+        };
+        let items = vec![
+            input(Some(f)),
+            input(Some(dir.path().to_path_buf())),
+            input(None),
+            Item::Error("e".into()),
+        ];
+        assert_eq!(sizes(&items, 2), vec![Some(5), None, None, None]);
+    }
+}
