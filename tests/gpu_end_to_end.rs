@@ -90,6 +90,7 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
             _ => 1 + rng.below(6),
         };
         let mut names = Vec::new();
+        let mut total = 0;
         for f in 0..files {
             // Mostly small files; sometimes large ones that span many
             // kernel portions and blocks; sometimes empty.
@@ -105,6 +106,7 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
                 data[rng.below(len)] = 0; // binary file
             }
             let name = format!("f{f}");
+            total += data.len();
             std::fs::write(dir.path().join(&name), &data).unwrap();
             names.push(name);
         }
@@ -141,11 +143,18 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
             args.extend(["-r".to_string(), ".".to_string()]);
         }
         let mut env = base_env.to_vec();
+        // At most about 2000 chunks per case: each costs a few waits for
+        // the GPU, and a 1 MB file in chunks of 5 bytes took minutes.
         let chunk = match rng.below(4) {
             0 => 1 + rng.below(16),
             1 => 16 + rng.below(5000),
             2 => 65536,
             _ => 0,
+        };
+        let chunk = if chunk > 0 {
+            chunk.max(total / 2000)
+        } else {
+            0
         };
         if chunk > 0 {
             env.push(("GPUGREP_GPU_CHUNK".into(), chunk.to_string()));
