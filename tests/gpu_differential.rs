@@ -398,3 +398,125 @@ fn gpu_segmented_matches_naive_oracle() {
     );
     assert_eq!(stats.mismatches, 0);
 }
+
+/// A set of `count` patterns in one of the shapes the `multi` kernel must
+/// handle: words, shared prefixes, substrings of each other, duplicates,
+/// 1-byte patterns, random bytes.
+fn pattern_set(rng: &mut XorShift, count: usize) -> (Vec<Vec<u8>>, &'static str) {
+    let shape = rng.below(6);
+    let mut set: Vec<Vec<u8>> = Vec::with_capacity(count);
+    while set.len() < count {
+        let p: Vec<u8> = match shape {
+            0 => {
+                let len = 2 + rng.below(12);
+                english(rng, len)
+            }
+            1 => {
+                let mut p = b"ther".to_vec();
+                let len = rng.below(8);
+                p.extend(english(rng, len));
+                p
+            }
+            2 => {
+                let len = 3 + rng.below(10);
+                let w = english(rng, len);
+                let a = rng.below(w.len());
+                let b = a + 1 + rng.below(w.len() - a);
+                w[a..b].to_vec()
+            }
+            3 => match set.last() {
+                Some(p) if rng.below(2) == 0 => p.clone(),
+                _ => {
+                    let len = 1 + rng.below(6);
+                    english(rng, len)
+                }
+            },
+            4 => vec![b"abcdefghijklmnopqrstuvwxyz \n"[rng.below(28)]],
+            _ => (0..1 + rng.below(8))
+                .map(|_| rng.below(256) as u8)
+                .collect(),
+        };
+        if !p.is_empty() {
+            set.push(p);
+        }
+    }
+    let label = [
+        "words",
+        "prefixes",
+        "substrings",
+        "duplicates",
+        "1-byte",
+        "random",
+    ][shape];
+    (set, label)
+}
+
+fn naive_set(text: &[u8], set: &[Vec<u8>]) -> Vec<u64> {
+    (0..text.len())
+        .filter(|&i| set.iter().any(|p| text[i..].starts_with(p)))
+        .map(|i| i as u64)
+        .collect()
+}
+
+/// The `multi` kernel (through a lane, as the pipeline runs it) against a
+/// naive search, on random sets of 1 to 10,000 patterns.
+#[test]
+fn gpu_multi_matches_naive_oracle() {
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
+    let cases: usize = std::env::var("GPUGREP_DIFF_MULTI_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if std::env::var_os("GPUGREP_DIFF_SMALL").is_some() {
+            30
+        } else {
+            600
+        });
+    let mut rng = XorShift(0x5eed_0f5e_75aa);
+    let mut mismatches = 0;
+    let mut shapes = std::collections::BTreeMap::new();
+    for case in 0..cases {
+        let count = [1, 2, 3, 10, 100, 1000, 10_000][rng.below(7)];
+        let count = if count == 10_000 && case % 5 != 0 {
+            100
+        } else {
+            count
+        };
+        let (set, label) = pattern_set(&mut rng, count);
+        *shapes.entry(label).or_insert(0) += 1;
+        let len = match rng.below(4) {
+            0 => rng.below(100),
+            1 => rng.below(40_000),
+            _ => 100_000 + rng.below(300_000),
+        };
+        let mut text = english(&mut rng, len);
+        // Plant some patterns so matches are not only the common words.
+        for _ in 0..rng.below(20) {
+            let p = &set[rng.below(set.len())];
+            if p.len() < text.len() {
+                let at = rng.below(text.len() - p.len());
+                text[at..at + p.len()].copy_from_slice(p);
+            }
+        }
+        let tables = gpugrep::engine::gpu::MultiTables::new(&set).expect("tables");
+        let want = naive_set(&text, &set);
+        let got = match lane.search_many(&text, &tables, u64::MAX) {
+            Ok(gpugrep::engine::gpu::ChunkFound::Offsets(v)) => v,
+            other => panic!("case {case}: unexpected {other:?}"),
+        };
+        if got != want {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "MISMATCH multi case {case} ({label}, {} patterns, {} bytes): {} found, {} expected",
+                    set.len(),
+                    text.len(),
+                    got.len(),
+                    want.len()
+                );
+            }
+        }
+    }
+    eprintln!("differential multi: {cases} cases, {mismatches} mismatches, shapes {shapes:?}");
+    assert_eq!(mismatches, 0);
+}

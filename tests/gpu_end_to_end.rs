@@ -137,9 +137,20 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
         }
         args.push("-e".into());
         args.push(pattern.clone());
+        // A third of the cases search a set of literals (the multi kernel):
+        // shared prefixes, substrings and duplicates come up often with
+        // this alphabet.
+        if rng.below(3) == 0 {
+            for _ in 0..1 + rng.below(6) {
+                let len = 1 + rng.below(6);
+                let p: Vec<u8> = (0..len).map(|_| b"ab _"[rng.below(4)]).collect();
+                args.push("-e".into());
+                args.push(String::from_utf8(p).unwrap());
+            }
+        }
         args.extend(names.iter().cloned());
         if case % 8 == 3 {
-            args.retain(|a| !a.starts_with('f'));
+            args.retain(|a| !(a.starts_with('f') && a[1..].parse::<u32>().is_ok()));
             args.extend(["-r".to_string(), ".".to_string()]);
         }
         let mut env = base_env.to_vec();

@@ -12,6 +12,10 @@
 #   threshold  auto vs cpu on 1, 2, 4, 8 GiB of files
 #   budget     4 GiB through --gpu-memory 256M --gpu-staging 256M, output
 #              compared with the CPU engine's
+#   diff       tests/gpu_differential.rs (kernels, the multi kernel included)
+#              and the multi kernel's cases under compute-sanitizer memcheck
+#   many       16 GiB, -c -F -f with 1,000 and 10,000 literals (issue 5):
+#              gpugrep auto/gpu/cpu vs rg -j16, one timed run each
 #   huge       $HUGE_GIB GiB (default 84: more than the H100's 79 GiB) in
 #              4 MiB files: gpu, cpu and rg -j16, twice each, outputs compared
 #              (not in the default steps: it fills most of the RAM)
@@ -102,6 +106,28 @@ if [[ $steps == *budget* ]]; then
   want=$("$G" --engine cpu -n -r Sherlock $T | sort | md5sum)
   got=$("$G" --engine gpu --gpu-memory 256M --gpu-staging 256M --stats -n -r Sherlock $T 2> "$OUT/budget.log" | sort | md5sum)
   summary+=("budget 4GiB through 256M: same=$([ "$got" = "$want" ] && echo yes || echo NO) $(grep '^gpu:' "$OUT/budget.log")")
+fi
+if [[ $steps == *diff* ]]; then
+  GPUGREP_DIFF_CASES=${DIFF_CASES:-20000} timeout 200 "$D/gpu_differential" --nocapture --test-threads=1 > "$OUT/diff.log" 2>&1
+  summary+=("diff rc=$? $(grep -h '^differential' "$OUT/diff.log" | tr '\n' ' ')")
+  grep -h "MISMATCH" "$OUT/diff.log" | head -5
+  GPUGREP_DIFF_SMALL=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$D/gpu_differential" gpu_multi --nocapture --test-threads=1 > "$OUT/memcheck-multi.log" 2>&1
+  summary+=("memcheck multi rc=$? $(grep -h 'ERROR SUMMARY\|^differential' "$OUT/memcheck-multi.log" | tr '\n' ' ')")
+fi
+if [[ $steps == *many* ]]; then
+  B=$C/big16
+  [ -d $B ] || "$D/gpugrep-corpus" --kind prose --out $B --size 16G --files 4096 --threads 16 > /dev/null
+  for n in 1000 10000; do "$D/gpugrep-corpus" --kind prose --patterns $n --out $C/pat$n.txt > /dev/null; done
+  printf 'lit1000\tbig\t-c -F -f "$DATA/pat1000.txt"\nlit10000\tbig\t-c -F -f "$DATA/pat10000.txt"\n' > $C/many.tsv
+  timeout 400 benches/run --gpugrep "$G" --gpugrep-args "--engine auto" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
+    --rg "$D/rg" --rg-threads 16 --no-grep --corpus big=$B --data $C --cases $C/many.tsv --reps ${MANY_REPS:-1} \
+    --out "$OUT/many.tsv" > "$OUT/many.log" 2>&1
+  summary+=("many rc=$?")
+  tail -12 "$OUT/many.log"
+  for n in 1000 10000; do
+    /usr/bin/time -f "peak RSS %M KiB, %e s" "$G" --engine gpu --stats --debug -c -F -f $C/pat$n.txt -r $B 2>&1 >/dev/null | grep -E "multi kernel|gpu|seconds|RSS" | head -8
+  done
 fi
 if [[ $steps == *huge* ]]; then
   rm -rf $C/big* $C/t*

@@ -46,6 +46,9 @@ pub struct Compiled {
     /// The single case-sensitive literal the whole search reduces to, if any
     /// (`-w`/`-x` may still need `confirm`): what the GPU kernels can take.
     pub literal: Option<Vec<u8>>,
+    /// Two or more case-sensitive, non-empty literals the search reduces to
+    /// (`-w`/`-x` may still need `confirm`): what the GPU's `multi` kernel takes.
+    pub literal_set: Option<Vec<Vec<u8>>>,
     /// What was built, for `--debug`.
     pub description: String,
     /// Warnings for the user (GNU grep's, such as "* at start of expression").
@@ -104,6 +107,7 @@ fn compile_encoded(
     let mut c = compile_utf8(patterns, cfg)?;
     // The GPU sees raw bytes; this search needs decoded text.
     c.literal = None;
+    c.literal_set = None;
     c.description = format!(
         "{}, on files decoded from {} to UTF-8",
         c.description,
@@ -163,6 +167,7 @@ fn compile_transcoded(
         prefilter: Box::new(BoundaryMatcher::new(inner, scheme)),
         confirm: Some(confirm),
         literal: exact_single.then(|| lits[0].clone()),
+        literal_set: None,
         description: format!(
             "{} literal(s) in {}, {engine}, character-boundary check{}",
             lits.len(),
@@ -181,6 +186,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             prefilter: Box::new(cpu::Nothing),
             confirm: None,
             literal: None,
+            literal_set: None,
             description: "no patterns: nothing matches".into(),
             warnings: Vec::new(),
             encoding: EncodingPlan::Raw { sniff_utf16: true },
@@ -234,6 +240,8 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
     let literal = exact_single.then(|| lits[0].clone());
+    let literal_set =
+        (lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty())).then(|| lits.clone());
     let (prefilter, engine) = literal_engine(&lits, ci)?;
     let (confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
@@ -253,6 +261,7 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
         prefilter,
         confirm,
         literal,
+        literal_set,
         description: format!("{} literal(s), {engine}{check}", lits.len()),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
@@ -340,6 +349,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         prefilter: Box::new(cpu::Regex::new(re)),
         confirm: None,
         literal: None,
+        literal_set: None,
         description: format!("{} pattern(s), regex", alternatives.len()),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },

@@ -15,6 +15,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::kernels::{self, Kernel, BLOCK, TILE_BYTES, TILE_WORDS};
+use super::multi::{self, MultiTables};
 use super::tables;
 use super::GpuError;
 
@@ -92,6 +93,54 @@ fn set_scheduling() {
     unsafe {
         if sys::cuInit(0).result().is_ok() && sys::cuDeviceGet(&mut dev, 0).result().is_ok() {
             let _ = sys::cuDevicePrimaryCtxSetFlags_v2(dev, flag as u32);
+        }
+    }
+}
+
+/// The loaded kernels (shared by every lane of a device).
+#[derive(Clone)]
+struct Functions {
+    prefix_full: CudaFunction,
+    prefix_short: CudaFunction,
+    bm: CudaFunction,
+    scan: CudaFunction,
+    compact: CudaFunction,
+    multi: CudaFunction,
+}
+
+/// What a chunk is searched for.
+#[derive(Clone, Copy)]
+pub(crate) enum Needle<'a> {
+    One(&'a [u8], Kernel),
+    Many(&'a MultiTables),
+}
+
+/// The `multi` kernel's tables on the GPU.
+struct MultiBufs {
+    set1: Buf<u32>,
+    set2: Buf<u32>,
+    set3: Buf<u32>,
+    filter: Buf<u32>,
+    keys: Buf<u32>,
+    first: Buf<u32>,
+    starts: Buf<u32>,
+    bytes: Buf<u8>,
+    /// The `MultiTables::id` of the tables held.
+    loaded: Option<u64>,
+}
+
+impl Default for MultiBufs {
+    fn default() -> Self {
+        MultiBufs {
+            set1: Buf::new(),
+            set2: Buf::new(),
+            set3: Buf::new(),
+            filter: Buf::new(),
+            keys: Buf::new(),
+            first: Buf::new(),
+            starts: Buf::new(),
+            bytes: Buf::new(),
+            loaded: None,
         }
     }
 }
@@ -176,11 +225,7 @@ pub(crate) enum Found {
 
 pub(crate) struct Device {
     stream: Arc<CudaStream>,
-    f_prefix_full: CudaFunction,
-    f_prefix_short: CudaFunction,
-    f_bm: CudaFunction,
-    f_scan: CudaFunction,
-    f_compact: CudaFunction,
+    f: Functions,
     pub(crate) name: String,
     pub(crate) sm_count: u32,
     pub(crate) total_mem: usize,
@@ -194,6 +239,8 @@ pub(crate) struct Device {
     pat: Buf<u8>,
     bad: Buf<i32>,
     gs: Buf<i32>,
+    /// The `multi` kernel's tables, and which set they hold (its address).
+    multi: MultiBufs,
     /// Two write-combined staging buffers, allocated on first upload.
     staging: Vec<(PinnedHostSlice<u8>, CudaEvent)>,
     /// Timing events of `search_chunk`: before the copy, after it, after the kernel.
@@ -241,17 +288,36 @@ impl Device {
             .max(1) as u32;
         let total_mem = ctx.total_mem().unwrap_or(0);
         let cc = ctx.compute_capability().unwrap_or((0, 0));
-        Ok(Device {
-            f_prefix_full: f("prefix4_full")?,
-            f_prefix_short: f("prefix4_short")?,
-            f_bm: f("bm")?,
-            f_scan: f("scan_counts")?,
-            f_compact: f("compact")?,
+        let f = Functions {
+            prefix_full: f("prefix4_full")?,
+            prefix_short: f("prefix4_short")?,
+            bm: f("bm")?,
+            scan: f("scan_counts")?,
+            compact: f("compact")?,
+            multi: f("multi")?,
+        };
+        let mut dev = Device::on(stream, f, name, None);
+        dev.sm_count = sm_count;
+        dev.total_mem = total_mem;
+        dev.cc = cc;
+        dev.max_segment = kernels::default_segment(total_mem as u64);
+        Ok(dev)
+    }
+
+    /// A device on `stream` with empty buffers and default settings.
+    fn on(
+        stream: Arc<CudaStream>,
+        f: Functions,
+        name: String,
+        events: Option<[CudaEvent; 3]>,
+    ) -> Device {
+        Device {
             stream,
+            f,
             name,
-            sm_count,
-            total_mem,
-            cc,
+            sm_count: 1,
+            total_mem: 0,
+            cc: (0, 0),
             text: Buf::new(),
             bitmap: Buf::new(),
             counts: Buf::new(),
@@ -261,8 +327,9 @@ impl Device {
             pat: Buf::new(),
             bad: Buf::new(),
             gs: Buf::new(),
+            multi: MultiBufs::default(),
             staging: Vec::new(),
-            events: None,
+            events,
             resident: 0,
             bm_portion: kernels::BM_DEFAULT_PORTION,
             upload_threads: std::thread::available_parallelism()
@@ -271,8 +338,8 @@ impl Device {
             force_offsets: None,
             readback: None,
             timings: Timings::default(),
-            max_segment: kernels::default_segment(total_mem as u64),
-        })
+            max_segment: kernels::default_segment(0),
+        }
     }
 
     /// A second handle on the same GPU: its own stream and buffers, the
@@ -284,36 +351,14 @@ impl Device {
         let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         let ev = || ctx.new_event(timing).map_err(cuda("creating an event"));
         let events = Some([ev()?, ev()?, ev()?]);
-        Ok(Device {
-            stream,
-            f_prefix_full: self.f_prefix_full.clone(),
-            f_prefix_short: self.f_prefix_short.clone(),
-            f_bm: self.f_bm.clone(),
-            f_scan: self.f_scan.clone(),
-            f_compact: self.f_compact.clone(),
-            name: self.name.clone(),
-            sm_count: self.sm_count,
-            total_mem: self.total_mem,
-            cc: self.cc,
-            text: Buf::new(),
-            bitmap: Buf::new(),
-            counts: Buf::new(),
-            tile_offsets: Buf::new(),
-            total: Buf::new(),
-            out: Buf::new(),
-            pat: Buf::new(),
-            bad: Buf::new(),
-            gs: Buf::new(),
-            staging: Vec::new(),
-            events,
-            resident: 0,
-            bm_portion: self.bm_portion,
-            upload_threads: self.upload_threads,
-            max_segment: self.max_segment,
-            force_offsets: None,
-            readback: None,
-            timings: Timings::default(),
-        })
+        let mut dev = Device::on(stream, self.f.clone(), self.name.clone(), events);
+        dev.sm_count = self.sm_count;
+        dev.total_mem = self.total_mem;
+        dev.cc = self.cc;
+        dev.bm_portion = self.bm_portion;
+        dev.upload_threads = self.upload_threads;
+        dev.max_segment = self.max_segment;
+        Ok(dev)
     }
 
     /// `bytes` of page-locked host memory: anonymous memory faulted in by
@@ -346,13 +391,16 @@ impl Device {
     pub(crate) fn search_chunk(
         &mut self,
         text: &[u8],
-        pat: &[u8],
-        kernel: Kernel,
+        needle: Needle,
         cap: u64,
-    ) -> Result<(Kernel, Found), GpuError> {
+    ) -> Result<Found, GpuError> {
         let n = text.len() as u64;
-        if n < pat.len() as u64 {
-            return Ok((kernel, Found::Offsets(Vec::new())));
+        let shortest = match needle {
+            Needle::One(pat, _) => pat.len() as u64,
+            Needle::Many(t) => u64::from(t.minlen),
+        };
+        if n < shortest {
+            return Ok(Found::Offsets(Vec::new()));
         }
         self.reserve(n)?;
         let base = ptr(self.text.get("upload")?, &self.stream);
@@ -370,9 +418,17 @@ impl Device {
         self.zero_tail(n)?;
         self.resident = n;
         record(self.events.as_ref().map(|e| &e[1]), &self.stream)?;
-        let ran = kernels::effective(kernel, pat.len());
-        self.load_pattern(pat, ran)?;
-        self.launch_search(pat, ran)?;
+        match needle {
+            Needle::One(pat, kernel) => {
+                let ran = kernels::effective(kernel, pat.len());
+                self.load_pattern(pat, ran)?;
+                self.launch_search(pat, ran)?;
+            }
+            Needle::Many(t) => {
+                self.load_multi(t)?;
+                self.launch_multi(t)?;
+            }
+        }
         record(self.events.as_ref().map(|e| &e[2]), &self.stream)?;
         let count = self.count()?;
         if let Some([a, b, c]) = &self.events {
@@ -381,12 +437,81 @@ impl Device {
         }
         self.timings.segments += 1;
         if count > cap {
-            return Ok((ran, Found::Dense(count)));
+            return Ok(Found::Dense(count));
         }
         let t = std::time::Instant::now();
         let found = self.fetch(n, count)?;
         self.timings.readback_ms += t.elapsed().as_secs_f64() * 1e3;
-        Ok((ran, found))
+        Ok(found)
+    }
+
+    /// Uploads `t` unless these very tables are loaded already (the
+    /// pipeline keeps one set for the whole run).
+    fn load_multi(&mut self, t: &MultiTables) -> Result<(), GpuError> {
+        if self.multi.loaded == Some(t.id) {
+            return Ok(());
+        }
+        self.multi.loaded = None;
+        fn up<T: DeviceRepr>(
+            stream: &Arc<CudaStream>,
+            buf: &mut Buf<T>,
+            data: &[T],
+        ) -> Result<(), GpuError> {
+            let dst = ptr(buf.ensure(stream, data.len(), "allocating tables")?, stream);
+            // SAFETY: the buffer holds at least data.len() elements; the
+            // stream is synchronised (below) before `data` can go away.
+            unsafe { result::memcpy_htod_async(dst, data, stream.cu_stream()) }
+                .map_err(cuda("copying tables"))
+        }
+        let m = &mut self.multi;
+        up(&self.stream, &mut m.set1, &t.set1)?;
+        up(&self.stream, &mut m.set2, &t.set2)?;
+        up(&self.stream, &mut m.set3, &t.set3)?;
+        up(&self.stream, &mut m.filter, &t.filter)?;
+        up(&self.stream, &mut m.keys, &t.keys)?;
+        up(&self.stream, &mut m.first, &t.first)?;
+        up(&self.stream, &mut m.starts, &t.starts)?;
+        up(&self.stream, &mut m.bytes, &t.bytes)?;
+        self.stream.synchronize().map_err(cuda("copying tables"))?;
+        self.multi.loaded = Some(t.id);
+        Ok(())
+    }
+
+    /// Launches `multi` over the resident text with the loaded tables.
+    fn launch_multi(&mut self, t: &MultiTables) -> Result<(), GpuError> {
+        let n = self.resident;
+        let tiles = kernels::tiles_for(n);
+        let nkeys = t.keys.len() as u32;
+        let m = &self.multi;
+        let cfg = LaunchConfig {
+            // Fewer blocks than prefix4: each copies 40 KiB of tables first.
+            grid_dim: (kernels::grid_for(tiles, self.sm_count * 4), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: multi::SHARED_BYTES,
+        };
+        let mut b = self.stream.launch_builder(&self.f.multi);
+        b.arg(self.text.get("multi")?)
+            .arg(&n)
+            .arg(&t.classes)
+            .arg(&t.minlen);
+        b.arg(m.set1.get("multi")?)
+            .arg(m.set2.get("multi")?)
+            .arg(m.set3.get("multi")?)
+            .arg(m.filter.get("multi")?)
+            .arg(m.keys.get("multi")?)
+            .arg(&nkeys)
+            .arg(m.first.get("multi")?)
+            .arg(m.starts.get("multi")?)
+            .arg(m.bytes.get("multi")?);
+        b.arg(self.bitmap.get("multi")?)
+            .arg(self.counts.get("multi")?)
+            .arg(&tiles);
+        // SAFETY: arguments match multi's launch contract (literal.cu): the
+        // tables of `t` (MultiTables::new: sets of SET*_WORDS and
+        // FILTER_WORDS words, nkeys + 1 firsts, starts into bytes) were
+        // uploaded by load_multi; text, bitmap and counts sized by reserve(n).
+        unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
+        Ok(())
     }
 
     /// Makes room for `n` text bytes and the per-tile buffers.
@@ -612,9 +737,9 @@ impl Device {
             Kernel::Prefix4 => {
                 let (prefix, mask) = kernels::prefix_word(pat);
                 let f = if m >= 4 {
-                    &self.f_prefix_full
+                    &self.f.prefix_full
                 } else {
-                    &self.f_prefix_short
+                    &self.f.prefix_short
                 };
                 let cfg = LaunchConfig {
                     grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
@@ -643,7 +768,7 @@ impl Device {
                     block_dim: ((TILE_BYTES / u64::from(portion)) as u32, 1, 1),
                     shared_mem_bytes: kernels::bm_shared_bytes(m),
                 };
-                let mut b = self.stream.launch_builder(&self.f_bm);
+                let mut b = self.stream.launch_builder(&self.f.bm);
                 b.arg(text)
                     .arg(&n)
                     .arg(patb)
@@ -672,7 +797,7 @@ impl Device {
             block_dim: (1024, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut b = self.stream.launch_builder(&self.f_scan);
+        let mut b = self.stream.launch_builder(&self.f.scan);
         b.arg(counts).arg(&tiles).arg(offs).arg(total);
         // SAFETY: scan_counts' contract: counts and offsets hold `tiles` entries, total one.
         unsafe { b.launch(cfg) }.map_err(cuda("launching scan_counts"))?;
@@ -733,7 +858,7 @@ impl Device {
                 shared_mem_bytes: 0,
             };
             let out = self.out.get("compact")?;
-            let mut b = self.stream.launch_builder(&self.f_compact);
+            let mut b = self.stream.launch_builder(&self.f.compact);
             b.arg(bitmap).arg(offs).arg(&tiles).arg(out);
             // SAFETY: compact's contract: bitmap of tiles*TILE_WORDS words,
             // offsets of `tiles` entries, out holds `count` u64s (the total

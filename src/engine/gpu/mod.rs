@@ -13,6 +13,7 @@
 mod device;
 pub mod kernels;
 mod matchset;
+pub mod multi;
 pub mod tables;
 
 use std::fmt;
@@ -21,6 +22,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use device::Timings;
 pub use kernels::Kernel;
 pub use matchset::MatchSet;
+pub use multi::MultiTables;
 
 /// Why the GPU engine cannot serve a search.
 #[derive(Debug, Clone)]
@@ -248,16 +250,34 @@ impl GpuLane {
                 "empty pattern passed to the GPU engine".into(),
             ));
         }
+        let kernel = kernels::choose(pattern.len());
+        self.run(text, device::Needle::One(pattern, kernel), cap)
+    }
+
+    /// `search` for every pattern of `tables` at once (the `multi` kernel):
+    /// the starts where any of them occurs. The lane keeps the tables on the
+    /// GPU while it is given the same ones.
+    pub fn search_many(
+        &mut self,
+        text: &[u8],
+        tables: &MultiTables,
+        cap: u64,
+    ) -> Result<ChunkFound, GpuError> {
+        self.run(text, device::Needle::Many(tables), cap)
+    }
+
+    fn run(
+        &mut self,
+        text: &[u8],
+        needle: device::Needle,
+        cap: u64,
+    ) -> Result<ChunkFound, GpuError> {
         let dev = self
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        let kernel = kernels::choose(pattern.len());
-        let res = catch_unwind(AssertUnwindSafe(|| {
-            dev.search_chunk(text, pattern, kernel, cap)
-        }));
-        let found = match res {
-            Ok(r) => r?.1,
+        let found = match catch_unwind(AssertUnwindSafe(|| dev.search_chunk(text, needle, cap))) {
+            Ok(r) => r?,
             Err(_) => {
                 self.dev = None;
                 return Err(panicked("a search"));

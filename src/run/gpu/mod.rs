@@ -16,13 +16,14 @@ mod pipeline;
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::{Config, EngineChoice};
+use crate::engine::gpu::MultiTables;
 use crate::engine::gpu::{GpuEngine, GpuError};
 use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use crate::pattern::Compiled;
 pub use pipeline::Backend;
-use pipeline::{Flow, Shape, Take};
+use pipeline::{Flow, Shape, Take, Target};
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::atomic::Ordering;
@@ -36,6 +37,16 @@ use std::sync::mpsc;
 /// above PCIe's 55 GB/s, so for one literal the GPU cannot pay there;
 /// started beside the CPU it made 16 GiB slower (1.18 s against 0.30 s).
 pub const AUTO_MIN_BYTES: Option<u64> = None;
+
+/// Literal sets of at least this many patterns go to the GPU under auto
+/// (from `AUTO_SET_MIN_BYTES` of files): there the CPU engine is bound by
+/// computation, not by reading. Measured on the H100 host (benches/
+/// RESULTS.md, issue 5), 16 GiB: 1,000 literals 2.26 s auto against 5.40 s
+/// on the CPU, 10,000 literals 7.94 s against 13.8 s; smaller sets were not
+/// measured. At 1,000 literals the CPU engine reads about 3 GB/s, so below
+/// 1 GiB it finishes before CUDA (0.25-0.35 s) is up.
+pub const AUTO_SET_MIN_PATTERNS: usize = 1000;
+pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
 
 /// Default chunk: the unit of reading, transfer and kernel launch.
 const CHUNK_BYTES: u64 = 64 << 20;
@@ -51,8 +62,8 @@ const LANE_CHUNKS: f64 = 1.5;
 /// What the run will do with the GPU.
 pub enum Wanted {
     No,
-    /// `--engine auto`: start the GPU if the input is large enough.
-    Auto,
+    /// `--engine auto`: start the GPU if the files hold this many bytes.
+    Auto(u64),
     /// `--engine gpu`: the GPU is open (or simulated).
     Now(Backend),
 }
@@ -75,12 +86,12 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         debug(cfg, prog, "engine: cpu (--engine cpu)");
         return Ok(Wanted::No);
     }
-    if compiled.literal.is_none() {
+    if compiled.literal.is_none() && compiled.literal_set.is_none() {
         debug(
             cfg,
             prog,
             &format!(
-                "engine: cpu (the GPU engine takes one case-sensitive literal; this search is {})",
+                "engine: cpu (the GPU engine takes case-sensitive literals; this search is {})",
                 compiled.description
             ),
         );
@@ -97,19 +108,27 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
             "engine: gpu pipeline, simulated on the CPU (GPUGREP_GPU_SIMULATE)",
         );
         return Ok(match cfg.engine {
-            EngineChoice::Auto => Wanted::Auto,
+            EngineChoice::Auto => Wanted::Auto(0),
             _ => Wanted::Now(Backend::Simulated),
         });
     }
     if cfg.engine == EngineChoice::Auto {
-        if AUTO_MIN_BYTES.is_none() {
-            debug(
-                cfg,
-                prog,
-                "engine: cpu (auto: for one literal the CPU engine was faster at every measured size)",
-            );
-            return Ok(Wanted::No);
-        }
+        let set = compiled.literal_set.as_ref().map_or(0, |s| s.len());
+        let min = if set >= AUTO_SET_MIN_PATTERNS {
+            AUTO_SET_MIN_BYTES
+        } else {
+            match AUTO_MIN_BYTES {
+                Some(min) if set == 0 => min,
+                _ => {
+                    debug(
+                        cfg,
+                        prog,
+                        &format!("engine: cpu (auto: the GPU pays for sets of {AUTO_SET_MIN_PATTERNS} literals or more; for fewer the CPU engine was faster at every measured size)"),
+                    );
+                    return Ok(Wanted::No);
+                }
+            }
+        };
         // SAFETY: is_culib_present only tries to dlopen the driver library.
         let present =
             std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() })
@@ -118,7 +137,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
             debug(cfg, prog, "engine: cpu (auto: libcuda not found)");
             return Ok(Wanted::No);
         }
-        return Ok(Wanted::Auto);
+        return Ok(Wanted::Auto(min));
     }
     let engine = GpuEngine::open().map_err(|e| e.to_string())?;
     debug(cfg, prog, &format!("engine: gpu ({})", engine.describe()));
@@ -163,7 +182,7 @@ pub fn start(
             let _ = tx.send(Ok(backend));
             Some((rx, true))
         }
-        Wanted::Auto => {
+        Wanted::Auto(min) => {
             let bytes: u64 = sizes.iter().flatten().sum();
             // Simulated: from any size, the backend after a delay (ms).
             let sim_delay = simulated().then(|| {
@@ -172,21 +191,13 @@ pub fn start(
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(0u64)
             });
-            let min = if sim_delay.is_some() {
-                Some(0)
-            } else {
-                AUTO_MIN_BYTES
-            };
-            match min {
-                Some(min) if bytes >= min => {}
-                _ => {
-                    debug(
-                        cfg,
-                        prog,
-                        &format!("engine: cpu (auto: {bytes} bytes of files)"),
-                    );
-                    return None;
-                }
+            if bytes < min {
+                debug(
+                    cfg,
+                    prog,
+                    &format!("engine: cpu (auto: {bytes} bytes of files, GPU from {min})"),
+                );
+                return None;
             }
             debug(
                 cfg,
@@ -250,17 +261,38 @@ fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
 /// A file's GPU offsets as the prefilter of its search.
 struct FileOffsets<'s> {
     offsets: &'s [u64],
-    pattern_len: u64,
+    target: &'s Target,
 }
 
 impl Matcher for FileOffsets<'_> {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         let i = self.offsets.partition_point(|&o| o < at as u64);
-        let g = *self.offsets.get(i)?;
-        // `hay` is the file or a prefix of it (a piece of a split search).
-        // Offsets ascend: if this one runs past the end, so do all later.
-        (g + self.pattern_len <= hay.len() as u64)
-            .then(|| g as usize..(g + self.pattern_len) as usize)
+        for &g in &self.offsets[i..] {
+            let g = g as usize;
+            // `hay` is the file or a prefix of it (a piece of a split search).
+            let len = match self.target {
+                // Exact: inside the file by the pieces' bounds. Offsets
+                // ascend: if this one runs past the end, so do all later.
+                Target::One(p) => return (g + p.len() <= hay.len()).then(|| g..g + p.len()),
+                // The kernel checked patterns against the whole chunk: one
+                // may have run past the file's end into the next. Checked
+                // again inside `hay`, which also gives the longest.
+                Target::Many(t) => t.longest_at(hay, g),
+            };
+            if let Some(len) = len {
+                return Some(g..g + len);
+            }
+        }
+        None
+    }
+}
+
+/// What the GPU searches for in this run, if it can.
+fn target(compiled: &Compiled) -> Option<Target> {
+    match (&compiled.literal, &compiled.literal_set) {
+        (Some(l), _) => Some(Target::One(l.clone())),
+        (None, Some(set)) => MultiTables::new(set).map(Target::Many),
+        _ => None,
     }
 }
 
@@ -274,19 +306,37 @@ pub fn search(
     out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
-    let literal = shared.compiled.literal.clone().unwrap_or_default();
+    let cpu = &*shared.compiled.prefilter;
+    let Some(target) = target(&shared.compiled) else {
+        let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
+            one::search_input(shared, input, None, cpu, stream)
+        };
+        return search_items(shared, items, &job, out, state);
+    };
+    if let Target::Many(t) = &target {
+        debug(
+            &shared.cfg,
+            &shared.prog,
+            &format!(
+                "gpu: multi kernel: {} literals of {} to {} bytes, {} distinct 4-byte keys",
+                t.len(),
+                t.minlen,
+                t.maxlen,
+                t.keys.len()
+            ),
+        );
+    }
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let shape = shape(&shared.cfg, gpu_only, need);
     let ring = pipeline::ring(shape.ring);
-    let flow = Flow::new(items, sizes, &literal, shared.cfg.terminator, shape);
-    let cpu = &*shared.compiled.prefilter;
+    let flow = Flow::new(items, sizes, &target, shared.cfg.terminator, shape);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.take(i) {
             Take::Cpu => one::search_input(shared, input, None, cpu, stream),
             Take::Gone => Ok(FileResult::default()),
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
-                let r = search_entry(shared, input, &entry, literal.len(), stream);
+                let r = search_entry(shared, input, &entry, &target, stream);
                 flow.stages
                     .output_ns
                     .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
@@ -316,7 +366,7 @@ fn search_entry(
     shared: &Shared,
     input: &Input,
     entry: &pipeline::Entry,
-    pattern_len: usize,
+    target: &Target,
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
@@ -337,7 +387,7 @@ fn search_entry(
     }
     let matcher = FileOffsets {
         offsets: &entry.offsets,
-        pattern_len: pattern_len as u64,
+        target,
     };
     one::search_input(shared, input, Some(bytes), &matcher, stream)
 }
@@ -447,9 +497,51 @@ mod tests {
                 .filter(|&i| file[i..].starts_with(&pattern))
                 .map(|i| i as u64)
                 .collect();
-            let gpu = FileOffsets { offsets: &offsets, pattern_len: pattern.len() as u64 };
+            let target = Target::One(pattern.clone());
+            let gpu = FileOffsets { offsets: &offsets, target: &target };
             let lit = Literal::new(&pattern);
             prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
+        }
+
+        /// For a set, offsets may also hold positions where a pattern only
+        /// matched across the file's end (in the chunk): those are checked
+        /// again, and the lines selected are a naive search's.
+        #[test]
+        fn set_offsets_are_checked_again(
+            file in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..60),
+            pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..4), 2..5),
+            noise in prop::collection::vec(0usize..70, 0..10),
+        ) {
+            let naive = NaiveSet(pats.clone());
+            let mut offsets: Vec<u64> = (0..file.len())
+                .filter(|&i| naive.longest_at(&file, i).is_some())
+                .map(|i| i as u64)
+                .chain(noise.iter().map(|&n| n as u64))
+                .collect();
+            offsets.sort_unstable();
+            offsets.dedup();
+            let target = Target::Many(MultiTables::new(&pats).unwrap());
+            let gpu = FileOffsets { offsets: &offsets, target: &target };
+            prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
+        }
+    }
+
+    /// The longest pattern at the leftmost position: obviously correct.
+    struct NaiveSet(Vec<Vec<u8>>);
+
+    impl NaiveSet {
+        fn longest_at(&self, hay: &[u8], at: usize) -> Option<usize> {
+            self.0
+                .iter()
+                .filter(|p| hay[at..].starts_with(p))
+                .map(|p| p.len())
+                .max()
+        }
+    }
+
+    impl Matcher for NaiveSet {
+        fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+            (at..hay.len()).find_map(|i| self.longest_at(hay, i).map(|l| i..i + l))
         }
     }
 
@@ -458,9 +550,10 @@ mod tests {
     #[test]
     fn offsets_past_a_prefix_of_the_file_are_not_reported() {
         let offsets = [2, 10];
+        let target = Target::One(b"xx".to_vec());
         let m = FileOffsets {
             offsets: &offsets,
-            pattern_len: 2,
+            target: &target,
         };
         let file = [b'x'; 20];
         assert_eq!(m.find_at(&file, 0), Some(2..4));

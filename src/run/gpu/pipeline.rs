@@ -24,7 +24,7 @@
 //! read from it has been printed.
 
 use super::pack::{self, Packer, Plan};
-use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, HostBuf, Timings};
+use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Timings};
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::fs::File;
@@ -58,16 +58,54 @@ pub enum Backend {
     Simulated,
 }
 
+/// What the chunks are searched for.
+pub enum Target {
+    /// One literal: the Boyer-Moore or prefix kernel.
+    One(Vec<u8>),
+    /// Several literals: the `multi` kernel.
+    Many(MultiTables),
+}
+
+impl Target {
+    /// The longest pattern: chunks' cut pieces overlap by this - 1.
+    pub fn longest(&self) -> usize {
+        match self {
+            Target::One(p) => p.len(),
+            Target::Many(t) => t.maxlen as usize,
+        }
+    }
+
+    /// The shortest pattern: a match must fit in its piece.
+    pub fn shortest(&self) -> usize {
+        match self {
+            Target::One(p) => p.len(),
+            Target::Many(t) => t.minlen as usize,
+        }
+    }
+}
+
 enum Lane {
     Gpu(Box<GpuLane>),
     Simulated,
 }
 
 impl Lane {
-    fn search(&mut self, text: &[u8], pattern: &[u8], cap: u64) -> Result<ChunkFound, GpuError> {
-        match self {
-            Lane::Gpu(l) => l.search(text, pattern, cap),
-            Lane::Simulated => {
+    fn search(&mut self, text: &[u8], target: &Target, cap: u64) -> Result<ChunkFound, GpuError> {
+        let pattern = match (self, target) {
+            (Lane::Gpu(l), Target::One(p)) => return l.search(text, p, cap),
+            (Lane::Gpu(l), Target::Many(t)) => return l.search_many(text, t, cap),
+            (Lane::Simulated, Target::Many(t)) => {
+                let v = t.reference(text);
+                return Ok(if v.len() as u64 > cap {
+                    ChunkFound::Dense(v.len() as u64)
+                } else {
+                    ChunkFound::Offsets(v)
+                });
+            }
+            (Lane::Simulated, Target::One(p)) => p,
+        };
+        {
+            {
                 let finder = memchr::memmem::Finder::new(pattern);
                 let mut v = Vec::new();
                 let mut at = 0;
@@ -228,7 +266,7 @@ pub struct Shape {
 pub struct Flow<'a, 'r> {
     items: &'a [Item],
     sizes: &'a [Option<u64>],
-    pattern: &'a [u8],
+    target: &'a Target,
     terminator: u8,
     shape: Shape,
     claims: Vec<AtomicU8>,
@@ -263,16 +301,16 @@ impl<'a, 'r> Flow<'a, 'r> {
     pub fn new(
         items: &'a [Item],
         sizes: &'a [Option<u64>],
-        pattern: &'a [u8],
+        target: &'a Target,
         terminator: u8,
         mut shape: Shape,
     ) -> Self {
         // A chunk holds at least one whole pattern (Packer::new).
-        shape.chunk = shape.chunk.max(pattern.len());
+        shape.chunk = shape.chunk.max(target.longest());
         Flow {
             items,
             sizes,
-            pattern,
+            target,
             terminator,
             shape,
             claims: items.iter().map(|_| AtomicU8::new(FREE)).collect(),
@@ -341,9 +379,12 @@ impl<'a, 'r> Flow<'a, 'r> {
             let ready = board.get(&i).is_some_and(|e| !e.open && e.pieces_left == 0);
             if ready {
                 let mut e = board.remove(&i).unwrap_or_default();
+                // Pieces may finish out of order, and with patterns of
+                // several lengths overlapping pieces may report a start twice.
                 if !e.offsets.is_sorted() {
                     e.offsets.sort_unstable();
                 }
+                e.offsets.dedup();
                 return Take::Gpu(e);
             }
             if self.aborted.load(Ordering::Acquire) {
@@ -435,7 +476,7 @@ impl<'a, 'r> Flow<'a, 'r> {
     }
 
     fn pack(&self, ring: &'r Ring, backend: &Backend, units: &mpsc::Sender<Unit<'r>>) {
-        let mut packer = Packer::new(self.shape.chunk, self.pattern.len());
+        let mut packer = Packer::new(self.shape.chunk, self.target.longest());
         let mut plans = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             if self.aborted.load(Ordering::Acquire) || self.failed.load(Ordering::Acquire) {
@@ -594,13 +635,7 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// in goes to the lanes.
     fn read_units(&self, units: &Mutex<Receiver<Unit<'r>>>, jobs: mpsc::Sender<Arc<Job<'r>>>) {
         loop {
-            let unit = match units.lock() {
-                Ok(rx) => match rx.recv() {
-                    Ok(u) => u,
-                    Err(_) => return,
-                },
-                Err(_) => return,
-            };
+            let Some(unit) = next(units) else { return };
             let t = Instant::now();
             let job = &unit.job;
             if !self.aborted.load(Ordering::Acquire) {
@@ -632,13 +667,7 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// A lane: searches filled chunks and posts each file's offsets.
     fn search_jobs(&self, lane: &mut Lane, jobs: &Mutex<Receiver<Arc<Job<'r>>>>) {
         loop {
-            let job = match jobs.lock() {
-                Ok(rx) => match rx.recv() {
-                    Ok(j) => j,
-                    Err(_) => return,
-                },
-                Err(_) => return,
-            };
+            let Some(job) = next(jobs) else { return };
             let plan = &job.plan;
             let t = Instant::now();
             let found = if self.aborted.load(Ordering::Acquire) {
@@ -652,7 +681,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                 // SAFETY: the chunk is filled; nothing writes it any more.
                 let text = unsafe { job.lease.slot().bytes(0, plan.len) };
                 let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
-                lane.search(text, self.pattern, cap)
+                lane.search(text, self.target, cap)
             };
             self.stages
                 .lane_ns
@@ -671,7 +700,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
         let all_cpu = match found {
             Ok(ChunkFound::Offsets(v)) => {
-                pack::assign(plan, &v, self.pattern.len(), |p, off| {
+                pack::assign(plan, &v, self.target.shortest(), |p, off| {
                     per_piece[p].push(off)
                 });
                 false
@@ -714,6 +743,12 @@ impl<'a, 'r> Flow<'a, 'r> {
         }
         self.changed.notify_all();
     }
+}
+
+/// The next message of a queue shared by several threads; `None` when the
+/// senders are gone.
+fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
+    rx.lock().ok()?.recv().ok()
 }
 
 /// Groups a plan's pieces into reads of about `UNIT_BYTES`: small pieces
