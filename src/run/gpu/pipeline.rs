@@ -10,8 +10,8 @@
 //!
 //! Every file is claimed once, by the GPU (the packer) or by the CPU (a
 //! worker that reached it first: before the GPU is ready, or when the
-//! pipeline has fallen behind), so the CPU searches while CUDA starts and
-//! nothing waits for the slower side. A GPU-claimed file becomes ready when
+//! pipeline has fallen behind), so the CPU searches while CUDA starts. A
+//! GPU-claimed file becomes ready when
 //! all its pieces have been searched; the worker then confirms and prints
 //! it with the same code as the CPU engine, reading its bytes from the
 //! pinned chunk when it lies whole in one (else from a fresh map of the
