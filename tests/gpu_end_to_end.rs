@@ -67,6 +67,38 @@ fn simulated_pipeline_prints_what_cpu_engine_prints() {
     differential(cases(80), &simulate);
 }
 
+/// `-i` runs on the GPU as a search for every case variant, Unicode simple
+/// folding included: `k` finds the Kelvin sign, `s` the long s, as on the
+/// CPU (and in ripgrep). Through the real GPU when there is one, and
+/// through the simulated pipeline everywhere.
+#[test]
+fn ignore_case_finds_unicode_case_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "Kelvin: 300 \u{212A}\nlong \u{17F}\nplain\nK k\nSK\n";
+    std::fs::write(dir.path().join("t"), text).unwrap();
+    let args: Vec<String> = ["-i", "-n", "-o", "-e", "k", "-e", "s", "t"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let cpu = run("cpu", &args, dir.path());
+    assert_eq!(
+        String::from_utf8_lossy(&cpu.stdout),
+        "1:K\n1:\u{212A}\n2:\u{17F}\n4:K\n4:k\n5:S\n5:K\n"
+    );
+    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    let sim = run_with("gpu", &args, dir.path(), false, &simulate);
+    assert_eq!(sim.stdout, cpu.stdout);
+    let gpu = run("gpu", &args, dir.path());
+    if gpu.status.code() == Some(2) {
+        eprintln!(
+            "skipped on the GPU: {}",
+            String::from_utf8_lossy(&gpu.stderr).trim()
+        );
+        return;
+    }
+    assert_eq!(gpu.stdout, cpu.stdout);
+}
+
 fn cases(default: usize) -> usize {
     std::env::var("GPUGREP_E2E_CASES")
         .ok()
@@ -131,6 +163,7 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
                 "-C1",
                 "-F",
                 "-h",
+                "-i",
                 "--count-matches",
             ]);
             args.push(opt.to_string());

@@ -25,6 +25,7 @@ use encoding_rs::Encoding;
 use regex_syntax::hir::{self, Hir, HirKind};
 use std::sync::Arc;
 
+use super::fold;
 use super::translate::{escape_literal, translate};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -46,7 +47,8 @@ pub struct Compiled {
     /// The single case-sensitive literal the whole search reduces to, if any
     /// (`-w`/`-x` may still need `confirm`): what the GPU kernels can take.
     pub literal: Option<Vec<u8>>,
-    /// Two or more case-sensitive, non-empty literals the search reduces to
+    /// The exact set of non-empty literals the search reduces to, when not
+    /// `literal`: several literals, or the case variants of `-i` literals
     /// (`-w`/`-x` may still need `confirm`): what the GPU's `multi` kernel takes.
     pub literal_set: Option<Vec<Vec<u8>>>,
     /// What was built, for `--debug`.
@@ -211,7 +213,11 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             return compile_literals(lits, cfg);
         }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
-        return compile_regex(&alternatives, cfg);
+        let mut c = compile_regex(&alternatives, cfg)?;
+        if !holds_terminator {
+            c.literal_set = gpu_set(&lits, cfg.ignore_case);
+        }
+        return Ok(c);
     }
     let basic = cfg.syntax == Syntax::Basic;
     let translated = patterns
@@ -223,6 +229,22 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
     let mut compiled = compile_regex(&alternatives, cfg)?;
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
     Ok(compiled)
+}
+
+/// Most case variants a `-i` literal search is expanded to for the GPU.
+const CASE_VARIANTS_MAX: usize = 4096;
+
+/// The exact set the GPU's `multi` kernel searches for these literals:
+/// two or more case-sensitive ones as they are, or with `-i` every case
+/// variant (Unicode simple folding, as the CPU engine's `-i`).
+fn gpu_set(lits: &[Vec<u8>], ci: bool) -> Option<Vec<Vec<u8>>> {
+    if lits.iter().any(|l| l.is_empty()) {
+        return None;
+    }
+    match ci {
+        true => fold::set_variants(lits, CASE_VARIANTS_MAX),
+        false => (lits.len() > 1).then(|| lits.to_vec()),
+    }
 }
 
 /// The pattern as a literal when it has no regex meaning at all.

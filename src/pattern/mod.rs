@@ -8,6 +8,7 @@
 //! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them.
 
 pub mod compile;
+pub mod fold;
 pub mod read;
 pub mod translate;
 

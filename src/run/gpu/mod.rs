@@ -91,7 +91,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
             cfg,
             prog,
             &format!(
-                "engine: cpu (the GPU engine takes case-sensitive literals; this search is {})",
+                "engine: cpu (the GPU engine takes literals, with -i as their case variants; this search is {})",
                 compiled.description
             ),
         );
@@ -113,7 +113,13 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         });
     }
     if cfg.engine == EngineChoice::Auto {
-        let set = compiled.literal_set.as_ref().map_or(0, |s| s.len());
+        // Sets measured: case-sensitive literals. A `-i` set holds case
+        // variants, and the CPU's case-insensitive search was not measured
+        // against the GPU: it stays on the CPU.
+        let set = match cfg.ignore_case {
+            true => 0,
+            false => compiled.literal_set.as_ref().map_or(0, |s| s.len()),
+        };
         let min = if set >= AUTO_SET_MIN_PATTERNS {
             AUTO_SET_MIN_BYTES
         } else {

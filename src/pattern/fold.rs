@@ -1,0 +1,99 @@
+//! Case variants of a literal, so a case-insensitive literal search can run
+//! as an exact search for a set (the GPU's `multi` kernel).
+//!
+//! Each character is replaced by its orbit under Unicode simple case
+//! folding, as the `regex` crate computes it for `(?i)` (so `k` also gives
+//! the Kelvin sign U+212A, `s` the long s U+017F); the variants are every
+//! combination, encoded as UTF-8. A byte sequence matches the literal
+//! case-insensitively exactly when it equals one of them, which is what the
+//! CPU engine's `-i` matches.
+
+use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+
+/// Every case variant of `lit`, or `None` when it is not UTF-8 or has more
+/// than `cap` variants.
+pub fn case_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
+    let text = std::str::from_utf8(lit).ok()?;
+    let mut variants: Vec<Vec<u8>> = vec![Vec::new()];
+    for c in text.chars() {
+        let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+        class.case_fold_simple();
+        let orbit: Vec<char> = class.iter().flat_map(|r| r.start()..=r.end()).collect();
+        if variants.len().checked_mul(orbit.len())? > cap {
+            return None;
+        }
+        variants = variants
+            .iter()
+            .flat_map(|v| {
+                orbit.iter().map(move |o| {
+                    let mut v = v.clone();
+                    v.extend_from_slice(o.encode_utf8(&mut [0; 4]).as_bytes());
+                    v
+                })
+            })
+            .collect();
+    }
+    Some(variants)
+}
+
+/// Case variants of every literal, together; `None` when any literal has
+/// none or the set would exceed `cap`.
+pub fn set_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
+    let mut all = Vec::new();
+    for l in lits {
+        all.extend(case_variants(l, cap.checked_sub(all.len())?)?);
+    }
+    all.sort();
+    all.dedup();
+    Some(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn strs(v: Vec<Vec<u8>>) -> Vec<String> {
+        v.into_iter()
+            .map(|b| String::from_utf8(b).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn ascii_letters_and_the_two_unicode_orbits() {
+        assert_eq!(strs(case_variants(b"a1", 10).unwrap()), ["A1", "a1"]);
+        assert_eq!(
+            strs(case_variants(b"k", 10).unwrap()),
+            ["K", "k", "\u{212A}"]
+        );
+        assert_eq!(
+            strs(case_variants(b"S", 10).unwrap()),
+            ["S", "s", "\u{17F}"]
+        );
+        assert_eq!(case_variants(b"abcdefgh", 255), None);
+        assert_eq!(case_variants(b"abcdefgh", 256).unwrap().len(), 256);
+        assert_eq!(case_variants(b"\xff", 10), None);
+        assert_eq!(
+            set_variants(&[b"ab".to_vec(), b"AB".to_vec()], 10)
+                .unwrap()
+                .len(),
+            4
+        );
+    }
+
+    proptest! {
+        /// A string matches `(?i)lit` exactly when it is one of the variants.
+        #[test]
+        fn variants_are_what_regex_ignore_case_matches(
+            lit in "[a-zA-Z0-9kKsSß _é]{1,4}",
+            other in "[a-zA-Z0-9kKsSß _é\u{212A}\u{17F}]{1,4}",
+        ) {
+            let re = regex::Regex::new(&format!("^(?i:{})$", regex::escape(&lit))).unwrap();
+            let variants = case_variants(lit.as_bytes(), 1 << 16).unwrap();
+            for v in &variants {
+                prop_assert!(re.is_match(std::str::from_utf8(v).unwrap()), "{:?}", v);
+            }
+            prop_assert_eq!(re.is_match(&other), variants.contains(&other.as_bytes().to_vec()));
+        }
+    }
+}
