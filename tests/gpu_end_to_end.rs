@@ -168,6 +168,19 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
             ]);
             args.push(opt.to_string());
         }
+        // A quarter of the cases search a regular expression: the GPU finds
+        // its literal prefixes, the regex confirms the candidate lines.
+        let pattern = if rng.below(4) == 0 {
+            args.push("-E".into());
+            let pieces = [
+                "a", "b", "ab", " ", "_", "[ab]", "a|b", "(ab|ba)", "b+", ".", "a?",
+            ];
+            (0..1 + rng.below(4))
+                .map(|_| rng.pick(&pieces))
+                .collect::<String>()
+        } else {
+            pattern
+        };
         args.push("-e".into());
         args.push(pattern.clone());
         // A third of the cases search a set of literals (the multi kernel):

@@ -16,4 +16,10 @@ pub trait Matcher: Send + Sync {
     /// The leftmost match (or candidate) starting at or after `at`, if any.
     /// A returned range may cross line terminators; the searcher handles that.
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>>;
+
+    /// False for a prefilter whose answers are only candidates: the
+    /// searcher then confirms each candidate line with the line matcher.
+    fn is_exact(&self) -> bool {
+        true
+    }
 }

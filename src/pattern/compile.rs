@@ -51,6 +51,10 @@ pub struct Compiled {
     /// `literal`: several literals, or the case variants of `-i` literals
     /// (`-w`/`-x` may still need `confirm`): what the GPU's `multi` kernel takes.
     pub literal_set: Option<Vec<Vec<u8>>>,
+    /// For a regular expression: literals one of which begins every match
+    /// (regex-syntax's prefix extraction). Not exact: a prefilter whose
+    /// candidate lines the regex confirms (the GPU's `multi` kernel).
+    pub prefilter_set: Option<Vec<Vec<u8>>>,
     /// What was built, for `--debug`.
     pub description: String,
     /// Warnings for the user (GNU grep's, such as "* at start of expression").
@@ -110,6 +114,7 @@ fn compile_encoded(
     // The GPU sees raw bytes; this search needs decoded text.
     c.literal = None;
     c.literal_set = None;
+    c.prefilter_set = None;
     c.description = format!(
         "{}, on files decoded from {} to UTF-8",
         c.description,
@@ -170,6 +175,7 @@ fn compile_transcoded(
         confirm: Some(confirm),
         literal: exact_single.then(|| lits[0].clone()),
         literal_set: None,
+        prefilter_set: None,
         description: format!(
             "{} literal(s) in {}, {engine}, character-boundary check{}",
             lits.len(),
@@ -189,6 +195,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             confirm: None,
             literal: None,
             literal_set: None,
+            prefilter_set: None,
             description: "no patterns: nothing matches".into(),
             warnings: Vec::new(),
             encoding: EncodingPlan::Raw { sniff_utf16: true },
@@ -284,6 +291,7 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
         confirm,
         literal,
         literal_set,
+        prefilter_set: None,
         description: format!("{} literal(s), {engine}{check}", lits.len()),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
@@ -359,6 +367,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .parse(&wrapped)
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
     let confined = strip_terminator(hir, t);
+    let prefilter_set = match_prefixes(&confined);
     let printed = confined.to_string();
     let re = regex::bytes::RegexBuilder::new(&printed)
         .multi_line(true)
@@ -372,10 +381,34 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         confirm: None,
         literal: None,
         literal_set: None,
-        description: format!("{} pattern(s), regex", alternatives.len()),
+        description: format!(
+            "{} pattern(s), regex{}",
+            alternatives.len(),
+            match &prefilter_set {
+                Some(p) => format!(", {} literal prefix(es) for the GPU", p.len()),
+                None => ", no literal prefix".into(),
+            }
+        ),
+        prefilter_set,
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
+}
+
+/// Most prefix literals handed to the GPU for one regular expression.
+const PREFIXES_MAX: usize = 4096;
+
+/// Literals one of which begins every match of `hir`, when regex-syntax can
+/// say so with a finite set of non-empty ones (`None` for `a*`, `.x`, ...).
+fn match_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
+    seq.optimize_for_prefix_by_preference();
+    let lits = seq.literals()?;
+    let usable = !lits.is_empty()
+        && lits.len() <= PREFIXES_MAX
+        && lits.iter().all(|l| !l.as_bytes().is_empty());
+    usable.then(|| lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.
@@ -430,5 +463,56 @@ fn strip_terminator(h: Hir, t: u8) -> Hir {
             HirKind::Look(l) => Hir::look(l),
             _ => Hir::empty(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn hir(re: &str) -> Hir {
+        regex_syntax::ParserBuilder::new()
+            .utf8(false)
+            .build()
+            .parse(re)
+            .unwrap()
+    }
+
+    proptest! {
+        /// Every match of the regex begins with one of the prefixes handed
+        /// to the GPU (the candidates miss no line).
+        #[test]
+        fn every_match_begins_with_a_prefix(
+            parts in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", "[ab]", "[a-c]", "a|b", "(ab|ba)", "b+", "a?", "c*", ".", "_",
+            ]), 1..5),
+            text in prop::collection::vec(prop::sample::select(b"abc_\n".to_vec()), 0..80),
+        ) {
+            let re_text = parts.concat();
+            let Some(prefixes) = match_prefixes(&hir(&re_text)) else {
+                return Ok(());
+            };
+            let re = regex::bytes::Regex::new(&re_text).unwrap();
+            for m in re.find_iter(&text) {
+                prop_assert!(
+                    prefixes.iter().any(|p| text[m.start()..].starts_with(p)),
+                    "{re_text}: match at {} {:?} begins with none of {:?}",
+                    m.start(), &text[m.start()..m.end()], prefixes
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn prefixes_of_typical_expressions() {
+        let p = |re: &str| match_prefixes(&hir(re));
+        assert_eq!(
+            p("(ERROR|FATAL).*timeout"),
+            Some(vec![b"ERROR".to_vec(), b"FATAL".to_vec()])
+        );
+        assert_eq!(p("Sherlock [A-Z]"), Some(vec![b"Sherlock ".to_vec()]));
+        assert_eq!(p("a*"), None);
+        assert_eq!(p(".x"), None);
     }
 }

@@ -303,7 +303,7 @@ fn search_body<'a>(
         separators: cfg.context_given && lines_mode,
     };
     let line_matcher = shared.compiled.line_matcher();
-    let exact = shared.compiled.confirm.is_none();
+    let exact = shared.compiled.confirm.is_none() && prefilter.is_exact();
     let searcher = |opts| Searcher::with_line_matcher(opts, prefilter, line_matcher, exact);
     let searcher = &searcher;
 

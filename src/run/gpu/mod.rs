@@ -86,12 +86,13 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         debug(cfg, prog, "engine: cpu (--engine cpu)");
         return Ok(Wanted::No);
     }
-    if compiled.literal.is_none() && compiled.literal_set.is_none() {
+    let c = compiled;
+    if c.literal.is_none() && c.literal_set.is_none() && c.prefilter_set.is_none() {
         debug(
             cfg,
             prog,
             &format!(
-                "engine: cpu (the GPU engine takes literals, with -i as their case variants; this search is {})",
+                "engine: cpu (the GPU engine takes literals, with -i as their case variants, and regexes whose matches all begin with one of a few literals; this search is {})",
                 compiled.description
             ),
         );
@@ -113,9 +114,9 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         });
     }
     if cfg.engine == EngineChoice::Auto {
-        // Sets measured: case-sensitive literals. A `-i` set holds case
-        // variants, and the CPU's case-insensitive search was not measured
-        // against the GPU: it stays on the CPU.
+        // Sets measured to pay: case-sensitive literals. `-i` (case
+        // variants) and regexes (literal prefixes) measured slower on the
+        // GPU, or were not measured: they stay on the CPU.
         let set = match cfg.ignore_case {
             true => 0,
             false => compiled.literal_set.as_ref().map_or(0, |s| s.len()),
@@ -268,6 +269,8 @@ fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
 struct FileOffsets<'s> {
     offsets: &'s [u64],
     target: &'s Target,
+    /// False when the offsets are a regex's literal prefixes: candidates.
+    exact: bool,
 }
 
 impl Matcher for FileOffsets<'_> {
@@ -291,13 +294,20 @@ impl Matcher for FileOffsets<'_> {
         }
         None
     }
+
+    fn is_exact(&self) -> bool {
+        self.exact
+    }
 }
 
-/// What the GPU searches for in this run, if it can.
-fn target(compiled: &Compiled) -> Option<Target> {
-    match (&compiled.literal, &compiled.literal_set) {
-        (Some(l), _) => Some(Target::One(l.clone())),
-        (None, Some(set)) => MultiTables::new(set).map(Target::Many),
+/// What the GPU searches for in this run, if it can, and whether what it
+/// finds are matches (else candidates for the regex).
+fn target(compiled: &Compiled) -> Option<(Target, bool)> {
+    let c = compiled;
+    match (&c.literal, &c.literal_set, &c.prefilter_set) {
+        (Some(l), _, _) => Some((Target::One(l.clone()), true)),
+        (None, Some(set), _) => MultiTables::new(set).map(|t| (Target::Many(t), true)),
+        (None, None, Some(set)) => MultiTables::new(set).map(|t| (Target::Many(t), false)),
         _ => None,
     }
 }
@@ -313,7 +323,7 @@ pub fn search(
     state: &mut Printed,
 ) -> io::Result<()> {
     let cpu = &*shared.compiled.prefilter;
-    let Some(target) = target(&shared.compiled) else {
+    let Some((target, exact)) = target(&shared.compiled) else {
         let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
             one::search_input(shared, input, None, cpu, stream)
         };
@@ -342,7 +352,7 @@ pub fn search(
             Take::Gone => Ok(FileResult::default()),
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
-                let r = search_entry(shared, input, &entry, &target, stream);
+                let r = search_entry(shared, input, &entry, &target, exact, stream);
                 flow.stages
                     .output_ns
                     .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
@@ -373,6 +383,7 @@ fn search_entry(
     input: &Input,
     entry: &pipeline::Entry,
     target: &Target,
+    exact: bool,
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
@@ -394,6 +405,7 @@ fn search_entry(
     let matcher = FileOffsets {
         offsets: &entry.offsets,
         target,
+        exact,
     };
     one::search_input(shared, input, Some(bytes), &matcher, stream)
 }
@@ -504,7 +516,7 @@ mod tests {
                 .map(|i| i as u64)
                 .collect();
             let target = Target::One(pattern.clone());
-            let gpu = FileOffsets { offsets: &offsets, target: &target };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
             let lit = Literal::new(&pattern);
             prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
         }
@@ -527,7 +539,7 @@ mod tests {
             offsets.sort_unstable();
             offsets.dedup();
             let target = Target::Many(MultiTables::new(&pats).unwrap());
-            let gpu = FileOffsets { offsets: &offsets, target: &target };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
             prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
         }
     }
@@ -560,6 +572,7 @@ mod tests {
         let m = FileOffsets {
             offsets: &offsets,
             target: &target,
+            exact: true,
         };
         let file = [b'x'; 20];
         assert_eq!(m.find_at(&file, 0), Some(2..4));

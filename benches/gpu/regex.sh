@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Regular expressions through the GPU's literal prefilter (issue 7) on the
+# device machine: 16 GiB of prose in 4096 files, -c, gpugrep --engine gpu
+# and --engine cpu against rg -j16, two runs each (after one warm-up run of
+# each tool), outputs compared (zero counts dropped: rg leaves them out).
+set -u
+D=$PWD/.dev; G=$D/gpugrep; C=/dev/shm/stream; B=$C/big16
+mkdir -p $C
+[ -d $B ] || "$D/gpugrep-corpus" --kind prose --out $B --size 16G --files 4096 --threads 16 > /dev/null
+"$D/gpugrep-corpus" --kind prose --patterns 100 --out $C/words100.txt > /dev/null
+alt=$(tr '\n' '|' < $C/words100.txt | sed 's/|$//')
+t() { local s=$(date +%s%N); "$@" > /dev/null 2>&1; echo "$(( ($(date +%s%N) - s) / 1000000 ))"; }
+run_case() {
+  local label=$1; shift
+  for tool in gpu cpu rg; do
+    if [ $tool = rg ]; then cmd=("$D/rg" -j16 -uu -a -c "$@" $B); else cmd=("$G" --engine $tool -c -r "$@" $B); fi
+    "${cmd[@]}" 2>/dev/null | grep -v ':0$' | sort | md5sum > $C/out.$tool
+    echo "$label $tool: $(t "${cmd[@]}") ms, $(t "${cmd[@]}") ms"
+  done
+  echo "$label outputs agree: $([ $(cat $C/out.gpu $C/out.cpu $C/out.rg | sort -u | wc -l) = 1 ] && echo yes || echo NO)"
+  "$G" --engine gpu --debug --stats -c -r "$@" $B 2>&1 >/dev/null | grep -E "patterns:|engine:|gpu stages|^[0-9.]+ seconds" | sed 's/^gpugrep: debug: //'
+}
+run_case sherlock-w -w -E 'Sherlock [A-Z]\w+'
+run_case suspend -E '[A-Z]+_SUSPEND'
+run_case error-timeout -E '(ERROR|FATAL).*timeout'
+run_case alt100 -E "$alt"
