@@ -2,7 +2,7 @@
 //!
 //! The crate is a pipeline of stages, one module each, in the order data
 //! flows: `cli` (what was typed) → `config` (what to do) → `input` (walking,
-//! mapping files, the corpus) → `pattern` (parsing and compiling patterns) →
+//! mapping files) → `pattern` (parsing and compiling patterns) →
 //! `engine` (finding candidate matches, CPU or GPU) → `confirm` (turning
 //! candidates into exact line matches) → `search` (lines, context, limits) →
 //! `output` (grep's and ripgrep's formats). `run` joins them. `encoding`

@@ -1,4 +1,4 @@
-//! Property tests: the CPU engine and the corpus map against naive oracles.
+//! Property tests: the CPU engine against naive oracles.
 //!
 //! The oracles are obviously correct and slow: split the text into lines and
 //! test each line on its own (with the `regex` crate per line, or with plain
@@ -8,7 +8,6 @@
 use clap::Parser;
 use gpugrep::cli::Cli;
 use gpugrep::config::Config;
-use gpugrep::input::corpus::{Corpus, Location};
 use gpugrep::pattern::compile;
 use gpugrep::search::{Line, SearchOptions, Searcher, Sink};
 use proptest::prelude::*;
@@ -173,43 +172,6 @@ proptest! {
         let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(ci).build().unwrap();
         let want = naive_selected(&text, |l| re.is_match(l), invert);
         prop_assert_eq!(got, want);
-    }
-
-    #[test]
-    fn corpus_map_matches_naive_layout(
-        files in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..20), 0..8),
-        probe in 0u64..200, len in 0u64..6,
-    ) {
-        let mut corpus = Corpus::new(b'\n');
-        for f in &files {
-            corpus.push(f);
-        }
-        // Naive: walk the layout byte by byte.
-        let mut naive = Vec::new();
-        for (i, f) in files.iter().enumerate() {
-            for off in 0..f.len() {
-                naive.push(Some(Location { file: i, offset: off as u64 }));
-            }
-            naive.push(None); // separator
-        }
-        prop_assert_eq!(corpus.bytes().len(), naive.len());
-        let slices: Vec<&[u8]> = files.iter().map(|f| f.as_slice()).collect();
-        let parallel = Corpus::from_files(b'\n', &slices, 3);
-        prop_assert_eq!(parallel.bytes(), corpus.bytes());
-        let want = naive.get(probe as usize).copied().flatten();
-        prop_assert_eq!(corpus.locate(probe), want);
-        // A non-empty match is inside one file iff every byte maps to that file.
-        if len > 0 {
-            let inside = (probe..probe + len).all(|p| {
-                naive.get(p as usize).copied().flatten().map(|l| l.file) == want.map(|l| l.file) && want.is_some()
-            });
-            prop_assert_eq!(corpus.locate_match(probe, len), if inside { want } else { None });
-        }
-        if let Some(loc) = want {
-            let file = &files[loc.file];
-            let line = 1 + file[..loc.offset as usize].iter().filter(|&&b| b == b'\n').count() as u64;
-            prop_assert_eq!(corpus.line_number(loc, b'\n'), line);
-        }
     }
 }
 

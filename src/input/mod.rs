@@ -3,10 +3,9 @@
 //! `walk` turns the operands into an ordered list of inputs (grep prints in
 //! the order files are given, and in name order inside directories, so
 //! output is deterministic however many threads search). `source` maps
-//! regular files into memory and streams everything else. `corpus` lays
-//! many files out in one buffer with separators, for the GPU.
+//! regular files into memory and streams everything else. (The GPU lays
+//! files out in chunks itself: `run/gpu/pack.rs`.)
 
-pub mod corpus;
 pub mod glob;
 pub mod source;
 pub mod walk;

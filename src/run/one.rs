@@ -136,7 +136,7 @@ enum Body<'d> {
 
 /// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
 /// it goes when given, else into the result's buffer. `preloaded` holds the
-/// input's bytes when a caller already has them (the GPU's corpus): the
+/// input's bytes when a caller already has them (a GPU chunk, or a map): the
 /// prefilter's offsets then refer to exactly those bytes. A file with a BOM
 /// or in an encoding that is searched decoded (`crate::encoding`) is
 /// searched with the compiled prefilter instead.
