@@ -296,12 +296,7 @@ impl Device {
             compact: f("compact")?,
             multi: f("multi")?,
         };
-        let mut dev = Device::on(stream, f, name, None);
-        dev.sm_count = sm_count;
-        dev.total_mem = total_mem;
-        dev.cc = cc;
-        dev.max_segment = kernels::default_segment(total_mem as u64);
-        Ok(dev)
+        Ok(Device::on(stream, f, name, sm_count, total_mem, cc, None))
     }
 
     /// A device on `stream` with empty buffers and default settings.
@@ -309,15 +304,18 @@ impl Device {
         stream: Arc<CudaStream>,
         f: Functions,
         name: String,
+        sm_count: u32,
+        total_mem: usize,
+        cc: (i32, i32),
         events: Option<[CudaEvent; 3]>,
     ) -> Device {
         Device {
             stream,
             f,
             name,
-            sm_count: 1,
-            total_mem: 0,
-            cc: (0, 0),
+            sm_count,
+            total_mem,
+            cc,
             text: Buf::new(),
             bitmap: Buf::new(),
             counts: Buf::new(),
@@ -338,7 +336,7 @@ impl Device {
             force_offsets: None,
             readback: None,
             timings: Timings::default(),
-            max_segment: kernels::default_segment(0),
+            max_segment: kernels::default_segment(total_mem as u64),
         }
     }
 
@@ -351,10 +349,17 @@ impl Device {
         let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         let ev = || ctx.new_event(timing).map_err(cuda("creating an event"));
         let events = Some([ev()?, ev()?, ev()?]);
-        let mut dev = Device::on(stream, self.f.clone(), self.name.clone(), events);
-        dev.sm_count = self.sm_count;
-        dev.total_mem = self.total_mem;
-        dev.cc = self.cc;
+        let (name, f) = (self.name.clone(), self.f.clone());
+        let mut dev = Device::on(
+            stream,
+            f,
+            name,
+            self.sm_count,
+            self.total_mem,
+            self.cc,
+            events,
+        );
+        // Settings changed on this device carry over.
         dev.bm_portion = self.bm_portion;
         dev.upload_threads = self.upload_threads;
         dev.max_segment = self.max_segment;
