@@ -134,21 +134,25 @@ impl MultiTables {
         self.patterns == 0
     }
 
+    /// The patterns of 4 bytes or more whose first 4 bytes are `key`.
+    fn group(&self, key: u32) -> impl Iterator<Item = &[u8]> {
+        let ks = match self.keys.binary_search(&key) {
+            Ok(i) => self.first[i] as usize..self.first[i + 1] as usize,
+            Err(_) => 0..0,
+        };
+        ks.map(|k| &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize])
+    }
+
     /// The longest pattern occurring at `at` in `hay`, as its length.
     pub fn longest_at(&self, hay: &[u8], at: usize) -> Option<usize> {
         let rest = hay.get(at..)?;
         let v = word(rest);
-        let long = if rest.len() >= 4 {
-            self.keys.binary_search(&v).ok().and_then(|i| {
-                (self.first[i] as usize..self.first[i + 1] as usize)
-                    .map(|k| &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize])
-                    .filter(|p| rest.starts_with(p))
-                    .map(|p| p.len())
-                    .max()
-            })
-        } else {
-            None
-        };
+        // Longer patterns than `rest` never start it, whatever the padded key.
+        let long = self
+            .group(v)
+            .filter(|p| rest.starts_with(p))
+            .map(|p| p.len())
+            .max();
         long.or_else(|| {
             let short = [
                 (3, &self.set3, v & 0xff_ffff),
@@ -175,14 +179,7 @@ impl MultiTables {
                     || (c & 8 != 0
                         && rest.len() >= 4
                         && has_bit(&self.filter, hash(v))
-                        && self.keys.binary_search(&v).is_ok_and(|i| {
-                            (self.first[i] as usize..self.first[i + 1] as usize).any(|k| {
-                                rest.starts_with(
-                                    &self.bytes
-                                        [self.starts[k] as usize..self.starts[k + 1] as usize],
-                                )
-                            })
-                        }))
+                        && self.group(v).any(|p| rest.starts_with(p)))
             })
             .map(|at| at as u64)
             .collect()
