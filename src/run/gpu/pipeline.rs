@@ -25,6 +25,7 @@
 
 use super::pack::{self, Packer, Plan};
 use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Timings};
+use crate::engine::{cpu, Matcher};
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::fs::File;
@@ -91,33 +92,13 @@ enum Lane {
 
 impl Lane {
     fn search(&mut self, text: &[u8], target: &Target, cap: u64) -> Result<ChunkFound, GpuError> {
-        let pattern = match (self, target) {
-            (Lane::Gpu(l), Target::One(p)) => return l.search(text, p, cap),
-            (Lane::Gpu(l), Target::Many(t)) => return l.search_many(text, t, cap),
-            (Lane::Simulated, Target::Many(t)) => {
-                let v = t.reference(text);
-                return Ok(if v.len() as u64 > cap {
-                    ChunkFound::Dense(v.len() as u64)
-                } else {
-                    ChunkFound::Offsets(v)
-                });
-            }
-            (Lane::Simulated, Target::One(p)) => p,
+        let lane = match self {
+            Lane::Gpu(l) => l,
+            Lane::Simulated => return Ok(simulate(text, target, cap)),
         };
-        {
-            {
-                let finder = memchr::memmem::Finder::new(pattern);
-                let mut v = Vec::new();
-                let mut at = 0;
-                while let Some(p) = finder.find(&text[at..]) {
-                    if v.len() as u64 == cap {
-                        return Ok(ChunkFound::Dense(cap + 1));
-                    }
-                    v.push((at + p) as u64);
-                    at += p + 1;
-                }
-                Ok(ChunkFound::Offsets(v))
-            }
+        match target {
+            Target::One(p) => lane.search(text, p, cap),
+            Target::Many(t) => lane.search_many(text, t, cap),
         }
     }
 
@@ -126,6 +107,24 @@ impl Lane {
             Lane::Gpu(l) => l.timings(),
             Lane::Simulated => Timings::default(),
         }
+    }
+}
+
+/// What a GPU lane reports, computed on the CPU: every match start in
+/// `text`, overlapping ones included, unless there are more than `cap`.
+fn simulate(text: &[u8], target: &Target, cap: u64) -> ChunkFound {
+    let starts: Vec<u64> = match target {
+        Target::One(p) => {
+            let lit = cpu::Literal::new(p);
+            std::iter::successors(lit.find_at(text, 0), |m| lit.find_at(text, m.start + 1))
+                .map(|m| m.start as u64)
+                .collect()
+        }
+        Target::Many(t) => t.reference(text),
+    };
+    match starts.len() as u64 {
+        n if n > cap => ChunkFound::Dense(n),
+        _ => ChunkFound::Offsets(starts),
     }
 }
 
