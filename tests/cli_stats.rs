@@ -4,11 +4,17 @@ mod common;
 
 use std::process::Command;
 
-#[test]
-fn stats_go_to_stderr_with_totals() {
+/// `a` (3 lines, 2 of them `x`) and `b` (1 line), 8 bytes in all.
+fn two_files() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("a"), "x\ny\nx\n").unwrap();
     std::fs::write(dir.path().join("b"), "y\n").unwrap();
+    dir
+}
+
+#[test]
+fn stats_go_to_stderr_with_totals() {
+    let dir = two_files();
     let out = Command::new(common::bin())
         .args(["--stats", "--engine=cpu", "x", "a", "b"])
         .current_dir(dir.path())
@@ -36,9 +42,7 @@ fn stats_go_to_stderr_with_totals() {
 /// bytes): the same totals, plus bytes, chunks and time per stage.
 #[test]
 fn stats_report_the_gpu_pipeline_stages() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("a"), "x\ny\nx\n").unwrap();
-    std::fs::write(dir.path().join("b"), "y\n").unwrap();
+    let dir = two_files();
     let out = Command::new(common::bin())
         .args(["--stats", "--engine=gpu", "x", "a", "b"])
         .env("GPUGREP_GPU_SIMULATE", "1")
