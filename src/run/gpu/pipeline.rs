@@ -324,6 +324,12 @@ impl<'a, 'r> Flow<'a, 'r> {
         }
     }
 
+    /// The board, also after a panic elsewhere poisoned its lock: every
+    /// update must land, or a file could be printed before all its pieces.
+    fn board(&self) -> std::sync::MutexGuard<'_, HashMap<usize, Entry<'r>>> {
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn note(&self, msg: String) {
         if let Ok(mut n) = self.notes.lock() {
             n.push(msg);
@@ -333,7 +339,7 @@ impl<'a, 'r> Flow<'a, 'r> {
     fn notify(&self) {
         // Taking the lock orders the notification after any state change a
         // waiter checked under it.
-        drop(self.board.lock());
+        drop(self.board());
         self.changed.notify_all();
     }
 
@@ -365,7 +371,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                         return Take::Cpu;
                     }
                     if !may_claim {
-                        let board = self.board.lock().unwrap_or_else(|e| e.into_inner());
+                        let board = self.board();
                         if claim.load(Ordering::Acquire) == FREE {
                             let _ = self.changed.wait_timeout(board, TICK);
                         }
@@ -373,7 +379,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                 }
             }
         }
-        let mut board = self.board.lock().unwrap_or_else(|e| e.into_inner());
+        let mut board = self.board();
         loop {
             let ready = board.get(&i).is_some_and(|e| !e.open && e.pieces_left == 0);
             if ready {
@@ -494,7 +500,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                 }
             };
             {
-                let mut board = self.board.lock().unwrap_or_else(|e| e.into_inner());
+                let mut board = self.board();
                 if self.claims[i]
                     .compare_exchange(FREE, GPU, Ordering::AcqRel, Ordering::Acquire)
                     .is_err()
@@ -520,11 +526,9 @@ impl<'a, 'r> Flow<'a, 'r> {
             self.dispatch(plan, ring, backend, units);
         }
         // Files claimed but never dispatched (the pipeline stopped): the CPU.
-        if let Ok(mut board) = self.board.lock() {
-            for e in board.values_mut().filter(|e| e.open) {
-                e.open = false;
-                e.cpu = true;
-            }
+        for e in self.board().values_mut().filter(|e| e.open) {
+            e.open = false;
+            e.cpu = true;
         }
         self.end();
     }
@@ -545,7 +549,8 @@ impl<'a, 'r> Flow<'a, 'r> {
         let Some(slot) = slot else {
             return; // aborted; pack() closes the open entries
         };
-        if let Ok(mut board) = self.board.lock() {
+        {
+            let mut board = self.board();
             for p in &plan.pieces {
                 if let Some(e) = board.get_mut(&p.file) {
                     e.pieces_left += 1;
@@ -718,7 +723,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         };
         let bad = job.bad_files.lock().map(|b| b.clone()).unwrap_or_default();
         {
-            let mut board = self.board.lock().unwrap_or_else(|e| e.into_inner());
+            let mut board = self.board();
             for (piece, offsets) in plan.pieces.iter().zip(per_piece) {
                 let Some(e) = board.get_mut(&piece.file) else {
                     continue;
