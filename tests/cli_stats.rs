@@ -60,7 +60,7 @@ fn stats_report_the_gpu_pipeline_stages() {
     // pattern), the second with a separator; b (2 bytes) and its separator
     // do not fit in the 1 byte left: a third chunk.
     assert!(
-        lines[7].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU), 2 files; ready after "),
+        lines[7].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files; ready after "),
         "{err}"
     );
     assert!(lines[8].starts_with("gpu stages: read/copy "), "{err}");
@@ -69,6 +69,69 @@ fn stats_report_the_gpu_pipeline_stages() {
         "{err}"
     );
     assert_eq!(lines[9], "cpu: 0 files searched by the CPU engine", "{err}");
+}
+
+/// `-c`, `-l`, `-L` and `-q` over chunks of whole files: the GPU's per-file
+/// tallies are printed (no offsets shipped), with a long line spanning
+/// several matches counted once. A file cut into pieces (`a` below with
+/// 8-byte chunks) still ships offsets.
+#[test]
+fn counts_and_file_lists_are_tallied_on_the_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a"), "x x x\ny\nx\n").unwrap();
+    std::fs::write(dir.path().join("b"), "y\n").unwrap();
+    std::fs::write(dir.path().join("c"), "xx\n").unwrap();
+    let run = |args: &[&str], chunk: &str| {
+        let out = Command::new(common::bin())
+            .args(["--stats", "--engine=gpu"])
+            .args(args)
+            .args(["x", "a", "b", "c"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .env("GPUGREP_GPU_CHUNK", chunk)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let tallied = err
+            .lines()
+            .find_map(|l| {
+                l.split("; ")
+                    .nth(1)?
+                    .split(" tallied")
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no tally count in {err}"));
+        (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            tallied,
+            out.status.code(),
+        )
+    };
+    assert_eq!(run(&["-c"], "1M"), ("a:2\nb:0\nc:1\n".into(), 1, Some(0)));
+    assert_eq!(run(&["-l"], "1M"), ("a\nc\n".into(), 1, Some(0)));
+    assert_eq!(run(&["-L"], "1M"), ("b\n".into(), 1, Some(0)));
+    assert_eq!(
+        run(&["-c", "-m1"], "1M"),
+        ("a:1\nb:0\nc:1\n".into(), 1, Some(0))
+    );
+    assert_eq!(
+        run(&["--count-matches"], "1M"),
+        ("a:4\nb:0\nc:2\n".into(), 1, Some(0))
+    );
+    // `a` (10 bytes) is cut into pieces: its chunks ship offsets; `b` and
+    // `c` share a chunk of whole files, which is tallied.
+    assert_eq!(run(&["-c"], "8"), ("a:2\nb:0\nc:1\n".into(), 1, Some(0)));
+    // Inverted and word searches need the lines: no tallies.
+    assert_eq!(
+        run(&["-c", "-v"], "1M"),
+        ("a:1\nb:1\nc:0\n".into(), 0, Some(0))
+    );
+    assert_eq!(
+        run(&["-c", "-w"], "1M"),
+        ("a:2\nb:0\nc:0\n".into(), 0, Some(0))
+    );
 }
 
 #[test]

@@ -500,7 +500,7 @@ fn gpu_multi_matches_naive_oracle() {
         }
         let tables = gpugrep::engine::gpu::MultiTables::new(&set).expect("tables");
         let want = naive_set(&text, &set);
-        let got = match lane.search_many(&text, &tables, u64::MAX) {
+        let got = match lane.search_many(&text, &tables, u64::MAX, None) {
             Ok(gpugrep::engine::gpu::ChunkFound::Offsets(v)) => v,
             other => panic!("case {case}: unexpected {other:?}"),
         };
@@ -518,5 +518,111 @@ fn gpu_multi_matches_naive_oracle() {
         }
     }
     eprintln!("differential multi: {cases} cases, {mismatches} mismatches, shapes {shapes:?}");
+    assert_eq!(mismatches, 0);
+}
+
+/// The `tally` kernel (per-file counts of matching lines and of matches,
+/// as `-c`, `-l` and `--count-matches` use them) against
+/// `Tally::reference` and a naive count over the lines of each file, with
+/// one literal and with sets, files of every size, and lines too long to
+/// walk (the lane then ships offsets instead).
+#[test]
+fn gpu_tally_matches_naive_counts() {
+    use gpugrep::engine::gpu::{ChunkFound, FileCount, MultiTables, Tally};
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
+    let cases: usize = std::env::var("GPUGREP_DIFF_TALLY_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let mut rng = XorShift(0x7a11_7a11_0001);
+    let (mut mismatches, mut gave_up) = (0, 0);
+    for case in 0..cases {
+        // Files of random sizes, each followed by a newline, as the
+        // pipeline packs them.
+        let mut chunk = Vec::new();
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for _ in 0..1 + rng.below(50) {
+            let len = match rng.below(6) {
+                0 => 0,
+                1 => rng.below(300_000),
+                _ => rng.below(5000),
+            };
+            let mut file = english(&mut rng, len);
+            if case % 10 == 0 && len > 0 {
+                // One very long line: no newline at all.
+                file.iter_mut().for_each(|b| {
+                    if *b == b'\n' {
+                        *b = b' '
+                    }
+                });
+            }
+            starts.push(chunk.len() as u64);
+            chunk.extend_from_slice(&file);
+            ends.push(chunk.len() as u64);
+            chunk.push(b'\n');
+        }
+        let set: Vec<Vec<u8>> = (0..1 + rng.below(3) * rng.below(20))
+            .map(|_| WORDS[rng.below(WORDS.len())].as_bytes().to_vec())
+            .collect();
+        let want_starts = naive_set(&chunk, &set);
+        let tally = Tally {
+            starts: starts.clone(),
+            ends: ends.clone(),
+            term: b'\n',
+        };
+        let got = if set.len() == 1 {
+            lane.search(&chunk, &set[0], u64::MAX, Some(&tally))
+        } else {
+            let tables = MultiTables::new(&set).expect("tables");
+            lane.search_many(&chunk, &tables, u64::MAX, Some(&tally))
+        };
+        let reference = tally.reference(&chunk, &want_starts);
+        let ok = match (got, &reference) {
+            (Ok(ChunkFound::Counts(c)), Some(r)) => {
+                // The reference against the obvious count, too.
+                let naive: Vec<FileCount> = starts
+                    .iter()
+                    .zip(&ends)
+                    .map(|(&s, &e)| {
+                        let has = |p: &u64| (s..e).contains(p);
+                        let in_file: Vec<u64> = want_starts.iter().copied().filter(has).collect();
+                        let mut lines: Vec<usize> = in_file
+                            .iter()
+                            .map(|&p| {
+                                chunk[s as usize..p as usize]
+                                    .iter()
+                                    .filter(|&&b| b == b'\n')
+                                    .count()
+                            })
+                            .collect();
+                        lines.dedup();
+                        FileCount {
+                            lines: lines.len() as u32,
+                            matches: in_file.len() as u32,
+                        }
+                    })
+                    .collect();
+                c == *r && c == naive
+            }
+            (Ok(ChunkFound::Offsets(v)), None) => {
+                gave_up += 1;
+                v == want_starts
+            }
+            _ => false,
+        };
+        if !ok {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "MISMATCH tally case {case}: {} patterns, {} files, {} bytes",
+                    set.len(),
+                    starts.len(),
+                    chunk.len()
+                );
+            }
+        }
+    }
+    eprintln!("differential tally: {cases} cases ({gave_up} gave up on a long line), {mismatches} mismatches");
     assert_eq!(mismatches, 0);
 }

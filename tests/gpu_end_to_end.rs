@@ -137,6 +137,10 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
             if len > 0 && rng.below(20) == 0 {
                 data[rng.below(len)] = 0; // binary file
             }
+            if rng.below(25) == 0 {
+                // A UTF-8 byte-order mark: the file is searched after it.
+                data.splice(0..0, [0xef, 0xbb, 0xbf]);
+            }
             let name = format!("f{f}");
             total += data.len();
             std::fs::write(dir.path().join(&name), &data).unwrap();
@@ -165,6 +169,11 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
                 "-h",
                 "-i",
                 "--count-matches",
+                "-q",
+                "-I",
+                "-z",
+                "-c",
+                "-l",
             ]);
             args.push(opt.to_string());
         }

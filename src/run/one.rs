@@ -264,10 +264,7 @@ fn search_body<'a>(
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
     let cfg = &shared.cfg;
-    let show_name = cfg
-        .with_filename
-        .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
-    let name = show_name.then_some(input.name.as_slice());
+    let name = shown_name(shared, input);
     let started = std::time::Instant::now();
     let match_offsets = decoded.map(|d| move |line: u64, at: usize| d.offset_in_line(line, at));
     let matcher = shared.compiled.line_matcher();
@@ -372,14 +369,7 @@ fn search_body<'a>(
             0
         }
     };
-    let out = sink.out();
-    match cfg.mode {
-        Mode::Count => write_count(out, &shared.print, name, outcome.selected),
-        Mode::CountMatches => write_count(out, &shared.print, name, matches),
-        Mode::FilesWithMatches if result.selected => write_name(out, &shared.print, &input.name),
-        Mode::FilesWithoutMatch if !result.selected => write_name(out, &shared.print, &input.name),
-        _ => {}
-    }
+    write_summary(sink.out(), shared, input, outcome.selected, matches);
     if outcome.binary && lines_mode {
         result
             .messages
@@ -389,6 +379,64 @@ fn search_body<'a>(
     sink.flush()?;
     result.out = std::mem::take(sink.out());
     Ok(result)
+}
+
+/// The name printed before a file's lines or count, if any.
+fn shown_name<'i>(shared: &Shared, input: &'i Input) -> Option<&'i [u8]> {
+    let cfg = &shared.cfg;
+    let show = cfg
+        .with_filename
+        .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
+    show.then_some(input.name.as_slice())
+}
+
+/// What the count and file-list modes print for a file with `selected`
+/// lines holding `matches` matches.
+fn write_summary(out: &mut Vec<u8>, shared: &Shared, input: &Input, selected: u64, matches: u64) {
+    let name = shown_name(shared, input);
+    match shared.cfg.mode {
+        Mode::Count => write_count(out, &shared.print, name, selected),
+        Mode::CountMatches => write_count(out, &shared.print, name, matches),
+        Mode::FilesWithMatches if selected > 0 => write_name(out, &shared.print, &input.name),
+        Mode::FilesWithoutMatch if selected == 0 => write_name(out, &shared.print, &input.name),
+        _ => {}
+    }
+}
+
+/// The result for a file whose `lines` holding `matches` the GPU counted.
+/// `None` when the file's bytes need the full search after all (a
+/// byte-order mark changes what is searched).
+pub fn tallied<W: Write + ?Sized>(
+    shared: &Shared,
+    input: &Input,
+    bytes: &[u8],
+    lines: u64,
+    matches: u64,
+    stream: Option<&mut W>,
+) -> io::Result<Option<FileResult>> {
+    let head = &bytes[..bytes.len().min(BOM_PROBE)];
+    if shared.compiled.encoding.for_file(head) != (FilePlan::Raw { skip: 0 }) {
+        return Ok(None);
+    }
+    let cfg = &shared.cfg;
+    // -m stops at that many selected lines (callers leave --count-matches
+    // with -m to the full search).
+    let lines = cfg.max_count.map_or(lines, |m| lines.min(m));
+    let mut result = FileResult {
+        selected: lines > 0,
+        lines,
+        bytes: bytes.len() as u64,
+        ..FileResult::default()
+    };
+    write_summary(&mut result.out, shared, input, lines, matches);
+    if let Some(s) = stream {
+        s.write_all(&result.out)?;
+        if cfg.line_buffered {
+            s.flush()?;
+        }
+        result.out.clear();
+    }
+    Ok(Some(result))
 }
 
 /// Passes lines on with their offsets in decoded text mapped to the file's.

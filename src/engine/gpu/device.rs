@@ -17,7 +17,11 @@ use cudarc::nvrtc::Ptx;
 use super::kernels::{self, Kernel, BLOCK, TILE_BYTES, TILE_WORDS};
 use super::multi::{self, MultiTables};
 use super::tables;
-use super::GpuError;
+use super::{GpuError, Tally};
+
+/// Longest walk back (bytes) the tally kernel takes to find a line's start
+/// before it gives up and the chunk's offsets ship instead.
+pub(crate) const TALLY_REACH: u32 = 1 << 18;
 
 /// Bytes per pinned staging buffer (two of them).
 const STAGE_BYTES: usize = 32 << 20;
@@ -106,6 +110,7 @@ struct Functions {
     scan: CudaFunction,
     compact: CudaFunction,
     multi: CudaFunction,
+    tally: CudaFunction,
 }
 
 /// What a chunk is searched for.
@@ -183,6 +188,20 @@ impl<T: DeviceRepr> Buf<T> {
     }
 }
 
+/// Copies `data` into `buf` (grown as needed) on `stream`. The caller
+/// synchronises the stream before `data` goes away.
+fn up<T: DeviceRepr>(
+    stream: &Arc<CudaStream>,
+    buf: &mut Buf<T>,
+    data: &[T],
+) -> Result<(), GpuError> {
+    let dst = ptr(buf.ensure(stream, data.len(), "allocating tables")?, stream);
+    // SAFETY: the buffer holds at least data.len() elements; callers
+    // synchronise the stream before `data` can go away.
+    unsafe { result::memcpy_htod_async(dst, data, stream.cu_stream()) }
+        .map_err(cuda("copying tables"))
+}
+
 fn ptr<T>(s: &CudaSlice<T>, stream: &CudaStream) -> sys::CUdeviceptr {
     // Event tracking is off, so the returned guard records nothing.
     s.device_ptr(stream).0
@@ -221,6 +240,9 @@ pub(crate) enum Found {
     Bitmap(Vec<u64>, usize),
     /// More matches than the caller wanted shipped (`search_chunk`).
     Dense(u64),
+    /// Lines then matches per file of the chunk (`search_chunk` with a
+    /// `Tally`).
+    Counts(Vec<u32>),
 }
 
 pub(crate) struct Device {
@@ -241,6 +263,10 @@ pub(crate) struct Device {
     gs: Buf<i32>,
     /// The `multi` kernel's tables, and which set they hold (its address).
     multi: MultiBufs,
+    /// The `tally` kernel's file ranges and results.
+    tally_starts: Buf<u64>,
+    tally_ends: Buf<u64>,
+    tally_counts: Buf<u32>,
     /// Two write-combined staging buffers, allocated on first upload.
     staging: Vec<(PinnedHostSlice<u8>, CudaEvent)>,
     /// Timing events of `search_chunk`: before the copy, after it, after the kernel.
@@ -280,6 +306,9 @@ impl Device {
         let module = ctx
             .load_module(Ptx::from_src(kernels::LITERAL_PTX))
             .map_err(unavailable("loading the kernels' PTX"))?;
+        let tally = ctx
+            .load_module(Ptx::from_src(kernels::TALLY_PTX))
+            .map_err(unavailable("loading the tally kernel's PTX"))?;
         let f = |name: &str| module.load_function(name).map_err(unavailable(name));
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
         let sm_count = ctx
@@ -295,6 +324,7 @@ impl Device {
             scan: f("scan_counts")?,
             compact: f("compact")?,
             multi: f("multi")?,
+            tally: tally.load_function("tally").map_err(unavailable("tally"))?,
         };
         Ok(Device::on(stream, f, name, sm_count, total_mem, cc, None))
     }
@@ -326,6 +356,9 @@ impl Device {
             bad: Buf::new(),
             gs: Buf::new(),
             multi: MultiBufs::default(),
+            tally_starts: Buf::new(),
+            tally_ends: Buf::new(),
+            tally_counts: Buf::new(),
             staging: Vec::new(),
             events,
             resident: 0,
@@ -390,22 +423,28 @@ impl Device {
     }
 
     /// Searches one chunk: copies `text` (pinned memory for an asynchronous
-    /// copy, or pageable) to the GPU, runs the kernel and counts; ships the
-    /// match starts back unless there are more than `cap`. Returns when the
-    /// GPU has finished reading `text`.
+    /// copy, or pageable) to the GPU, runs the kernel and counts; with a
+    /// `tally`, returns one count per file (unless a line is too long to
+    /// walk); else ships the match starts back unless there are more than
+    /// `cap`. Returns when the GPU has finished reading `text`.
     pub(crate) fn search_chunk(
         &mut self,
         text: &[u8],
         needle: Needle,
         cap: u64,
+        tally: Option<&Tally>,
     ) -> Result<Found, GpuError> {
         let n = text.len() as u64;
         let shortest = match needle {
             Needle::One(pat, _) => pat.len() as u64,
             Needle::Many(t) => u64::from(t.minlen),
         };
+        let none = || match tally {
+            Some(t) => Found::Counts(vec![0; 2 * t.starts.len()]),
+            None => Found::Offsets(Vec::new()),
+        };
         if n < shortest {
-            return Ok(Found::Offsets(Vec::new()));
+            return Ok(none());
         }
         self.reserve(n)?;
         let base = ptr(self.text.get("upload")?, &self.stream);
@@ -441,6 +480,17 @@ impl Device {
             self.timings.search_ms += f64::from(b.elapsed_ms(c).unwrap_or(0.0));
         }
         self.timings.segments += 1;
+        if count == 0 {
+            return Ok(none());
+        }
+        if let Some(t) = tally {
+            let started = std::time::Instant::now();
+            let counts = self.tally(t)?;
+            self.timings.readback_ms += started.elapsed().as_secs_f64() * 1e3;
+            if let Some(c) = counts {
+                return Ok(Found::Counts(c));
+            }
+        }
         if count > cap {
             return Ok(Found::Dense(count));
         }
@@ -450,6 +500,64 @@ impl Device {
         Ok(found)
     }
 
+    /// Runs `tally` over the resident text and bitmap: lines, then matches,
+    /// per file of `t`; `None` when a walk back gave up (a line over
+    /// `TALLY_REACH`).
+    fn tally(&mut self, t: &Tally) -> Result<Option<Vec<u32>>, GpuError> {
+        let pieces = t.starts.len();
+        if pieces == 0 || t.ends.len() != pieces {
+            return Ok(Some(Vec::new()));
+        }
+        up(&self.stream, &mut self.tally_starts, &t.starts)?;
+        up(&self.stream, &mut self.tally_ends, &t.ends)?;
+        // Lines and matches per file, then the gave-up flag.
+        let len = 2 * pieces + 1;
+        let out = self
+            .tally_counts
+            .ensure(&self.stream, len, "allocating tallies")?;
+        let out_ptr = ptr(out, &self.stream);
+        // SAFETY: the buffer holds `len` u32s (ensure above).
+        unsafe { result::memset_d8_async(out_ptr, 0, len * 4, self.stream.cu_stream()) }
+            .map_err(cuda("clearing tallies"))?;
+        let n = self.resident;
+        let words = n.div_ceil(32);
+        let cfg = LaunchConfig {
+            grid_dim: (
+                kernels::grid_for(words.div_ceil(256), self.sm_count * 16),
+                1,
+                1,
+            ),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
+        let gave_up = out_ptr + 2 * pieces as u64 * 4;
+        let mut b = self.stream.launch_builder(&self.f.tally);
+        b.arg(self.text.get("tally")?)
+            .arg(&n)
+            .arg(self.bitmap.get("tally")?)
+            .arg(self.tally_starts.get("tally")?)
+            .arg(self.tally_ends.get("tally")?)
+            .arg(&pieces32)
+            .arg(&term)
+            .arg(&reach)
+            .arg(&out_ptr)
+            .arg(&gave_up);
+        // SAFETY: tally's contract (tally.cu): text and bitmap hold the
+        // resident n bytes and their match bits (the search just ran);
+        // starts and ends hold `pieces` ascending disjoint ranges (Tally);
+        // counts and the flag were zeroed above.
+        unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
+        let mut host = vec![0u32; len];
+        // SAFETY: the device buffer holds `len` u32s; the copy is
+        // waited for before `host` is read, and `t`'s vectors outlive it.
+        unsafe { result::memcpy_dtoh_async(&mut host[..], out_ptr, self.stream.cu_stream()) }
+            .map_err(cuda("reading tallies"))?;
+        self.stream.synchronize().map_err(cuda("tallying"))?;
+        let gave_up = host.pop().unwrap_or(1) != 0;
+        Ok((!gave_up).then_some(host))
+    }
+
     /// Uploads `t` unless these very tables are loaded already (the
     /// pipeline keeps one set for the whole run).
     fn load_multi(&mut self, t: &MultiTables) -> Result<(), GpuError> {
@@ -457,17 +565,6 @@ impl Device {
             return Ok(());
         }
         self.multi.loaded = None;
-        fn up<T: DeviceRepr>(
-            stream: &Arc<CudaStream>,
-            buf: &mut Buf<T>,
-            data: &[T],
-        ) -> Result<(), GpuError> {
-            let dst = ptr(buf.ensure(stream, data.len(), "allocating tables")?, stream);
-            // SAFETY: the buffer holds at least data.len() elements; the
-            // stream is synchronised (below) before `data` can go away.
-            unsafe { result::memcpy_htod_async(dst, data, stream.cu_stream()) }
-                .map_err(cuda("copying tables"))
-        }
         let m = &mut self.multi;
         up(&self.stream, &mut m.set1, &t.set1)?;
         up(&self.stream, &mut m.set2, &t.set2)?;

@@ -199,6 +199,62 @@ pub enum ChunkFound {
     Offsets(Vec<u64>),
     /// More matches than the cap: not shipped (the CPU searches the chunk).
     Dense(u64),
+    /// Per file of the `Tally` asked for, in its order.
+    Counts(Vec<FileCount>),
+}
+
+/// What the GPU counted in one file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FileCount {
+    /// Lines holding a match.
+    pub lines: u32,
+    /// Match starts (overlapping ones included).
+    pub matches: u32,
+}
+
+/// Per-file counts asked of a chunk search instead of its offsets: the
+/// chunk holds whole files at `starts[k]..ends[k]` (ascending, disjoint),
+/// each followed by the terminator `term`, which no match contains.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tally {
+    pub starts: Vec<u64>,
+    pub ends: Vec<u64>,
+    pub term: u8,
+}
+
+impl Tally {
+    /// What the `tally` kernel computes, on the CPU and step by step the
+    /// same way (the simulated pipeline runs it): `starts` are the chunk's
+    /// match starts, ascending. `None` when a walk back would give up.
+    pub fn reference(&self, text: &[u8], matches: &[u64]) -> Option<Vec<FileCount>> {
+        let mut counts = vec![FileCount::default(); self.starts.len()];
+        let is_match = |q: u64| matches.binary_search(&q).is_ok();
+        for &p in matches {
+            let k = self.starts.partition_point(|&s| s <= p);
+            if k == 0 || p >= self.ends[k - 1] {
+                continue;
+            }
+            let k = k - 1;
+            counts[k].matches += 1;
+            let (mut q, mut walked, mut first) = (p, 0u64, true);
+            while q > self.starts[k] {
+                q -= 1;
+                if text[q as usize] == self.term {
+                    break;
+                }
+                if is_match(q) {
+                    first = false;
+                    break;
+                }
+                walked += 1;
+                if walked > u64::from(device::TALLY_REACH) {
+                    return None;
+                }
+            }
+            counts[k].lines += u32::from(first);
+        }
+        Some(counts)
+    }
 }
 
 /// Page-locked host memory from the GPU's context: a staging buffer that
@@ -244,6 +300,7 @@ impl GpuLane {
         text: &[u8],
         pattern: &[u8],
         cap: u64,
+        tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         if pattern.is_empty() {
             return Err(GpuError::Cuda(
@@ -251,7 +308,7 @@ impl GpuLane {
             ));
         }
         let kernel = kernels::choose(pattern.len());
-        self.run(text, device::Needle::One(pattern, kernel), cap)
+        self.run(text, device::Needle::One(pattern, kernel), cap, tally)
     }
 
     /// `search` for every pattern of `tables` at once (the `multi` kernel):
@@ -262,8 +319,9 @@ impl GpuLane {
         text: &[u8],
         tables: &MultiTables,
         cap: u64,
+        tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
-        self.run(text, device::Needle::Many(tables), cap)
+        self.run(text, device::Needle::Many(tables), cap, tally)
     }
 
     fn run(
@@ -271,12 +329,15 @@ impl GpuLane {
         text: &[u8],
         needle: device::Needle,
         cap: u64,
+        tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         let dev = self
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        let found = match catch_unwind(AssertUnwindSafe(|| dev.search_chunk(text, needle, cap))) {
+        let found = match catch_unwind(AssertUnwindSafe(|| {
+            dev.search_chunk(text, needle, cap, tally)
+        })) {
             Ok(r) => r?,
             Err(_) => {
                 self.dev = None;
@@ -286,6 +347,14 @@ impl GpuLane {
         Ok(match found {
             device::Found::Offsets(v) => ChunkFound::Offsets(v),
             device::Found::Dense(c) => ChunkFound::Dense(c),
+            device::Found::Counts(c) => {
+                let (lines, matches) = c.split_at(c.len() / 2);
+                let each = lines.iter().zip(matches);
+                ChunkFound::Counts(
+                    each.map(|(&lines, &matches)| FileCount { lines, matches })
+                        .collect(),
+                )
+            }
             device::Found::Bitmap(w, c) => {
                 ChunkFound::Offsets(MatchSet::from_bitmap_counted(w, c).iter().collect())
             }
@@ -363,7 +432,7 @@ fn search_segmented(
                 // One pass: the bitmap covers the whole text already.
                 return Ok((ran, MatchSet::from_bitmap_counted(w, c)));
             }
-            device::Found::Dense(_) => {
+            device::Found::Dense(_) | device::Found::Counts(_) => {
                 return Err(GpuError::Cuda("unexpected result shape".into()));
             }
             device::Found::Bitmap(w, c) => {
@@ -449,6 +518,51 @@ impl GpuEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// `Tally::reference` (the kernel's algorithm) against counting the
+        /// lines of each file that hold a match, the obvious way.
+        #[test]
+        fn tally_reference_counts_matching_lines(
+            text in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 1..300),
+            cuts in prop::collection::vec(0usize..300, 0..6),
+            pattern in prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..3),
+        ) {
+            // Files: the text cut at `cuts`, each followed by a terminator.
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % text.len()).collect();
+            cuts.extend([0, text.len()]);
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut chunk = Vec::new();
+            let (mut starts, mut ends) = (Vec::new(), Vec::new());
+            for w in cuts.windows(2) {
+                starts.push(chunk.len() as u64);
+                chunk.extend_from_slice(&text[w[0]..w[1]]);
+                ends.push(chunk.len() as u64);
+                chunk.push(b'\n');
+            }
+            let matches: Vec<u64> = (0..chunk.len())
+                .filter(|&p| chunk[p..].starts_with(&pattern))
+                .map(|p| p as u64)
+                .collect();
+            let tally = Tally { starts: starts.clone(), ends: ends.clone(), term: b'\n' };
+            let got = tally.reference(&chunk, &matches).unwrap();
+            let want: Vec<FileCount> = starts
+                .iter()
+                .zip(&ends)
+                .map(|(&s, &e)| {
+                    let file = &chunk[s as usize..e as usize];
+                    let has = |line: &[u8]| line.windows(pattern.len()).any(|w| w == pattern.as_slice());
+                    FileCount {
+                        lines: file.split(|&b| b == b'\n').filter(|l| has(l)).count() as u32,
+                        matches: (0..file.len()).filter(|&p| file[p..].starts_with(&pattern)).count() as u32,
+                    }
+                })
+                .collect();
+            prop_assert_eq!(got, want);
+        }
+    }
 
     #[test]
     fn open_never_panics() {

@@ -15,7 +15,8 @@ mod pipeline;
 
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
-use crate::config::{Config, EngineChoice};
+use crate::config::{BinaryMode, Config, EngineChoice, Mode};
+use crate::encoding::EncodingPlan;
 use crate::engine::gpu::MultiTables;
 use crate::engine::gpu::{GpuEngine, GpuError};
 use crate::engine::Matcher;
@@ -323,6 +324,36 @@ fn target(compiled: &Compiled) -> Option<(Target, bool)> {
     }
 }
 
+/// Whether chunks report counts per file instead of match offsets: the
+/// output is a count or a file name, and what the GPU finds is final:
+/// exact literals, no confirm step (`-w`, `-x`, a character boundary), raw
+/// bytes, no inverted or JSON output, no binary probe (`-I`).
+/// `--count-matches` takes the count of match starts, which is the count of
+/// non-overlapping matches only for one literal that cannot overlap itself.
+fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> bool {
+    let (cfg, c) = (&shared.cfg, &shared.compiled);
+    let plain = exact
+        && c.confirm.is_none()
+        && matches!(c.encoding, EncodingPlan::Raw { .. })
+        && !cfg.invert
+        && !cfg.json
+        && cfg.binary != BinaryMode::WithoutMatch
+        && cfg.max_count != Some(0);
+    plain
+        && match cfg.mode {
+            Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => true,
+            Mode::CountMatches => {
+                cfg.max_count.is_none() && matches!(target, Target::One(p) if !overlaps_itself(p))
+            }
+            Mode::Lines => false,
+        }
+}
+
+/// Two occurrences of `p` can overlap (`p` has a border: "aa", "abab").
+fn overlaps_itself(p: &[u8]) -> bool {
+    (1..p.len()).any(|k| p[k..] == p[..p.len() - k])
+}
+
 /// Searches every item through the pipeline, in order.
 pub fn search(
     shared: &Shared,
@@ -356,7 +387,15 @@ pub fn search(
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let shape = shape(&shared.cfg, gpu_only, need);
     let ring = pipeline::ring(shape.ring);
-    let flow = Flow::new(items, sizes, &target, shared.cfg.terminator, shape);
+    let tally = tally_mode(shared, &target, exact);
+    if tally {
+        debug(
+            &shared.cfg,
+            &shared.prog,
+            "gpu: files in chunks of whole files are counted on the GPU",
+        );
+    }
+    let flow = Flow::new(items, sizes, &target, shared.cfg.terminator, tally, shape);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.take(i) {
             Take::Cpu => one::search_input(shared, input, None, cpu, stream),
@@ -395,7 +434,7 @@ fn search_entry(
     entry: &pipeline::Entry,
     target: &Target,
     exact: bool,
-    stream: Option<&mut dyn Write>,
+    mut stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
     let mapped;
@@ -411,6 +450,15 @@ fn search_entry(
         (None, None) => return one::search_input(shared, input, None, cpu, stream),
     };
     if entry.cpu {
+        return one::search_input(shared, input, Some(bytes), cpu, stream);
+    }
+    if let Some(c) = entry.count {
+        let (lines, matches) = (u64::from(c.lines), u64::from(c.matches));
+        if let Some(r) = one::tallied(shared, input, bytes, lines, matches, stream.as_deref_mut())?
+        {
+            return Ok(r);
+        }
+        // No offsets were kept for this file: the CPU searches it.
         return one::search_input(shared, input, Some(bytes), cpu, stream);
     }
     let matcher = FileOffsets {
@@ -435,11 +483,12 @@ fn report(shared: &Shared, flow: &Flow, shape: Shape, state: &mut Printed) {
     let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
     let lines = vec![
         format!(
-            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU), {} files; {}",
+            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files; {}",
             get(&st.gpu_bytes),
             get(&st.chunks),
             shape.chunk >> 20,
             get(&st.dense_chunks),
+            get(&st.tallied_chunks),
             get(&st.gpu_files),
             match get(&st.ready_ms) {
                 0 => "GPU never ready".to_string(),

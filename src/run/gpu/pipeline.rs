@@ -24,7 +24,9 @@
 //! read from it has been printed.
 
 use super::pack::{self, Packer, Plan};
-use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Timings};
+use crate::engine::gpu::{
+    ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Tally, Timings,
+};
 use crate::engine::{cpu, Matcher};
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
@@ -91,14 +93,20 @@ enum Lane {
 }
 
 impl Lane {
-    fn search(&mut self, text: &[u8], target: &Target, cap: u64) -> Result<ChunkFound, GpuError> {
+    fn search(
+        &mut self,
+        text: &[u8],
+        target: &Target,
+        cap: u64,
+        tally: Option<&Tally>,
+    ) -> Result<ChunkFound, GpuError> {
         let lane = match self {
             Lane::Gpu(l) => l,
-            Lane::Simulated => return Ok(simulate(text, target, cap)),
+            Lane::Simulated => return Ok(simulate(text, target, cap, tally)),
         };
         match target {
-            Target::One(p) => lane.search(text, p, cap),
-            Target::Many(t) => lane.search_many(text, t, cap),
+            Target::One(p) => lane.search(text, p, cap, tally),
+            Target::Many(t) => lane.search_many(text, t, cap, tally),
         }
     }
 
@@ -110,9 +118,10 @@ impl Lane {
     }
 }
 
-/// What a GPU lane reports, computed on the CPU: every match start in
-/// `text`, overlapping ones included, unless there are more than `cap`.
-fn simulate(text: &[u8], target: &Target, cap: u64) -> ChunkFound {
+/// What a GPU lane reports, computed on the CPU: the tallies, else every
+/// match start in `text`, overlapping ones included, unless there are more
+/// than `cap`.
+fn simulate(text: &[u8], target: &Target, cap: u64, tally: Option<&Tally>) -> ChunkFound {
     let starts: Vec<u64> = match target {
         Target::One(p) => {
             let lit = cpu::Literal::new(p);
@@ -122,6 +131,9 @@ fn simulate(text: &[u8], target: &Target, cap: u64) -> ChunkFound {
         }
         Target::Many(t) => t.reference(text),
     };
+    if let Some(counts) = tally.and_then(|t| t.reference(text, &starts)) {
+        return ChunkFound::Counts(counts);
+    }
     match starts.len() as u64 {
         n if n > cap => ChunkFound::Dense(n),
         _ => ChunkFound::Offsets(starts),
@@ -206,6 +218,8 @@ pub struct Entry<'r> {
     pieces_left: usize,
     /// Match starts in the file (ascending once `take` sorted them).
     pub offsets: Vec<u64>,
+    /// The GPU's tally of the file, instead of offsets (`Flow::tally`).
+    pub count: Option<FileCount>,
     /// The CPU must search this file (dense, read error, GPU failure).
     pub cpu: bool,
     /// The whole file in a chunk: its lease and range.
@@ -246,6 +260,8 @@ pub struct Stages {
     pub gpu_files: AtomicU64,
     pub cpu_files: AtomicU64,
     pub dense_chunks: AtomicU64,
+    /// Chunks whose files the GPU tallied (no offsets shipped).
+    pub tallied_chunks: AtomicU64,
     pub ready_ms: AtomicU64,
     pub lanes: Mutex<Timings>,
 }
@@ -267,6 +283,8 @@ pub struct Flow<'a, 'r> {
     sizes: &'a [Option<u64>],
     target: &'a Target,
     terminator: u8,
+    /// Chunks of whole files report per-file tallies, not offsets.
+    tally: bool,
     shape: Shape,
     claims: Vec<AtomicU8>,
     board: Mutex<HashMap<usize, Entry<'r>>>,
@@ -302,6 +320,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         sizes: &'a [Option<u64>],
         target: &'a Target,
         terminator: u8,
+        tally: bool,
         mut shape: Shape,
     ) -> Self {
         // A chunk holds at least one whole pattern (Packer::new).
@@ -311,6 +330,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             sizes,
             target,
             terminator,
+            tally,
             shape,
             claims: items.iter().map(|_| AtomicU8::new(FREE)).collect(),
             board: Mutex::new(HashMap::new()),
@@ -685,7 +705,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                 // SAFETY: the chunk is filled; nothing writes it any more.
                 let text = unsafe { job.lease.slot().bytes(0, plan.len) };
                 let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
-                lane.search(text, self.target, cap)
+                lane.search(text, self.target, cap, self.tally_of(plan).as_ref())
             };
             self.stages
                 .lane_ns
@@ -698,11 +718,34 @@ impl<'a, 'r> Flow<'a, 'r> {
         }
     }
 
+    /// What a chunk's files are tallied by, when the run tallies and the
+    /// chunk holds whole files only (a file cut into pieces ships offsets:
+    /// its lines may straddle them).
+    fn tally_of(&self, plan: &Plan) -> Option<Tally> {
+        if !self.tally || !plan.pieces.iter().all(|p| p.whole()) {
+            return None;
+        }
+        let range = |p: &pack::Piece| (p.chunk_off as u64, (p.chunk_off + p.len) as u64);
+        let (starts, ends) = plan.pieces.iter().map(range).unzip();
+        Some(Tally {
+            starts,
+            ends,
+            term: self.terminator,
+        })
+    }
+
     /// Posts one chunk's results to the board.
     fn post(&self, job: &Arc<Job<'r>>, found: Result<ChunkFound, GpuError>) {
         let plan = &job.plan;
         let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
+        let mut counts = None;
         let all_cpu = match found {
+            Ok(ChunkFound::Counts(c)) if c.len() == plan.pieces.len() => {
+                self.stages.tallied_chunks.fetch_add(1, Ordering::Relaxed);
+                counts = Some(c);
+                false
+            }
+            Ok(ChunkFound::Counts(_)) => true,
             Ok(ChunkFound::Offsets(v)) => {
                 pack::assign(plan, &v, self.target.shortest(), |p, off| {
                     per_piece[p].push(off)
@@ -724,7 +767,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         let bad = job.bad_files.lock().map(|b| b.clone()).unwrap_or_default();
         {
             let mut board = self.board();
-            for (piece, offsets) in plan.pieces.iter().zip(per_piece) {
+            for (k, (piece, offsets)) in plan.pieces.iter().zip(per_piece).enumerate() {
                 let Some(e) = board.get_mut(&piece.file) else {
                     continue;
                 };
@@ -734,6 +777,9 @@ impl<'a, 'r> Flow<'a, 'r> {
                     e.whole = Some((job.lease.clone(), piece.chunk_off, piece.len));
                 }
                 e.cpu |= all_cpu || unreadable;
+                if let Some(c) = &counts {
+                    e.count = Some(c[k]);
+                }
                 if !e.cpu {
                     e.offsets.extend(offsets);
                     if e.offsets.len() > MAX_FILE_OFFSETS {
