@@ -4,12 +4,14 @@
 //! for one literal, get every match start back. The pieces are split by what
 //! can be tested where: `kernels` (launch arithmetic, kernel choice) and
 //! `tables` (Boyer-Moore tables) and `matchset` (the result) are pure and
-//! unit-tested on any machine; `device` holds every CUDA call and is tested
-//! on a GPU (tests/gpu_differential.rs). Nothing here panics on a user's
+//! unit-tested on any machine, as is `backread`'s CPU mirror of its kernel;
+//! `device` holds every CUDA call and is tested on a GPU
+//! (tests/gpu_differential.rs). Nothing here panics on a user's
 //! input: every failure is a `GpuError`, and the CUDA calls run under
 //! `catch_unwind` as a last line of defence (a missing libcuda would
 //! otherwise panic inside cudarc's loader).
 
+pub mod backread;
 mod device;
 pub mod kernels;
 mod matchset;
@@ -19,6 +21,7 @@ pub mod tables;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+pub use backread::Backread;
 pub use device::Timings;
 pub use kernels::Kernel;
 pub use matchset::MatchSet;
@@ -238,11 +241,14 @@ pub struct GpuLane {
 impl GpuLane {
     /// Searches `text` for `pattern` (copy, kernel, results back); the
     /// starts come back unless there are more than `cap`. `text` may be a
-    /// `HostBuf` (asynchronous copy) or any memory.
+    /// `HostBuf` (asynchronous copy) or any memory. With `backread`,
+    /// starts the back-read proves are inside characters are dropped on the
+    /// GPU first (`backread::filter` is the same on the CPU).
     pub fn search(
         &mut self,
         text: &[u8],
         pattern: &[u8],
+        backread: Option<Backread>,
         cap: u64,
     ) -> Result<ChunkFound, GpuError> {
         if pattern.is_empty() {
@@ -251,7 +257,7 @@ impl GpuLane {
             ));
         }
         let kernel = kernels::choose(pattern.len());
-        self.run(text, device::Needle::One(pattern, kernel), cap)
+        self.run(text, device::Needle::One(pattern, kernel), backread, cap)
     }
 
     /// `search` for every pattern of `tables` at once (the `multi` kernel):
@@ -261,22 +267,26 @@ impl GpuLane {
         &mut self,
         text: &[u8],
         tables: &MultiTables,
+        backread: Option<Backread>,
         cap: u64,
     ) -> Result<ChunkFound, GpuError> {
-        self.run(text, device::Needle::Many(tables), cap)
+        self.run(text, device::Needle::Many(tables), backread, cap)
     }
 
     fn run(
         &mut self,
         text: &[u8],
         needle: device::Needle,
+        backread: Option<Backread>,
         cap: u64,
     ) -> Result<ChunkFound, GpuError> {
         let dev = self
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        let found = match catch_unwind(AssertUnwindSafe(|| dev.search_chunk(text, needle, cap))) {
+        let found = match catch_unwind(AssertUnwindSafe(|| {
+            dev.search_chunk(text, needle, backread, cap)
+        })) {
             Ok(r) => r?,
             Err(_) => {
                 self.dev = None;

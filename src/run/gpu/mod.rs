@@ -16,6 +16,8 @@ mod pipeline;
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::{Config, EngineChoice};
+use crate::encoding::boundary::Scheme;
+use crate::encoding::EncodingPlan;
 use crate::engine::gpu::MultiTables;
 use crate::engine::gpu::{GpuEngine, GpuError};
 use crate::engine::Matcher;
@@ -323,6 +325,18 @@ fn target(compiled: &Compiled) -> Option<(Target, bool)> {
     }
 }
 
+/// The scheme of the character-boundary back-read the GPU runs on its
+/// candidates: for patterns transcoded into a multi-byte encoding. The
+/// terminator separates packed files, so the walk back must stop at it:
+/// `\n` and NUL are sure bytes in every scheme; with a terminator that is
+/// not, the GPU would leave the check to the CPU.
+fn backread_scheme(compiled: &Compiled, terminator: u8) -> Option<Scheme> {
+    match compiled.encoding {
+        EncodingPlan::Transcoded(enc) => Scheme::of(enc).filter(|s| s.sure_after(terminator)),
+        _ => None,
+    }
+}
+
 /// Searches every item through the pipeline, in order.
 pub fn search(
     shared: &Shared,
@@ -356,7 +370,9 @@ pub fn search(
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let shape = shape(&shared.cfg, gpu_only, need);
     let ring = pipeline::ring(shape.ring);
-    let flow = Flow::new(items, sizes, &target, shared.cfg.terminator, shape);
+    let terminator = shared.cfg.terminator;
+    let scheme = backread_scheme(&shared.compiled, terminator);
+    let flow = Flow::new(items, sizes, &target, scheme, terminator, shape);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.take(i) {
             Take::Cpu => one::search_input(shared, input, None, cpu, stream),

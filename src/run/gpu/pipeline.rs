@@ -24,6 +24,8 @@
 //! read from it has been printed.
 
 use super::pack::{self, Packer, Plan};
+use crate::encoding::boundary::Scheme;
+use crate::engine::gpu::backread::{self, Backread};
 use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Timings};
 use crate::engine::{cpu, Matcher};
 use crate::input::walk::{Input, Item};
@@ -91,14 +93,20 @@ enum Lane {
 }
 
 impl Lane {
-    fn search(&mut self, text: &[u8], target: &Target, cap: u64) -> Result<ChunkFound, GpuError> {
+    fn search(
+        &mut self,
+        text: &[u8],
+        target: &Target,
+        backread: Option<Backread>,
+        cap: u64,
+    ) -> Result<ChunkFound, GpuError> {
         let lane = match self {
             Lane::Gpu(l) => l,
-            Lane::Simulated => return Ok(simulate(text, target, cap)),
+            Lane::Simulated => return Ok(simulate(text, target, backread, cap)),
         };
         match target {
-            Target::One(p) => lane.search(text, p, cap),
-            Target::Many(t) => lane.search_many(text, t, cap),
+            Target::One(p) => lane.search(text, p, backread, cap),
+            Target::Many(t) => lane.search_many(text, t, backread, cap),
         }
     }
 
@@ -111,9 +119,10 @@ impl Lane {
 }
 
 /// What a GPU lane reports, computed on the CPU: every match start in
-/// `text`, overlapping ones included, unless there are more than `cap`.
-fn simulate(text: &[u8], target: &Target, cap: u64) -> ChunkFound {
-    let starts: Vec<u64> = match target {
+/// `text`, overlapping ones included, less those the back-read drops (the
+/// kernel's CPU mirror), unless there are more than `cap`.
+fn simulate(text: &[u8], target: &Target, backread: Option<Backread>, cap: u64) -> ChunkFound {
+    let mut starts: Vec<u64> = match target {
         Target::One(p) => {
             let lit = cpu::Literal::new(p);
             std::iter::successors(lit.find_at(text, 0), |m| lit.find_at(text, m.start + 1))
@@ -122,6 +131,9 @@ fn simulate(text: &[u8], target: &Target, cap: u64) -> ChunkFound {
         }
         Target::Many(t) => t.reference(text),
     };
+    if let Some(b) = backread {
+        backread::filter(text, &mut starts, b);
+    }
     match starts.len() as u64 {
         n if n > cap => ChunkFound::Dense(n),
         _ => ChunkFound::Offsets(starts),
@@ -266,6 +278,9 @@ pub struct Flow<'a, 'r> {
     items: &'a [Item],
     sizes: &'a [Option<u64>],
     target: &'a Target,
+    /// The back-read chunks get (patterns transcoded into a multi-byte
+    /// encoding whose sure bytes include the terminator).
+    scheme: Option<Scheme>,
     terminator: u8,
     shape: Shape,
     claims: Vec<AtomicU8>,
@@ -301,6 +316,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         items: &'a [Item],
         sizes: &'a [Option<u64>],
         target: &'a Target,
+        scheme: Option<Scheme>,
         terminator: u8,
         mut shape: Shape,
     ) -> Self {
@@ -310,6 +326,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             items,
             sizes,
             target,
+            scheme,
             terminator,
             shape,
             claims: items.iter().map(|_| AtomicU8::new(FREE)).collect(),
@@ -685,7 +702,11 @@ impl<'a, 'r> Flow<'a, 'r> {
                 // SAFETY: the chunk is filled; nothing writes it any more.
                 let text = unsafe { job.lease.slot().bytes(0, plan.len) };
                 let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
-                lane.search(text, self.target, cap)
+                let backread = self.scheme.map(|scheme| Backread {
+                    scheme,
+                    start_is_boundary: plan.starts_a_file(),
+                });
+                lane.search(text, self.target, backread, cap)
             };
             self.stages
                 .lane_ns
