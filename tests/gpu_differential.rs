@@ -3,12 +3,16 @@
 //! Skips (and passes) on machines without a usable GPU. Environment:
 //! `GPUGREP_DIFF_CASES` = number of random cases (default 100000; each runs
 //! both kernels); `GPUGREP_DIFF_SMALL=1` = a few hundred small cases, for
-//! `compute-sanitizer --tool memcheck|racecheck`. Seeds are fixed.
+//! `compute-sanitizer --tool memcheck|racecheck`;
+//! `GPUGREP_DIFF_BACKREAD_CASES` = cases of the back-read kernel against
+//! its CPU mirror (default 1000). Seeds are fixed.
 
 mod common;
 
 use common::XorShift;
-use gpugrep::engine::gpu::{GpuEngine, Kernel, MatchSet};
+use gpugrep::encoding::boundary::Scheme;
+use gpugrep::engine::gpu::backread::{self, Backread, WALK_CAP};
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Kernel, MatchSet};
 
 const WORDS: &[&str] = &[
     "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by",
@@ -500,7 +504,7 @@ fn gpu_multi_matches_naive_oracle() {
         }
         let tables = gpugrep::engine::gpu::MultiTables::new(&set).expect("tables");
         let want = naive_set(&text, &set);
-        let got = match lane.search_many(&text, &tables, u64::MAX, None) {
+        let got = match lane.search_many(&text, &tables, None, u64::MAX, None) {
             Ok(gpugrep::engine::gpu::ChunkFound::Offsets(v)) => v,
             other => panic!("case {case}: unexpected {other:?}"),
         };
@@ -518,6 +522,123 @@ fn gpu_multi_matches_naive_oracle() {
         }
     }
     eprintln!("differential multi: {cases} cases, {mismatches} mismatches, shapes {shapes:?}");
+    assert_eq!(mismatches, 0);
+}
+
+/// Bytes in a legacy multi-byte encoding's shapes: `style` 0 mixes lead,
+/// trail, digit and ASCII bytes; 1 is two-byte characters whose trails are
+/// mostly ASCII letters, with some ASCII and line ends; 2 holds runs of
+/// lead bytes longer than the back-read's cap.
+fn legacy_text(rng: &mut XorShift, len: usize, style: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(len + 8);
+    while v.len() < len {
+        match style {
+            0 => v.push(match rng.below(6) {
+                0 => 0x81 + rng.below(0x7e) as u8,
+                1 => 0x40 + rng.below(0x3f) as u8,
+                2 => b'0' + rng.below(10) as u8,
+                3 => b" \n@A\\"[rng.below(5)],
+                4 => [0x8e, 0x8f, 0xa1, 0xfe, 0x80, 0xff][rng.below(6)],
+                _ => rng.below(256) as u8,
+            }),
+            1 => match rng.below(10) {
+                0 => v.push(b"\nA -"[rng.below(4)]),
+                1 => v.extend([0x81 + rng.below(0x7e) as u8, 0x80 + rng.below(0x7f) as u8]),
+                _ => v.extend([0x81 + rng.below(0x1f) as u8, 0x40 + rng.below(0x3f) as u8]),
+            },
+            _ => {
+                let run = rng.below(2 * WALK_CAP + 100);
+                v.extend((0..run).map(|_| [0x81, 0x8f, 0x95, 0xe0][rng.below(4)]));
+                let tail = 1 + rng.below(40);
+                v.extend(rng.bytes(tail, b"A@5 \n\x81"));
+            }
+        }
+    }
+    v.truncate(len);
+    v
+}
+
+/// The back-read kernel (after the search kernel, through a lane as the
+/// pipeline runs it) against its CPU mirror `backread::filter` applied to
+/// a naive search, for every scheme, chunks starting on and off a
+/// character start: the same survivors, exactly.
+#[test]
+fn gpu_backread_matches_cpu_mirror() {
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
+    let cases: usize = std::env::var("GPUGREP_DIFF_BACKREAD_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if std::env::var_os("GPUGREP_DIFF_SMALL").is_some() {
+            50
+        } else {
+            1000
+        });
+    let schemes = [
+        Scheme::ShiftJis,
+        Scheme::EucJp,
+        Scheme::EucKr,
+        Scheme::Big5,
+        Scheme::Gb18030,
+    ];
+    let mut rng = XorShift(0xbac4_4ead_5e1f_0001);
+    let (mut mismatches, mut candidates, mut kept) = (0, 0, 0);
+    for case in 0..cases {
+        let scheme = schemes[case % schemes.len()];
+        let style = rng.below(3);
+        let len = match rng.below(4) {
+            0 => 1 + rng.below(300),
+            1 => 1 + rng.below(40_000),
+            _ => 100_000 + rng.below(400_000),
+        };
+        let text = legacy_text(&mut rng, len, style);
+        // Patterns from the text (so they occur), 1 to 4 bytes: one, or a
+        // set (the multi kernel) for candidates of several shapes.
+        let mut pats = Vec::new();
+        for _ in 0..if rng.below(2) == 0 {
+            1
+        } else {
+            2 + rng.below(5)
+        } {
+            let m = (1 + rng.below(4)).min(text.len());
+            let at = rng.below(text.len() - m + 1);
+            pats.push(text[at..at + m].to_vec());
+        }
+        let b = Backread {
+            scheme,
+            start_is_boundary: rng.below(3) != 0,
+        };
+        let mut want = naive_set(&text, &pats);
+        candidates += want.len();
+        backread::filter(&text, &mut want, b);
+        kept += want.len();
+        let found = match &pats[..] {
+            [pat] => lane.search(&text, pat, Some(b), u64::MAX, None),
+            _ => {
+                let tables = gpugrep::engine::gpu::MultiTables::new(&pats).expect("tables");
+                lane.search_many(&text, &tables, Some(b), u64::MAX, None)
+            }
+        };
+        let got = match found {
+            Ok(ChunkFound::Offsets(v)) => v,
+            other => panic!("case {case}: unexpected {other:?}"),
+        };
+        if got != want {
+            mismatches += 1;
+            if mismatches <= 5 {
+                let diff = got.iter().zip(&want).position(|(a, b)| a != b);
+                eprintln!(
+                    "MISMATCH backread case {case} ({b:?}, style {style}, {} bytes, patterns {pats:02x?}): {} kept, {} expected, first difference at {diff:?}",
+                    text.len(),
+                    got.len(),
+                    want.len()
+                );
+            }
+        }
+    }
+    eprintln!(
+        "differential backread: {cases} cases, {candidates} candidates, {kept} kept, {mismatches} mismatches"
+    );
     assert_eq!(mismatches, 0);
 }
 
@@ -572,10 +693,10 @@ fn gpu_tally_matches_naive_counts() {
             term: b'\n',
         };
         let got = if set.len() == 1 {
-            lane.search(&chunk, &set[0], u64::MAX, Some(&tally))
+            lane.search(&chunk, &set[0], None, u64::MAX, Some(&tally))
         } else {
             let tables = MultiTables::new(&set).expect("tables");
-            lane.search_many(&chunk, &tables, u64::MAX, Some(&tally))
+            lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
         };
         let reference = tally.reference(&chunk, &want_starts);
         let ok = match (got, &reference) {

@@ -99,6 +99,191 @@ fn ignore_case_finds_unicode_case_variants() {
     assert_eq!(gpu.stdout, cpu.stdout);
 }
 
+/// Shift_JIS text dense in false candidates: kanji whose trail byte is
+/// `A`, so a raw search for `A` hits every other byte. The back-read on the
+/// GPU (simulated: its CPU mirror) drops those before the count, so no
+/// chunk is dense enough to fall back to the CPU, and the output is the CPU
+/// engine's. Whole, and cut into pieces that continue the file (whose
+/// start is not known to be a character start). Also on the GPU when
+/// there is one.
+#[test]
+fn shift_jis_trail_letters_do_not_make_chunks_dense() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for line in 0..2000 {
+        text.push_str(&"ア陰柊窟漓".repeat(6));
+        if line % 10 == 0 {
+            text.push_str(" A-");
+        }
+        text.push('\n');
+    }
+    let (data, _, bad) = encoding_rs::SHIFT_JIS.encode(&text);
+    assert!(!bad);
+    // ア 陰 柊 窟 漓 = 83 41, 89 41, 95 41, 8C 41, E0 41.
+    assert_eq!(&data[..4], b"\x83A\x89A");
+    std::fs::write(dir.path().join("f"), &data).unwrap();
+    // A raw search finds more than one `A` per 32 bytes (the pipeline's
+    // density limit) in the whole file and in every 64 KiB piece.
+    let raw = data.iter().filter(|&&b| b == b'A').count();
+    assert!(
+        raw > data.len() / 32 && raw > 1024 && 65536 / 4 > 2048,
+        "{raw}"
+    );
+    let simulate = ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string());
+    let gpu = run("gpu", &["-q".into(), "x".into(), "f".into()], dir.path());
+    let real_gpu = gpu.status.code() != Some(2);
+    if !real_gpu {
+        eprintln!(
+            "GPU part skipped: {}",
+            String::from_utf8_lossy(&gpu.stderr).trim()
+        );
+    }
+    for opts in [&["-n", "-b"][..], &["-c"], &["-o", "-b"]] {
+        let mut args: Vec<String> = ["--encoding", "shift_jis", "-F", "A"]
+            .iter()
+            .chain(opts)
+            .map(|s| s.to_string())
+            .collect();
+        args.push("f".into());
+        let cpu = run("cpu", &args, dir.path());
+        assert_eq!(cpu.status.code(), Some(0));
+        args.insert(0, "--stats".into());
+        for chunk in [None, Some("65536")] {
+            let mut env = vec![simulate.clone()];
+            env.extend(chunk.map(|c| ("GPUGREP_GPU_CHUNK".to_string(), c.to_string())));
+            let mut runs = vec![("simulated", run_with("gpu", &args, dir.path(), false, &env))];
+            if real_gpu {
+                let env = &env[1..];
+                runs.push(("gpu", run_with("gpu", &args, dir.path(), false, env)));
+            }
+            for (what, out) in runs {
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.stdout, cpu.stdout, "{what} {opts:?} {chunk:?}\n{err}");
+                let stats = err.lines().find(|l| l.starts_with("gpu: ")).unwrap_or("");
+                assert!(
+                    stats.contains(
+                        " (0 dense, searched by the CPU; 0 tallied on the GPU), 1 files;"
+                    ),
+                    "{what} {opts:?} {chunk:?}: {err}"
+                );
+                assert!(
+                    err.contains("\ncpu: 0 files searched by the CPU engine\n"),
+                    "{what} {opts:?} {chunk:?}: {err}"
+                );
+            }
+        }
+    }
+    // The real `A`s only: one line in ten.
+    let count = run(
+        "cpu",
+        &["--encoding", "shift_jis", "-c", "-F", "A", "f"].map(String::from),
+        dir.path(),
+    );
+    assert_eq!(count.stdout, b"200\n");
+}
+
+/// Files of legacy multi-byte bytes (lead bytes, ASCII trails, digits)
+/// through the pipeline in small chunks, so pieces continue files and
+/// candidates sit on every kind of byte: the back-read on the GPU's
+/// candidates must never drop a match the CPU engine prints. Simulated,
+/// and on the GPU when there is one.
+#[test]
+fn legacy_encodings_print_what_cpu_engine_prints() {
+    let encodings = [
+        ("shift_jis", encoding_rs::SHIFT_JIS),
+        ("euc-jp", encoding_rs::EUC_JP),
+        ("euc-kr", encoding_rs::EUC_KR),
+        ("big5", encoding_rs::BIG5),
+        ("gb18030", encoding_rs::GB18030),
+    ];
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
+    let real_gpu = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path())
+        .status
+        .code()
+        == Some(0);
+    let mut rng = XorShift(0x1e9a_c7b0_0da5_0001);
+    let mut mismatches = 0;
+    let cases = cases(60);
+    for case in 0..cases {
+        let (label, enc) = encodings[case % encodings.len()];
+        let dir = tempfile::tempdir().unwrap();
+        let mut args: Vec<String> = vec!["--encoding".into(), label.into(), "-F".into()];
+        for _ in 0..rng.below(3) {
+            args.push(rng.pick(&["-n", "-b", "-o", "-c", "-x", "-v"]).into());
+        }
+        let mut first = Vec::new();
+        let mut names = Vec::new();
+        for f in 0..1 + rng.below(3) {
+            let len = rng.below(3000);
+            let data: Vec<u8> = (0..len)
+                .map(|_| match rng.below(8) {
+                    0 => b'\n',
+                    1 | 2 => b"AB@\\5 "[rng.below(6)],
+                    _ => 0x81 + rng.below(0x7e) as u8,
+                })
+                .collect();
+            if f == 0 {
+                first = data.clone();
+            }
+            let name = format!("f{f}");
+            std::fs::write(dir.path().join(&name), &data).unwrap();
+            names.push(name);
+        }
+        // One or two characters of the first file as decoded, else `A`.
+        let decoded: Vec<char> = enc.decode_without_bom_handling(&first).0.chars().collect();
+        let at = rng.below(decoded.len());
+        let pattern: String = decoded.iter().skip(at).take(1 + rng.below(2)).collect();
+        let usable =
+            !pattern.is_empty() && !pattern.contains(['\u{fffd}', '\n']) && !enc.encode(&pattern).2;
+        args.push("-e".into());
+        args.push(if usable { pattern } else { "A".into() });
+        args.extend(names);
+        let chunk = match rng.below(3) {
+            0 => 1 + rng.below(40),
+            1 => 40 + rng.below(400),
+            _ => 65536,
+        };
+        let chunk = ("GPUGREP_GPU_CHUNK".to_string(), chunk.to_string());
+        let simulate = ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string());
+        let cpu = run("cpu", &args, dir.path());
+        let mut runs = vec![run_with(
+            "gpu",
+            &args,
+            dir.path(),
+            false,
+            &[chunk.clone(), simulate],
+        )];
+        if real_gpu {
+            runs.push(run_with(
+                "gpu",
+                &args,
+                dir.path(),
+                false,
+                std::slice::from_ref(&chunk),
+            ));
+        }
+        for out in runs {
+            if (&out.stdout, &out.stderr, out.status.code())
+                != (&cpu.stdout, &cpu.stderr, cpu.status.code())
+            {
+                mismatches += 1;
+                if mismatches <= 5 {
+                    eprintln!(
+                        "case {case}: args {args:?} {chunk:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
+                        out.status.code(),
+                        String::from_utf8_lossy(&out.stdout),
+                        cpu.status.code(),
+                        String::from_utf8_lossy(&cpu.stdout),
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("legacy encodings: {cases} cases (GPU: {real_gpu}), {mismatches} mismatches");
+    assert_eq!(mismatches, 0);
+}
+
 fn cases(default: usize) -> usize {
     std::env::var("GPUGREP_E2E_CASES")
         .ok()

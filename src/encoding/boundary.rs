@@ -82,7 +82,7 @@ impl Scheme {
 
     /// After `b`, whatever came before, the decoder is between characters.
     #[inline]
-    fn sure_after(self, b: u8) -> bool {
+    pub(crate) fn sure_after(self, b: u8) -> bool {
         match self {
             // A digit may be the second byte of a four-byte sequence.
             Scheme::Gb18030 => !self.is_lead(b) && !b.is_ascii_digit(),
@@ -93,8 +93,27 @@ impl Scheme {
     /// A lead byte followed by the ASCII byte `t` forms one character (not
     /// an error of one byte with `t` decoded on its own).
     fn ascii_pair(self, lead: u8, t: u8) -> bool {
+        lead >= 0x80 && t < 0x80 && self.pair_table()[usize::from(lead - 0x80)] >> t & 1 == 1
+    }
+
+    /// The `ascii_pair` table as the GPU takes it (kernels/backread.cu):
+    /// for lead byte `0x80 + l`, bit `t % 32` of word `4 * l + t / 32` is
+    /// `ascii_pair(0x80 + l, t)`.
+    pub(crate) fn ascii_pair_words(self) -> [u32; 512] {
+        let mut words = [0u32; 512];
+        for (l, bits) in self.pair_table().iter().enumerate() {
+            for k in 0..4 {
+                words[4 * l + k] = (bits >> (32 * k)) as u32;
+            }
+        }
+        words
+    }
+
+    /// Per lead byte `0x80 + l`: bit `t` says whether `[0x80 + l, t]`
+    /// decodes as one character (encoding_rs, computed once).
+    fn pair_table(self) -> &'static [u128] {
         static TABLES: [OnceLock<Vec<u128>>; 5] = [const { OnceLock::new() }; 5];
-        let table = TABLES[self as usize].get_or_init(|| {
+        TABLES[self as usize].get_or_init(|| {
             let enc = self.encoding();
             (0x80..=0xffu8)
                 .map(|l| {
@@ -106,8 +125,7 @@ impl Scheme {
                     })
                 })
                 .collect()
-        });
-        lead >= 0x80 && t < 0x80 && table[usize::from(lead - 0x80)] >> t & 1 == 1
+        })
     }
 
     /// The length of the character (or error) starting at `hay[p]`, the
@@ -295,6 +313,20 @@ mod tests {
         assert_eq!(starts(s, hay), vec![0, 1, 3, 5, 7, 8]);
         // A lead byte before an ASCII byte that cannot be a trail.
         assert_eq!(starts(s, b"\x83 x"), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn ascii_pair_words_hold_ascii_pair() {
+        for s in ALL {
+            let words = s.ascii_pair_words();
+            for lead in 0x80..=0xffu8 {
+                for t in 0..0x80u8 {
+                    let l = usize::from(lead - 0x80);
+                    let bit = words[4 * l + usize::from(t / 32)] >> (t % 32) & 1 == 1;
+                    assert_eq!(bit, s.ascii_pair(lead, t), "{s:?} {lead:02x} {t:02x}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -14,10 +14,12 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::Ptx;
 
+use super::backread::{self, Backread};
 use super::kernels::{self, Kernel, BLOCK, TILE_BYTES, TILE_WORDS};
 use super::multi::{self, MultiTables};
 use super::tables;
 use super::{GpuError, Tally};
+use crate::encoding::boundary::Scheme;
 
 /// Longest walk back (bytes) the tally kernel takes to find a line's start
 /// before it gives up and the chunk's offsets ship instead.
@@ -39,7 +41,8 @@ const READ_CHUNK_WORDS: usize = 2 << 20;
 pub struct Timings {
     /// Host to GPU: staging copies and DMA, until the text is on the GPU.
     pub upload_ms: f64,
-    /// Pattern upload, search kernel, count, until the count is on the host.
+    /// Pattern upload, search kernel (and back-read), count, until the
+    /// count is on the host.
     pub search_ms: f64,
     /// Compaction (when offsets ship), transfer back and copy-out.
     pub readback_ms: f64,
@@ -111,6 +114,7 @@ struct Functions {
     compact: CudaFunction,
     multi: CudaFunction,
     tally: CudaFunction,
+    backread: CudaFunction,
 }
 
 /// What a chunk is searched for.
@@ -267,6 +271,9 @@ pub(crate) struct Device {
     tally_starts: Buf<u64>,
     tally_ends: Buf<u64>,
     tally_counts: Buf<u32>,
+    /// The back-read's pair table, and the scheme it holds.
+    pairs: Buf<u32>,
+    pairs_loaded: Option<Scheme>,
     /// Two write-combined staging buffers, allocated on first upload.
     staging: Vec<(PinnedHostSlice<u8>, CudaEvent)>,
     /// Timing events of `search_chunk`: before the copy, after it, after the kernel.
@@ -309,6 +316,9 @@ impl Device {
         let tally = ctx
             .load_module(Ptx::from_src(kernels::TALLY_PTX))
             .map_err(unavailable("loading the tally kernel's PTX"))?;
+        let backread_module = ctx
+            .load_module(Ptx::from_src(kernels::BACKREAD_PTX))
+            .map_err(unavailable("loading the back-read kernel's PTX"))?;
         let f = |name: &str| module.load_function(name).map_err(unavailable(name));
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
         let sm_count = ctx
@@ -325,6 +335,9 @@ impl Device {
             compact: f("compact")?,
             multi: f("multi")?,
             tally: tally.load_function("tally").map_err(unavailable("tally"))?,
+            backread: backread_module
+                .load_function("backread")
+                .map_err(unavailable("backread"))?,
         };
         Ok(Device::on(stream, f, name, sm_count, total_mem, cc, None))
     }
@@ -359,6 +372,8 @@ impl Device {
             tally_starts: Buf::new(),
             tally_ends: Buf::new(),
             tally_counts: Buf::new(),
+            pairs: Buf::new(),
+            pairs_loaded: None,
             staging: Vec::new(),
             events,
             resident: 0,
@@ -423,7 +438,8 @@ impl Device {
     }
 
     /// Searches one chunk: copies `text` (pinned memory for an asynchronous
-    /// copy, or pageable) to the GPU, runs the kernel and counts; with a
+    /// copy, or pageable) to the GPU, runs the kernel (and the back-read,
+    /// which drops candidates inside characters) and counts; with a
     /// `tally`, returns one count per file (unless a line is too long to
     /// walk); else ships the match starts back unless there are more than
     /// `cap`. Returns when the GPU has finished reading `text`.
@@ -431,6 +447,7 @@ impl Device {
         &mut self,
         text: &[u8],
         needle: Needle,
+        backread: Option<Backread>,
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<Found, GpuError> {
@@ -472,6 +489,9 @@ impl Device {
                 self.load_multi(t)?;
                 self.launch_multi(t)?;
             }
+        }
+        if let Some(b) = backread {
+            self.launch_backread(b)?;
         }
         record(self.events.as_ref().map(|e| &e[2]), &self.stream)?;
         let count = self.count()?;
@@ -613,6 +633,51 @@ impl Device {
         // FILTER_WORDS words, nkeys + 1 firsts, starts into bytes) were
         // uploaded by load_multi; text, bitmap and counts sized by reserve(n).
         unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
+        Ok(())
+    }
+
+    /// Launches `backread` over the resident text and the bitmap a search
+    /// kernel just filled (uploading the scheme's pair table when needed):
+    /// clears candidates inside characters and rewrites the tile counts.
+    fn launch_backread(&mut self, b: Backread) -> Result<(), GpuError> {
+        if self.pairs_loaded != Some(b.scheme) {
+            self.pairs_loaded = None;
+            let words = backread::pair_words(b.scheme);
+            let dst = self
+                .pairs
+                .ensure(&self.stream, words.len(), "allocating the pair table")?;
+            let dst = ptr(dst, &self.stream);
+            // SAFETY: the buffer holds words.len() u32s; a copy from
+            // pageable memory has read its source when the call returns.
+            unsafe { result::memcpy_htod_async(dst, &words[..], self.stream.cu_stream()) }
+                .map_err(cuda("copying the pair table"))?;
+            self.pairs_loaded = Some(b.scheme);
+        }
+        let n = self.resident;
+        let tiles = kernels::tiles_for(n);
+        let scheme = backread::scheme_id(b.scheme);
+        let start = i32::from(b.start_is_boundary);
+        let cfg = LaunchConfig {
+            grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut l = self.stream.launch_builder(&self.f.backread);
+        l.arg(self.text.get("backread")?)
+            .arg(&n)
+            .arg(self.bitmap.get("backread")?)
+            .arg(self.counts.get("backread")?)
+            .arg(&tiles)
+            .arg(&scheme)
+            .arg(self.pairs.get("backread")?)
+            .arg(&start);
+        // SAFETY: arguments match backread's launch contract (backread.cu):
+        // block of BLOCK = 256 threads; text holds n bytes, bitmap
+        // tiles*TILE_WORDS words (16-byte aligned: a fresh allocation, tiles
+        // of 4 KiB) filled by the search kernel just launched on this
+        // stream, counts `tiles`, pairs 512 words (pair_words); scheme is
+        // 0..4 (scheme_id).
+        unsafe { l.launch(cfg) }.map_err(cuda("launching backread"))?;
         Ok(())
     }
 

@@ -4,12 +4,14 @@
 //! for one literal, get every match start back. The pieces are split by what
 //! can be tested where: `kernels` (launch arithmetic, kernel choice) and
 //! `tables` (Boyer-Moore tables) and `matchset` (the result) are pure and
-//! unit-tested on any machine; `device` holds every CUDA call and is tested
-//! on a GPU (tests/gpu_differential.rs). Nothing here panics on a user's
+//! unit-tested on any machine, as is `backread`'s CPU mirror of its kernel;
+//! `device` holds every CUDA call and is tested on a GPU
+//! (tests/gpu_differential.rs). Nothing here panics on a user's
 //! input: every failure is a `GpuError`, and the CUDA calls run under
 //! `catch_unwind` as a last line of defence (a missing libcuda would
 //! otherwise panic inside cudarc's loader).
 
+pub mod backread;
 mod device;
 pub mod kernels;
 mod matchset;
@@ -19,6 +21,7 @@ pub mod tables;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+pub use backread::Backread;
 pub use device::Timings;
 pub use kernels::Kernel;
 pub use matchset::MatchSet;
@@ -294,11 +297,14 @@ pub struct GpuLane {
 impl GpuLane {
     /// Searches `text` for `pattern` (copy, kernel, results back); the
     /// starts come back unless there are more than `cap`. `text` may be a
-    /// `HostBuf` (asynchronous copy) or any memory.
+    /// `HostBuf` (asynchronous copy) or any memory. With `backread`,
+    /// starts the back-read proves are inside characters are dropped on the
+    /// GPU first (`backread::filter` is the same on the CPU).
     pub fn search(
         &mut self,
         text: &[u8],
         pattern: &[u8],
+        backread: Option<Backread>,
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
@@ -308,7 +314,13 @@ impl GpuLane {
             ));
         }
         let kernel = kernels::choose(pattern.len());
-        self.run(text, device::Needle::One(pattern, kernel), cap, tally)
+        self.run(
+            text,
+            device::Needle::One(pattern, kernel),
+            backread,
+            cap,
+            tally,
+        )
     }
 
     /// `search` for every pattern of `tables` at once (the `multi` kernel):
@@ -318,16 +330,18 @@ impl GpuLane {
         &mut self,
         text: &[u8],
         tables: &MultiTables,
+        backread: Option<Backread>,
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
-        self.run(text, device::Needle::Many(tables), cap, tally)
+        self.run(text, device::Needle::Many(tables), backread, cap, tally)
     }
 
     fn run(
         &mut self,
         text: &[u8],
         needle: device::Needle,
+        backread: Option<Backread>,
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
@@ -336,7 +350,7 @@ impl GpuLane {
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
         let found = match catch_unwind(AssertUnwindSafe(|| {
-            dev.search_chunk(text, needle, cap, tally)
+            dev.search_chunk(text, needle, backread, cap, tally)
         })) {
             Ok(r) => r?,
             Err(_) => {

@@ -16,6 +16,7 @@ mod pipeline;
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::{BinaryMode, Config, EngineChoice, Mode};
+use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
 use crate::engine::gpu::MultiTables;
 use crate::engine::gpu::{GpuEngine, GpuError};
@@ -354,6 +355,18 @@ fn overlaps_itself(p: &[u8]) -> bool {
     (1..p.len()).any(|k| p[k..] == p[..p.len() - k])
 }
 
+/// The scheme of the character-boundary back-read the GPU runs on its
+/// candidates: for patterns transcoded into a multi-byte encoding. The
+/// terminator separates packed files, so the walk back must stop at it:
+/// `\n` and NUL are sure bytes in every scheme; with a terminator that is
+/// not, the GPU would leave the check to the CPU.
+fn backread_scheme(compiled: &Compiled, terminator: u8) -> Option<Scheme> {
+    match compiled.encoding {
+        EncodingPlan::Transcoded(enc) => Scheme::of(enc).filter(|s| s.sure_after(terminator)),
+        _ => None,
+    }
+}
+
 /// Searches every item through the pipeline, in order.
 pub fn search(
     shared: &Shared,
@@ -387,6 +400,8 @@ pub fn search(
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let shape = shape(&shared.cfg, gpu_only, need);
     let ring = pipeline::ring(shape.ring);
+    let terminator = shared.cfg.terminator;
+    let scheme = backread_scheme(&shared.compiled, terminator);
     let tally = tally_mode(shared, &target, exact);
     if tally {
         debug(
@@ -395,7 +410,7 @@ pub fn search(
             "gpu: files in chunks of whole files are counted on the GPU",
         );
     }
-    let flow = Flow::new(items, sizes, &target, shared.cfg.terminator, tally, shape);
+    let flow = Flow::new(items, sizes, &target, scheme, terminator, tally, shape);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.take(i) {
             Take::Cpu => one::search_input(shared, input, None, cpu, stream),

@@ -47,6 +47,15 @@ pub struct Plan {
 }
 
 impl Plan {
+    /// The chunk starts where a file starts (a character start in every
+    /// encoding); false when its first piece continues a file cut at the
+    /// end of the previous chunk. Only a chunk's first piece can continue
+    /// a file: `Packer::push` starts a fresh chunk for every cut piece
+    /// after a file's first.
+    pub fn starts_a_file(&self) -> bool {
+        self.pieces.first().is_none_or(|p| p.file_off == 0)
+    }
+
     /// Where separator bytes go: after each piece that ends its file, when
     /// the chunk has room.
     pub fn separators(&self) -> impl Iterator<Item = usize> + '_ {
@@ -205,6 +214,12 @@ mod tests {
                 packer.push(i, s, &mut plans);
             }
             packer.flush(&mut plans);
+            for plan in &plans {
+                // Only a chunk's first piece may continue a file (the GPU's
+                // back-read takes every other piece's start as a file's).
+                prop_assert!(plan.pieces[1..].iter().all(|p| p.file_off == 0));
+                prop_assert_eq!(plan.starts_a_file(), plan.pieces[0].file_off == 0);
+            }
             let pieces: Vec<&Piece> = plans.iter().flat_map(|p| &p.pieces).collect();
             for (i, &s) in sizes.iter().enumerate() {
                 let mine: Vec<&&Piece> = pieces.iter().filter(|p| p.file == i).collect();

@@ -24,6 +24,8 @@
 //! read from it has been printed.
 
 use super::pack::{self, Packer, Plan};
+use crate::encoding::boundary::Scheme;
+use crate::engine::gpu::backread::{self, Backread};
 use crate::engine::gpu::{
     ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Tally, Timings,
 };
@@ -97,16 +99,17 @@ impl Lane {
         &mut self,
         text: &[u8],
         target: &Target,
+        backread: Option<Backread>,
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         let lane = match self {
             Lane::Gpu(l) => l,
-            Lane::Simulated => return Ok(simulate(text, target, cap, tally)),
+            Lane::Simulated => return Ok(simulate(text, target, backread, cap, tally)),
         };
         match target {
-            Target::One(p) => lane.search(text, p, cap, tally),
-            Target::Many(t) => lane.search_many(text, t, cap, tally),
+            Target::One(p) => lane.search(text, p, backread, cap, tally),
+            Target::Many(t) => lane.search_many(text, t, backread, cap, tally),
         }
     }
 
@@ -118,11 +121,17 @@ impl Lane {
     }
 }
 
-/// What a GPU lane reports, computed on the CPU: the tallies, else every
-/// match start in `text`, overlapping ones included, unless there are more
-/// than `cap`.
-fn simulate(text: &[u8], target: &Target, cap: u64, tally: Option<&Tally>) -> ChunkFound {
-    let starts: Vec<u64> = match target {
+/// What a GPU lane reports, computed on the CPU: every match start in
+/// `text`, overlapping ones included, less those the back-read drops (the
+/// kernel's CPU mirror); as tallies, or unless there are more than `cap`.
+fn simulate(
+    text: &[u8],
+    target: &Target,
+    backread: Option<Backread>,
+    cap: u64,
+    tally: Option<&Tally>,
+) -> ChunkFound {
+    let mut starts: Vec<u64> = match target {
         Target::One(p) => {
             let lit = cpu::Literal::new(p);
             std::iter::successors(lit.find_at(text, 0), |m| lit.find_at(text, m.start + 1))
@@ -131,6 +140,9 @@ fn simulate(text: &[u8], target: &Target, cap: u64, tally: Option<&Tally>) -> Ch
         }
         Target::Many(t) => t.reference(text),
     };
+    if let Some(b) = backread {
+        backread::filter(text, &mut starts, b);
+    }
     if let Some(counts) = tally.and_then(|t| t.reference(text, &starts)) {
         return ChunkFound::Counts(counts);
     }
@@ -282,6 +294,9 @@ pub struct Flow<'a, 'r> {
     items: &'a [Item],
     sizes: &'a [Option<u64>],
     target: &'a Target,
+    /// The back-read chunks get (patterns transcoded into a multi-byte
+    /// encoding whose sure bytes include the terminator).
+    scheme: Option<Scheme>,
     terminator: u8,
     /// Chunks of whole files report per-file tallies, not offsets.
     tally: bool,
@@ -319,6 +334,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         items: &'a [Item],
         sizes: &'a [Option<u64>],
         target: &'a Target,
+        scheme: Option<Scheme>,
         terminator: u8,
         tally: bool,
         mut shape: Shape,
@@ -329,6 +345,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             items,
             sizes,
             target,
+            scheme,
             terminator,
             tally,
             shape,
@@ -705,7 +722,17 @@ impl<'a, 'r> Flow<'a, 'r> {
                 // SAFETY: the chunk is filled; nothing writes it any more.
                 let text = unsafe { job.lease.slot().bytes(0, plan.len) };
                 let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
-                lane.search(text, self.target, cap, self.tally_of(plan).as_ref())
+                let backread = self.scheme.map(|scheme| Backread {
+                    scheme,
+                    start_is_boundary: plan.starts_a_file(),
+                });
+                lane.search(
+                    text,
+                    self.target,
+                    backread,
+                    cap,
+                    self.tally_of(plan).as_ref(),
+                )
             };
             self.stages
                 .lane_ns
