@@ -119,7 +119,7 @@ if [[ $steps == *many* ]]; then
   B=$C/big16
   [ -d $B ] || "$D/gpugrep-corpus" --kind prose --out $B --size 16G --files 4096 --threads 16 > /dev/null
   for n in 1000 10000; do "$D/gpugrep-corpus" --kind prose --patterns $n --out $C/pat$n.txt > /dev/null; done
-  printf 'lit1000\tbig\t-c -F -f "$DATA/pat1000.txt"\nlit10000\tbig\t-c -F -f "$DATA/pat10000.txt"\n' > $C/many.tsv
+  printf 'lit1000\tbig\t-c -F -f "$DATA/pat1000.txt"\nlit10000\tbig\t-c -F -f "$DATA/pat10000.txt"\nlit1000-l\tbig\t-l -F -f "$DATA/pat1000.txt"\n' > $C/many.tsv
   timeout 400 benches/run --gpugrep "$G" --gpugrep-args "--engine auto" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
     --rg "$D/rg" --rg-threads 16 --no-grep --corpus big=$B --data $C --cases $C/many.tsv --reps ${MANY_REPS:-1} \
     --out "$OUT/many.tsv" > "$OUT/many.log" 2>&1
@@ -127,6 +127,21 @@ if [[ $steps == *many* ]]; then
   tail -12 "$OUT/many.log"
   for n in 1000 10000; do
     /usr/bin/time -f "peak RSS %M KiB, %e s" "$G" --engine gpu --stats --debug -c -F -f $C/pat$n.txt -r $B 2>&1 >/dev/null | grep -E "multi kernel|gpu|seconds|RSS" | head -8
+  done
+  # GNU grep at 0.024 GB/s would take minutes on 16 GiB: a 256 MiB subset
+  # (64 files), with gpugrep and rg on the same files.
+  Sub=$C/sub256; mkdir -p $Sub
+  [ "$(ls $Sub | wc -l)" = 64 ] || find $B -type f | sort | head -64 | xargs -I{} cp {} $Sub/
+  for n in 1000 10000; do
+    for tool in cpu grep rg gpu; do
+      case $tool in
+        grep) cmd=(grep -c -r -F -f $C/pat$n.txt $Sub) ;;
+        rg) cmd=("$D/rg" -j16 -uu -a -c -F -f $C/pat$n.txt $Sub) ;;
+        *) cmd=("$G" --engine $tool -c -r -F -f $C/pat$n.txt $Sub) ;;
+      esac
+      s=$(date +%s%N); timeout 120 "${cmd[@]}" 2>/dev/null | grep -v ':0$' | sort | md5sum > $C/sub.$tool; ms=$(( ($(date +%s%N) - s) / 1000000 ))
+      summary+=("sub256MiB lit$n $tool: $ms ms, same-as-cpu=$(cmp -s $C/sub.$tool $C/sub.cpu && echo yes || echo NO)")
+    done
   done
 fi
 if [[ $steps == *huge* ]]; then

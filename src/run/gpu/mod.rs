@@ -361,6 +361,11 @@ fn overlaps_itself(p: &[u8]) -> bool {
 /// `\n` and NUL are sure bytes in every scheme; with a terminator that is
 /// not, the GPU would leave the check to the CPU.
 fn backread_scheme(compiled: &Compiled, terminator: u8) -> Option<Scheme> {
+    // GPUGREP_GPU_BACKREAD=0: candidates go to the CPU unfiltered (to
+    // measure what the GPU's check saves).
+    if std::env::var_os("GPUGREP_GPU_BACKREAD").is_some_and(|v| v == "0") {
+        return None;
+    }
     match compiled.encoding {
         EncodingPlan::Transcoded(enc) => Scheme::of(enc).filter(|s| s.sure_after(terminator)),
         _ => None,
