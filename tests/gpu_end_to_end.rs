@@ -284,6 +284,187 @@ fn legacy_encodings_print_what_cpu_engine_prints() {
     assert_eq!(mismatches, 0);
 }
 
+/// Regular expressions whose GPU literals are prefixes, suffixes or inner
+/// sets, through the simulated pipeline, against the CPU engine.
+#[test]
+fn simulated_regex_prefilter_prints_what_cpu_engine_prints() {
+    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    regex_differential(cases(80), &simulate);
+}
+
+/// The same on the GPU, when there is one.
+#[test]
+fn gpu_regex_prefilter_prints_what_cpu_engine_prints() {
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
+    let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path());
+    if out.status.code() != Some(0) {
+        eprintln!(
+            "skipped: no GPU: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return;
+    }
+    regex_differential(cases(120), &[]);
+}
+
+/// A random `-E` expression: pieces that have literals (some only inside
+/// or at the end of a match), classes, repetitions, groups and anchors,
+/// sometimes two such concatenations as alternatives.
+fn random_regex(rng: &mut XorShift) -> String {
+    let pieces = [
+        "X",
+        "ab",
+        "_Y",
+        "aX",
+        "b",
+        "1",
+        "[a-z]+",
+        r"\w+",
+        "[ab]*",
+        ".",
+        r"\d?",
+        "[^ ]+",
+        "[XY]",
+        "(ab|ba)",
+        "(X|Y1)",
+        "(a|bX)+",
+        "(ab){2,3}",
+        "a{0,}",
+        "^",
+        "$",
+        r"\b",
+    ];
+    let concat = |rng: &mut XorShift| {
+        (0..1 + rng.below(5))
+            .map(|_| rng.pick(&pieces))
+            .collect::<String>()
+    };
+    // Shapes whose literals are only inner or suffix ones come up often.
+    let shaped = [
+        "[a-z]+X",
+        r"\w+ab(c|X)",
+        r"^[a-z]+_Y$",
+        r"[A-Z]+_Y",
+        r"\w+ab[XY]\w+",
+        r".b",
+        r"[0-9]+ (ab|ba) \S+",
+    ];
+    match rng.below(6) {
+        0 => rng.pick(&shaped).to_string(),
+        1 => format!("{}|{}", concat(rng), concat(rng)),
+        _ => concat(rng),
+    }
+}
+
+/// `--debug` on both sides: stdout and exit status must be equal, and
+/// stderr apart from the debug lines. The GPU side's debug lines say which
+/// literals it took; every kind must come up, and the GPU must have run.
+fn regex_differential(cases: usize, base_env: &[(String, String)]) {
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut mismatches = 0;
+    let mut kinds = std::collections::BTreeMap::<&str, usize>::new();
+    let alphabet: &[u8] = b"abcXY_ 1-\n";
+    let not_debug = |e: &[u8]| {
+        String::from_utf8_lossy(e)
+            .lines()
+            .filter(|l| !l.contains(": debug: "))
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    };
+    // `--json` stats hold times, which differ from run to run, and bytes
+    // searched, which under `-m` count what was read when the search
+    // stopped (by the CPU engine a block of a file, by the pipeline all).
+    let varying =
+        regex::bytes::Regex::new(r#""(elapsed(_total)?":\{[^{}]*\}|bytes_searched":\d+)"#).unwrap();
+    let timeless = |o: &[u8]| varying.replace_all(o, &b"0"[..]).into_owned();
+    for case in 0..cases {
+        let dir = tempfile::tempdir().unwrap();
+        let mut names = Vec::new();
+        let mut total = 0;
+        for f in 0..1 + rng.below(5) {
+            let len = match rng.below(10) {
+                0 => 0,
+                1 => 100_000 + rng.below(200_000),
+                _ => rng.below(3000),
+            };
+            let data = rng.bytes(len, alphabet);
+            total += data.len();
+            let name = format!("f{f}");
+            std::fs::write(dir.path().join(&name), &data).unwrap();
+            names.push(name);
+        }
+        let mut args: Vec<String> = vec!["--debug".into(), "-E".into()];
+        for _ in 0..rng.below(4) {
+            let opt = rng.pick(&[
+                "-o",
+                "-w",
+                "-x",
+                "-v",
+                "-c",
+                "-n",
+                "-b",
+                "-i",
+                "-h",
+                "-l",
+                "-m2",
+                "-A1",
+                "-B2",
+                "-C1",
+                "--json",
+                "--color=always",
+                "--count-matches",
+            ]);
+            args.push(opt.to_string());
+        }
+        let pattern = random_regex(&mut rng);
+        args.extend(["-e".to_string(), pattern]);
+        args.extend(names);
+        let mut env = base_env.to_vec();
+        let chunk = match rng.below(3) {
+            0 => (1 + rng.below(5000)).max(total / 2000),
+            1 => 65536,
+            _ => 0,
+        };
+        if chunk > 0 {
+            env.push(("GPUGREP_GPU_CHUNK".into(), chunk.to_string()));
+        }
+        let gpu = run_with("gpu", &args, dir.path(), case % 2 == 1, &env);
+        let cpu = run_with("cpu", &args, dir.path(), false, &[]);
+        let gpu_err = String::from_utf8_lossy(&gpu.stderr);
+        let kind = ["prefix", "inner", "suffix"]
+            .into_iter()
+            .find(|k| gpu_err.contains(&format!(" {k} literal(s) for the GPU")))
+            .unwrap_or("none");
+        *kinds.entry(kind).or_default() += 1;
+        if timeless(&gpu.stdout) != timeless(&cpu.stdout)
+            || not_debug(&gpu.stderr) != not_debug(&cpu.stderr)
+            || gpu.status.code() != cpu.status.code()
+        {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "case {case}: args {args:?} env {env:?} ({kind})\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
+                    gpu.status.code(),
+                    String::from_utf8_lossy(&gpu.stdout).chars().take(300).collect::<String>(),
+                    cpu.status.code(),
+                    String::from_utf8_lossy(&cpu.stdout).chars().take(300).collect::<String>(),
+                );
+            }
+        }
+    }
+    eprintln!("regex_differential: {cases} cases, {mismatches} mismatches, GPU literals {kinds:?}");
+    assert_eq!(mismatches, 0);
+    if cases >= 40 {
+        for k in ["prefix", "inner", "suffix"] {
+            assert!(
+                kinds.get(k).is_some_and(|&n| n > 0),
+                "no case with {k} literals: {kinds:?}"
+            );
+        }
+    }
+}
+
 fn cases(default: usize) -> usize {
     std::env::var("GPUGREP_E2E_CASES")
         .ok()
@@ -363,11 +544,12 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
             args.push(opt.to_string());
         }
         // A quarter of the cases search a regular expression: the GPU finds
-        // its literal prefixes, the regex confirms the candidate lines.
+        // literals every match contains, the regex confirms the candidate
+        // lines (`regex_differential` draws regexes of every kind).
         let pattern = if rng.below(4) == 0 {
             args.push("-E".into());
             let pieces = [
-                "a", "b", "ab", " ", "_", "[ab]", "a|b", "(ab|ba)", "b+", ".", "a?",
+                "a", "b", "ab", " ", "_", "[ab]", "a|b", "(ab|ba)", "b+", ".", "a?", "[ab]+_", "^",
             ];
             (0..1 + rng.below(4))
                 .map(|_| rng.pick(&pieces))

@@ -26,6 +26,7 @@ use regex_syntax::hir::{self, Hir, HirKind};
 use std::sync::Arc;
 
 use super::fold;
+use super::required::required_literals;
 use super::translate::{escape_literal, translate};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -51,9 +52,10 @@ pub struct Compiled {
     /// `literal`: several literals, or the case variants of `-i` literals
     /// (`-w`/`-x` may still need `confirm`): what the GPU's `multi` kernel takes.
     pub literal_set: Option<Vec<Vec<u8>>>,
-    /// For a regular expression: literals one of which begins every match
-    /// (regex-syntax's prefix extraction). Not exact: a prefilter whose
-    /// candidate lines the regex confirms (the GPU's `multi` kernel).
+    /// For a regular expression: literals one of which every match contains
+    /// (its prefixes, suffixes or an inner set; see `required`). Not exact:
+    /// a prefilter whose candidate lines the regex confirms (the GPU's
+    /// `multi` kernel).
     pub prefilter_set: Option<Vec<Vec<u8>>>,
     /// What was built, for `--debug`.
     pub description: String,
@@ -367,7 +369,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .parse(&wrapped)
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
     let confined = strip_terminator(hir, t);
-    let prefilter_set = match_prefixes(&confined);
+    let required = required_literals(&confined);
     let printed = confined.to_string();
     let re = regex::bytes::RegexBuilder::new(&printed)
         .multi_line(true)
@@ -384,31 +386,19 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         description: format!(
             "{} pattern(s), regex{}",
             alternatives.len(),
-            match &prefilter_set {
-                Some(p) => format!(", {} literal prefix(es) for the GPU", p.len()),
-                None => ", no literal prefix".into(),
+            match &required {
+                Some(r) => format!(
+                    ", {} {} literal(s) for the GPU",
+                    r.literals.len(),
+                    r.position.name()
+                ),
+                None => ", no literal that every match contains".into(),
             }
         ),
-        prefilter_set,
+        prefilter_set: required.map(|r| r.literals),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
-}
-
-/// Most prefix literals handed to the GPU for one regular expression.
-const PREFIXES_MAX: usize = 4096;
-
-/// Literals one of which begins every match of `hir`, when regex-syntax can
-/// say so with a finite set of non-empty ones (`None` for `a*`, `.x`, ...).
-fn match_prefixes(hir: &Hir) -> Option<Vec<Vec<u8>>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    let mut seq = Extractor::new().kind(ExtractKind::Prefix).extract(hir);
-    seq.optimize_for_prefix_by_preference();
-    let lits = seq.literals()?;
-    let usable = !lits.is_empty()
-        && lits.len() <= PREFIXES_MAX
-        && lits.iter().all(|l| !l.as_bytes().is_empty());
-    usable.then(|| lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.
@@ -469,50 +459,43 @@ fn strip_terminator(h: Hir, t: u8) -> Hir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
+    use crate::cli::Cli;
+    use clap::Parser;
 
-    fn hir(re: &str) -> Hir {
-        regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(re)
-            .unwrap()
+    fn compiled(args: &[&str]) -> Compiled {
+        let mut argv = vec!["gpugrep"];
+        argv.extend_from_slice(args);
+        let cfg = Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap();
+        let pattern = args.last().unwrap().as_bytes().to_vec();
+        compile(&[pattern], &cfg).unwrap()
     }
 
-    proptest! {
-        /// Every match of the regex begins with one of the prefixes handed
-        /// to the GPU (the candidates miss no line).
-        #[test]
-        fn every_match_begins_with_a_prefix(
-            parts in prop::collection::vec(prop::sample::select(vec![
-                "a", "b", "ab", "[ab]", "[a-c]", "a|b", "(ab|ba)", "b+", "a?", "c*", ".", "_",
-            ]), 1..5),
-            text in prop::collection::vec(prop::sample::select(b"abc_\n".to_vec()), 0..80),
-        ) {
-            let re_text = parts.concat();
-            let Some(prefixes) = match_prefixes(&hir(&re_text)) else {
-                return Ok(());
-            };
-            let re = regex::bytes::Regex::new(&re_text).unwrap();
-            for m in re.find_iter(&text) {
-                prop_assert!(
-                    prefixes.iter().any(|p| text[m.start()..].starts_with(p)),
-                    "{re_text}: match at {} {:?} begins with none of {:?}",
-                    m.start(), &text[m.start()..m.end()], prefixes
-                );
-            }
-        }
-    }
-
+    /// Regression (issue 7): `[A-Z]+_SUSPEND` has no literal prefix and ran
+    /// on the CPU engine; every match ends with `_SUSPEND`, which the GPU
+    /// now searches.
     #[test]
-    fn prefixes_of_typical_expressions() {
-        let p = |re: &str| match_prefixes(&hir(re));
+    fn suspend_regex_has_inner_literal() {
+        let c = compiled(&["-E", "[A-Z]+_SUSPEND"]);
+        assert_eq!(c.prefilter_set, Some(vec![b"_SUSPEND".to_vec()]));
+        assert!(c.literal.is_none() && c.literal_set.is_none());
         assert_eq!(
-            p("(ERROR|FATAL).*timeout"),
-            Some(vec![b"ERROR".to_vec(), b"FATAL".to_vec()])
+            c.description,
+            "1 pattern(s), regex, 1 suffix literal(s) for the GPU"
         );
-        assert_eq!(p("Sherlock [A-Z]"), Some(vec![b"Sherlock ".to_vec()]));
-        assert_eq!(p("a*"), None);
-        assert_eq!(p(".x"), None);
+    }
+
+    /// `-w` and `-x` wrap the expression in zero-width assertions, which
+    /// leave its literals as they are.
+    #[test]
+    fn word_and_line_regexes_keep_their_literals() {
+        let c = compiled(&["-w", "-E", r"Sherlock [A-Z]\w+"]);
+        assert_eq!(c.prefilter_set, Some(vec![b"Sherlock ".to_vec()]));
+        let c = compiled(&["-x", "-E", r"[a-z]+ing"]);
+        assert_eq!(c.prefilter_set, Some(vec![b"ing".to_vec()]));
+        let c = compiled(&["-E", ".*"]);
+        assert_eq!(c.prefilter_set, None);
+        assert!(c
+            .description
+            .ends_with("no literal that every match contains"));
     }
 }

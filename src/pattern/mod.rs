@@ -5,11 +5,14 @@
 //! are read into one list here (`read`), translated from POSIX basic or
 //! extended syntax into the `regex` crate's (`translate`), and compiled into
 //! the CPU engine's matchers (`compile`). Fixed strings stay byte strings so
-//! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them.
+//! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them;
+//! for a regular expression, `required` finds literals every match contains,
+//! which the GPU's kernels search for candidate lines.
 
 pub mod compile;
 pub mod fold;
 pub mod read;
+pub mod required;
 pub mod translate;
 
 pub use compile::{compile, Compiled, PatternError};

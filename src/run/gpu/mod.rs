@@ -50,12 +50,12 @@ pub const AUTO_MIN_BYTES: Option<u64> = None;
 pub const AUTO_SET_MIN_PATTERNS: usize = 1000;
 pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
 
-/// Regular expressions whose matches begin with one of at least this many
+/// Regular expressions whose every match contains one of at least this many
 /// literals go to the GPU under auto (from `AUTO_SET_MIN_BYTES`): measured
 /// on 16 GiB, an alternation of 100 words took 1.35-1.46 s on the GPU
 /// against 3.55-3.62 s on the CPU (rg 3.32 s), while expressions with 1 or
-/// 2 prefixes took 1.0 s against 0.3-0.4 s.
-pub const AUTO_REGEX_MIN_PREFIXES: usize = 100;
+/// 2 literal prefixes took 1.0 s against 0.3-0.4 s.
+pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
 
 /// Default chunk: the unit of reading, transfer and kernel launch.
 const CHUNK_BYTES: u64 = 64 << 20;
@@ -101,7 +101,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
             cfg,
             prog,
             &format!(
-                "engine: cpu (the GPU engine takes literals, with -i as their case variants, and regexes whose matches all begin with one of a few literals; this search is {})",
+                "engine: cpu (the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {})",
                 compiled.description
             ),
         );
@@ -124,17 +124,17 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
     }
     if cfg.engine == EngineChoice::Auto {
         // Sets measured to pay: case-sensitive literals. `-i` (case
-        // variants) and regexes (literal prefixes) measured slower on the
-        // GPU, or were not measured: they stay on the CPU.
+        // variants) and regexes with few required literals measured slower
+        // on the GPU, or were not measured: they stay on the CPU.
         let set = match cfg.ignore_case {
             true => 0,
             false => compiled.literal_set.as_ref().map_or(0, |s| s.len()),
         };
-        let prefixes = match (&compiled.literal, &compiled.literal_set) {
+        let required = match (&compiled.literal, &compiled.literal_set) {
             (None, None) => compiled.prefilter_set.as_ref().map_or(0, |s| s.len()),
             _ => 0,
         };
-        let min = if set >= AUTO_SET_MIN_PATTERNS || prefixes >= AUTO_REGEX_MIN_PREFIXES {
+        let min = if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
             AUTO_SET_MIN_BYTES
         } else {
             match AUTO_MIN_BYTES {
@@ -143,7 +143,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
                     debug(
                         cfg,
                         prog,
-                        &format!("engine: cpu (auto: the GPU pays for sets of {AUTO_SET_MIN_PATTERNS} literals or regexes with {AUTO_REGEX_MIN_PREFIXES} literal prefixes or more; for fewer the CPU engine was faster at every measured size)"),
+                        &format!("engine: cpu (auto: the GPU pays for sets of {AUTO_SET_MIN_PATTERNS} literals or regexes with {AUTO_REGEX_MIN_LITERALS} required literals or more; for fewer the CPU engine was faster at every measured size)"),
                     );
                     return Ok(Wanted::No);
                 }
@@ -282,7 +282,9 @@ fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
 struct FileOffsets<'s> {
     offsets: &'s [u64],
     target: &'s Target,
-    /// False when the offsets are a regex's literal prefixes: candidates.
+    /// False when the offsets are a regex's required literals: candidates,
+    /// whose whole line the regex confirms (the literal may sit anywhere
+    /// in the match).
     exact: bool,
 }
 

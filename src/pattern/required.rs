@@ -1,0 +1,392 @@
+//! Literals one of which every match of a regular expression contains: what
+//! the GPU's literal kernels search, so that the regex only confirms the
+//! lines holding a candidate.
+//!
+//! Three kinds of set are weighed, all built on regex-syntax's literal
+//! extraction: the match's prefixes, its suffixes, and inner sets from a
+//! walk of the expression (any element of a concatenation, or a run of
+//! elements; a repetition taken at least once; an alternation as the union
+//! of one set per branch). Each keeps the invariant the searcher relies on:
+//! every match of the whole expression contains one of the literals,
+//! entirely within the match and so within its line. The best by [`score`]
+//! is kept.
+
+use regex_syntax::hir::literal::{ExtractKind, Extractor, Literal, Seq};
+use regex_syntax::hir::{Hir, HirKind};
+use std::cmp::Reverse;
+
+/// Most literals handed to the GPU for one regular expression.
+pub const LITERALS_MAX: usize = 4096;
+
+/// regex-syntax's default extraction limits, set explicitly: runs of
+/// concatenated elements are crossed here by hand under the same limits.
+const LIMIT_TOTAL: usize = 250;
+const LIMIT_LITERAL_LEN: usize = 100;
+/// Most elements crossed in one run: only zero-width ones (`\b\b\b...`)
+/// keep a run exact that long, and every run from each element is tried.
+/// Stopping early is sound: every match of the run still begins (ends)
+/// with one of the literals crossed so far.
+const RUN_MAX: usize = 64;
+
+/// Where the chosen literals sit in a match.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// Every match begins with one of them.
+    Prefix,
+    /// Every match contains one of them.
+    Inner,
+    /// Every match ends with one of them.
+    Suffix,
+}
+
+impl Position {
+    pub fn name(self) -> &'static str {
+        match self {
+            Position::Prefix => "prefix",
+            Position::Inner => "inner",
+            Position::Suffix => "suffix",
+        }
+    }
+}
+
+/// A literal set every match contains one of: finite, non-empty, at most
+/// [`LITERALS_MAX`] literals, none empty, sorted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Required {
+    pub position: Position,
+    pub literals: Vec<Vec<u8>>,
+}
+
+/// The best set of literals one of which every match of `hir` contains,
+/// or `None` when there is none (`a*`, `.*`, `\w+`; an expression that can
+/// match the empty string never has one).
+pub fn required_literals(hir: &Hir) -> Option<Required> {
+    Walk::new().best(hir)
+}
+
+/// Higher is better. The longest shortest literal first: a longer literal
+/// occurs less often, so fewer candidate lines reach the regex. Then the
+/// fewest literals, the lighter set for the kernel. On a tie the set
+/// offered first stays: prefix, then suffix, then inner.
+fn score(lits: &[Vec<u8>]) -> (usize, Reverse<usize>) {
+    let shortest = lits.iter().map(Vec::len).min().unwrap_or(0);
+    (shortest, Reverse(lits.len()))
+}
+
+/// Keeps `lits` in `best` if it scores higher.
+fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u8>>>) {
+    let Some(literals) = lits else { return };
+    if best
+        .as_ref()
+        .is_none_or(|b| score(&literals) > score(&b.literals))
+    {
+        *best = Some(Required { position, literals });
+    }
+}
+
+/// Offers an extracted sequence, without building its set when its
+/// shortest literal already loses (minimizing never shortens it).
+fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq) {
+    let shortest = best.as_ref().map_or(1, |b| score(&b.literals).0);
+    if seq.min_literal_len().is_some_and(|n| n >= shortest) {
+        offer(best, position, usable(seq));
+    }
+}
+
+/// A sub-expression's set, inside the whole one.
+fn offer_inner(best: &mut Option<Required>, found: Option<Required>) {
+    offer(best, Position::Inner, found.map(|r| r.literals));
+}
+
+/// False when `h` can match the empty string, so that no literal is sure
+/// to be in its matches (or never matches: no set worth searching).
+fn can_hold_literal(h: &Hir) -> bool {
+    h.properties().minimum_len().is_some_and(|n| n > 0)
+}
+
+/// The literals of an extracted sequence when they make a usable set: a
+/// finite sequence (an infinite one says nothing) without the empty string
+/// (which every position holds).
+fn usable(seq: &Seq) -> Option<Vec<Vec<u8>>> {
+    let lits = seq.literals()?;
+    if lits.iter().any(Literal::is_empty) {
+        return None;
+    }
+    minimized(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+}
+
+/// Sorted and deduplicated, without literals that begin or end with
+/// another one of the set (whatever holds them holds the shorter one);
+/// `None` when empty or too large.
+fn minimized(mut lits: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
+    // Sorted, a literal beginning with a kept one follows it, before any
+    // literal that does not.
+    fn drop_extensions(lits: &mut Vec<Vec<u8>>) {
+        lits.sort_unstable();
+        lits.dedup_by(|later, kept| later.starts_with(kept));
+    }
+    drop_extensions(&mut lits);
+    lits.iter_mut().for_each(|l| l.reverse());
+    drop_extensions(&mut lits);
+    lits.iter_mut().for_each(|l| l.reverse());
+    lits.sort_unstable();
+    (!lits.is_empty() && lits.len() <= LITERALS_MAX).then_some(lits)
+}
+
+struct Walk {
+    prefix: Extractor,
+    suffix: Extractor,
+}
+
+impl Walk {
+    fn new() -> Walk {
+        let extractor = |kind| {
+            let mut e = Extractor::new();
+            e.kind(kind)
+                .limit_total(LIMIT_TOTAL)
+                .limit_literal_len(LIMIT_LITERAL_LEN);
+            e
+        };
+        Walk {
+            prefix: extractor(ExtractKind::Prefix),
+            suffix: extractor(ExtractKind::Suffix),
+        }
+    }
+
+    /// The best set for `h`. Sub-expressions count as inner sets: every
+    /// match of `h` contains a match of each one named here.
+    fn best(&self, h: &Hir) -> Option<Required> {
+        if !can_hold_literal(h) {
+            return None;
+        }
+        let prefixes = self.prefix.extract(h);
+        self.best_of(h, &prefixes, &self.suffix.extract(h))
+    }
+
+    /// `best` for `h` whose prefixes and suffixes are extracted already.
+    fn best_of(&self, h: &Hir, prefixes: &Seq, suffixes: &Seq) -> Option<Required> {
+        if !can_hold_literal(h) {
+            return None;
+        }
+        let mut best = None;
+        offer_seq(&mut best, Position::Prefix, prefixes);
+        offer_seq(&mut best, Position::Suffix, suffixes);
+        match h.kind() {
+            HirKind::Capture(cap) => offer_inner(&mut best, self.best(&cap.sub)),
+            // Taken at least once: a match holds a match of `sub`.
+            HirKind::Repetition(rep) if rep.min >= 1 => offer_inner(&mut best, self.best(&rep.sub)),
+            HirKind::Concat(elems) => self.concat(elems, &mut best),
+            HirKind::Alternation(branches) => {
+                offer(&mut best, Position::Inner, self.union(branches))
+            }
+            _ => {}
+        }
+        best
+    }
+
+    /// A concatenation's match holds a match of every element, and of
+    /// every run of consecutive elements: the prefixes of each run to the
+    /// end, the suffixes of each run from the start (literal elements
+    /// joined to their neighbours, as in `\w+ab[cd]\w+`: `abc`, `abd`).
+    fn concat(&self, elems: &[Hir], best: &mut Option<Required>) {
+        let prefixes: Vec<Seq> = elems.iter().map(|e| self.prefix.extract(e)).collect();
+        let suffixes: Vec<Seq> = elems.iter().map(|e| self.suffix.extract(e)).collect();
+        for (k, e) in elems.iter().enumerate() {
+            offer_inner(best, self.best_of(e, &prefixes[k], &suffixes[k]));
+        }
+        // The whole run (from 0, to the end) was offered by `best_of`.
+        for i in 1..elems.len() {
+            let run = cross(prefixes[i..].iter(), ExtractKind::Prefix);
+            offer_seq(best, Position::Inner, &run);
+        }
+        for j in 1..elems.len() {
+            let run = cross(suffixes[..j].iter().rev(), ExtractKind::Suffix);
+            offer_seq(best, Position::Inner, &run);
+        }
+    }
+
+    /// An alternation's match is a match of one branch: the union of one
+    /// set per branch, when every branch has one.
+    fn union(&self, branches: &[Hir]) -> Option<Vec<Vec<u8>>> {
+        let mut all = Vec::new();
+        for b in branches {
+            all.extend(self.best(b)?.literals);
+            if all.len() > 2 * LITERALS_MAX {
+                all = minimized(all)?;
+            }
+        }
+        minimized(all)
+    }
+}
+
+/// The prefixes (or suffixes) of a run of concatenated elements, from each
+/// element's own sequence in the order of extraction, as regex-syntax's
+/// extractor crosses a concatenation (same limits, same early stop once
+/// no literal can grow).
+fn cross<'a>(seqs: impl Iterator<Item = &'a Seq>, kind: ExtractKind) -> Seq {
+    let mut acc = Seq::singleton(Literal::exact(vec![]));
+    for s in seqs.take(RUN_MAX) {
+        if acc.is_inexact() {
+            break;
+        }
+        let mut s = s.clone();
+        if acc.max_cross_len(&s).is_some_and(|n| n > LIMIT_TOTAL) {
+            s.make_infinite();
+        }
+        match kind {
+            ExtractKind::Suffix => {
+                acc.cross_reverse(&mut s);
+                acc.keep_last_bytes(LIMIT_LITERAL_LEN);
+            }
+            _ => {
+                acc.cross_forward(&mut s);
+                acc.keep_first_bytes(LIMIT_LITERAL_LEN);
+            }
+        }
+    }
+    acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Parsed as `compile_regex` parses (multi-line, bytes allowed).
+    fn hir(re: &str, ci: bool) -> Hir {
+        regex_syntax::ParserBuilder::new()
+            .case_insensitive(ci)
+            .multi_line(true)
+            .utf8(false)
+            .build()
+            .parse(re)
+            .unwrap()
+    }
+
+    fn lits(re: &str) -> Option<(Position, Vec<String>)> {
+        required_literals(&hir(re, false)).map(|r| {
+            let l = r.literals.iter().map(|l| String::from_utf8_lossy(l).into());
+            (r.position, l.collect())
+        })
+    }
+
+    fn set(position: Position, l: &[&str]) -> Option<(Position, Vec<String>)> {
+        Some((position, l.iter().map(|s| s.to_string()).collect()))
+    }
+
+    #[test]
+    fn literals_of_typical_expressions() {
+        use Position::*;
+        assert_eq!(lits("[A-Z]+_SUSPEND"), set(Suffix, &["_SUSPEND"]));
+        // {ERROR, FATAL} would do as well: the longer literal wins.
+        assert_eq!(lits("(ERROR|FATAL).*timeout"), set(Suffix, &["timeout"]));
+        assert_eq!(
+            lits(r"\b{start-half}(?:Sherlock [A-Z]\w+)\b{end-half}"),
+            set(Prefix, &["Sherlock "])
+        );
+        assert_eq!(lits(r"\w+ing"), set(Suffix, &["ing"]));
+        assert_eq!(lits(r"\w+ab(c|d)"), set(Suffix, &["abc", "abd"]));
+        assert_eq!(lits(r"\w+ab[cd]\w+"), set(Inner, &["abc", "abd"]));
+        assert_eq!(
+            lits(r"^\d+ (GET|POST) \S+$"),
+            set(Inner, &[" GET ", " POST "])
+        );
+        assert_eq!(lits(r"(\w+foo|bar\d)\s"), set(Inner, &["bar", "foo"]));
+        // A run of elements up to a literal: suffixes crossed right to left.
+        assert_eq!(lits("(?:ab)+cd."), set(Inner, &["abcd"]));
+        assert_eq!(lits(".x"), set(Suffix, &["x"]));
+        assert_eq!(lits("(ab){2,3}"), set(Prefix, &["abab"]));
+        assert_eq!(lits("a*"), None);
+        assert_eq!(lits(".*"), None);
+        assert_eq!(lits(r"\w+"), None);
+        assert_eq!(lits("a|"), None);
+        assert_eq!(lits(r"(\w+foo|\d)"), None);
+    }
+
+    /// `-i` folds letters into classes, which extraction expands.
+    #[test]
+    fn case_insensitive_literals_are_case_variants() {
+        let r = required_literals(&hir(r"\w+_ab", true)).unwrap();
+        assert_eq!(r.position, Position::Suffix);
+        assert_eq!(r.literals, [&b"_AB"[..], b"_Ab", b"_aB", b"_ab"]);
+    }
+
+    /// Regression (issue 7): `[A-Z]+_SUSPEND` had no literal prefix and so
+    /// never reached the GPU; its suffix is one literal.
+    #[test]
+    fn suspend_regex_has_inner_literal() {
+        let r = required_literals(&hir("[A-Z]+_SUSPEND", false)).unwrap();
+        assert_eq!(r.literals, [b"_SUSPEND".to_vec()]);
+    }
+
+    #[test]
+    fn extensions_of_a_literal_are_dropped() {
+        let v = |l: &[&str]| l.iter().map(|s| s.as_bytes().to_vec()).collect::<Vec<_>>();
+        assert_eq!(
+            minimized(v(&["ab", "abc", "xab", "ab", "cd"])),
+            Some(v(&["ab", "cd"]))
+        );
+        assert_eq!(minimized(Vec::new()), None);
+    }
+
+    /// A random expression from literals, classes, anchors, groups,
+    /// alternations and repetitions, literals drawn most often.
+    fn expression() -> impl Strategy<Value = String> {
+        let pick = |v: Vec<&'static str>| prop::sample::select(v).prop_map(String::from);
+        let leaf = prop_oneof![
+            3 => pick(vec!["a", "b", "ab", "ba", "x", "_", "abx"]),
+            2 => pick(vec!["[ab]", "[a-c]", "[^a]", ".", r"\w", r"\W"]),
+            1 => pick(vec!["^", "$", r"\b", r"\B"]),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                3 => prop::collection::vec(inner.clone(), 2..6).prop_map(|v| v.concat()),
+                1 => prop::collection::vec(inner.clone(), 2..4)
+                    .prop_map(|v| format!("(?:{})", v.join("|"))),
+                1 => inner.clone().prop_map(|e| format!("({e})")),
+                2 => (
+                    inner,
+                    prop::sample::select(vec!["*", "+", "?", "{2,3}", "{0,}", "{1}", "+?"])
+                )
+                    .prop_map(|(e, r)| format!("(?:{e}){r}")),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Every match of the regex contains one of the literals handed
+        /// to the GPU, within the match (the candidates miss no line).
+        #[test]
+        fn every_match_contains_a_required_literal(
+            re_text in expression(),
+            ci in prop::bool::weighted(0.2),
+            text in prop::collection::vec(prop::sample::select(vec![
+                "a", "b", "ab", "ba", "x", "_", " ", "\n", "A", "c", "bx",
+            ]), 0..60).prop_map(|v| v.concat().into_bytes()),
+        ) {
+            let h = hir(&re_text, ci);
+            let Some(req) = required_literals(&h) else {
+                return Ok(());
+            };
+            prop_assert!(!req.literals.is_empty() && req.literals.len() <= LITERALS_MAX);
+            prop_assert!(req.literals.iter().all(|l| !l.is_empty()));
+            let re = regex::bytes::Regex::new(&h.to_string()).unwrap();
+            // Every match starting anywhere, not only the leftmost-first
+            // ones: the invariant holds for any string the regex matches.
+            for start in 0..=text.len() {
+                let Some(m) = re.find_at(&text, start) else { break };
+                let span = &text[m.start()..m.end()];
+                let found = req.literals.iter().any(|l| {
+                    span.windows(l.len()).any(|w| w == &l[..])
+                });
+                prop_assert!(
+                    found,
+                    "{re_text} (ci {ci}): match {:?} at {} holds none of {:?} ({:?})",
+                    String::from_utf8_lossy(span), m.start(), req.literals, req.position
+                );
+            }
+        }
+    }
+}
