@@ -46,8 +46,8 @@ if [[ $steps == *suite* ]]; then
   rm -f "$OUT/suite-one.log"
 fi
 if [[ $steps == *e2e* ]]; then
-  GPUGREP_E2E_CASES=${E2E_CASES:-300} timeout 240 "$D/gpu_end_to_end" gpu_engine --nocapture > "$OUT/e2e.log" 2>&1
-  summary+=("e2e rc=$? $(grep -h 'gpu_end_to_end:\|skipped' "$OUT/e2e.log" | tr '\n' ' ')")
+  GPUGREP_E2E_CASES=${E2E_CASES:-300} timeout 300 "$D/gpu_end_to_end" --nocapture --test-threads=4 > "$OUT/e2e.log" 2>&1
+  summary+=("e2e rc=$? $(grep -h 'gpu_end_to_end\|regex\|skipped\|test result' "$OUT/e2e.log" | tr '\n' ' ')")
   grep -h -A3 "^case " "$OUT/e2e.log" | head -20
 fi
 if [[ $steps == *sanitize* ]]; then
@@ -114,6 +114,11 @@ if [[ $steps == *diff* ]]; then
   GPUGREP_DIFF_SMALL=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
     "$D/gpu_differential" gpu_multi --nocapture --test-threads=1 > "$OUT/memcheck-multi.log" 2>&1
   summary+=("memcheck multi rc=$? $(grep -h 'ERROR SUMMARY\|^differential' "$OUT/memcheck-multi.log" | tr '\n' ' ')")
+  for k in backread tally; do
+    GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=30 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 \
+      "$D/gpu_differential" gpu_$k --nocapture --test-threads=1 > "$OUT/memcheck-$k.log" 2>&1
+    summary+=("memcheck $k rc=$? $(grep -h 'ERROR SUMMARY\|^differential' "$OUT/memcheck-$k.log" | tr '\n' ' ')")
+  done
 fi
 if [[ $steps == *many* ]]; then
   B=$C/big16
