@@ -2,7 +2,8 @@
 # Regular expressions through the GPU's literal prefilter (issue 7) on the
 # device machine: 16 GiB of prose in 4096 files, -c, gpugrep --engine gpu
 # and --engine cpu against rg -j16 and GNU grep (-r, LC_ALL=C as benches/run
-# runs it), two runs each (after one warm-up run of each tool), outputs
+# runs it), two runs each after a warm-up (GNU grep: one run of at most
+# GREP_LIMIT s, default 100), outputs
 # compared (zero counts dropped: rg leaves them out). rg takes the same
 # expressions without -E (its -E is --encoding).
 set -u
