@@ -182,7 +182,10 @@ prefix4_short(const unsigned char* __restrict__ text, u64 n, const unsigned char
 // bit sets (1- and 2-byte sets in shared memory, the 3-byte set of 2 MiB in
 // global memory, cached); longer patterns are keyed by their first 4 bytes:
 // a hash filter of the keys in shared memory, then the sorted keys in
-// global memory, then the patterns with that key, compared byte for byte.
+// global memory, then the key's patterns (in byte order): a binary search
+// finds the greatest one not above the text, and the text starts with some
+// pattern of the group iff it starts with that one or one of its prefixes
+// in the set, followed through `links` (why: src/engine/gpu/multi.rs).
 //
 // Launch contract:
 //   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
@@ -200,7 +203,9 @@ prefix4_short(const unsigned char* __restrict__ text, u64 n, const unsigned char
 //            first (u32[nkeys + 1]: the longer patterns with key keys[i] are
 //                   numbers first[i] .. first[i+1])
 //            starts (u32[npat + 1]: longer pattern k is bytes[starts[k] ..
-//                    starts[k+1]])   bytes
+//                    starts[k+1]]; a key's patterns ascend in byte order)   bytes
+//            links (u32[npat]: the longest pattern of k's group that is a
+//                   proper prefix of k, or 0xffffffff)
 //            bitmap (u32[tiles*TILE_WORDS])   counts (u32[tiles])   tiles
 //   The block copies set1, set2 and the filter to shared memory, then walks
 //   tiles like prefix4 (thread t owns words t + 256*k, k = 0..3, writes each
@@ -213,6 +218,22 @@ prefix4_short(const unsigned char* __restrict__ text, u64 n, const unsigned char
 #define SET1_WORDS 8u
 #define SET2_WORDS (65536u / 32u)
 #define SET3_WORDS (16777216u / 32u)
+
+#define NO_LINK 0xffffffffu
+
+// The pattern (len >= 4 bytes; the first 4 equal the text's) sorts at or
+// below the text from pos on, which ends at n: byte order, a text that ends
+// inside the pattern being the smaller.
+__device__ __forceinline__ bool not_above(const unsigned char* __restrict__ text, u64 pos, u64 n,
+                                          const unsigned char* __restrict__ pat, u32 len)
+{
+    for (u32 i = 4; i < len; ++i) {
+        if (pos + i >= n) return false;
+        const unsigned char t = __ldg(text + pos + i), p = __ldg(pat + i);
+        if (t != p) return t > p;
+    }
+    return true;
+}
 
 __device__ __forceinline__ u32 multi_hash(u32 key)
 {
@@ -230,7 +251,8 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
       const u32* __restrict__ set3, const u32* __restrict__ filter_g,
       const u32* __restrict__ keys, u32 nkeys, const u32* __restrict__ first,
       const u32* __restrict__ starts, const unsigned char* __restrict__ bytes,
-      u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
+      const u32* __restrict__ links, u32* __restrict__ bitmap, u32* __restrict__ counts,
+      u64 tiles)
 {
     extern __shared__ u32 smem_multi[];
     u32* filter = smem_multi;
@@ -271,7 +293,15 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                             if (__ldg(keys + mid) < v) lo = mid + 1; else hi = mid;
                         }
                         if (lo < nkeys && __ldg(keys + lo) == v) {
-                            for (u32 pk = __ldg(first + lo); pk < __ldg(first + lo + 1) && !hit; ++pk) {
+                            const u32 a = __ldg(first + lo);
+                            u32 l = a, h = __ldg(first + lo + 1);
+                            while (l < h) {
+                                const u32 mid = (l + h) >> 1;
+                                const u32 s = __ldg(starts + mid);
+                                if (not_above(text, pos, n, bytes + s, __ldg(starts + mid + 1) - s)) l = mid + 1;
+                                else h = mid;
+                            }
+                            for (u32 pk = l > a ? l - 1 : NO_LINK; pk != NO_LINK && !hit; pk = __ldg(links + pk)) {
                                 const u32 s = __ldg(starts + pk), len = __ldg(starts + pk + 1) - s;
                                 hit = pos + len <= n && equal_tail(text + pos + 4, bytes + s + 4, len - 4);
                             }

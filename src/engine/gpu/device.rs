@@ -134,6 +134,7 @@ struct MultiBufs {
     first: Buf<u32>,
     starts: Buf<u32>,
     bytes: Buf<u8>,
+    links: Buf<u32>,
     /// The `MultiTables::id` of the tables held.
     loaded: Option<u64>,
 }
@@ -149,6 +150,7 @@ impl Default for MultiBufs {
             first: Buf::new(),
             starts: Buf::new(),
             bytes: Buf::new(),
+            links: Buf::new(),
             loaded: None,
         }
     }
@@ -594,6 +596,7 @@ impl Device {
         up(&self.stream, &mut m.first, &t.first)?;
         up(&self.stream, &mut m.starts, &t.starts)?;
         up(&self.stream, &mut m.bytes, &t.bytes)?;
+        up(&self.stream, &mut m.links, &t.links)?;
         self.stream.synchronize().map_err(cuda("copying tables"))?;
         self.multi.loaded = Some(t.id);
         Ok(())
@@ -624,13 +627,15 @@ impl Device {
             .arg(&nkeys)
             .arg(m.first.get("multi")?)
             .arg(m.starts.get("multi")?)
-            .arg(m.bytes.get("multi")?);
+            .arg(m.bytes.get("multi")?)
+            .arg(m.links.get("multi")?);
         b.arg(self.bitmap.get("multi")?)
             .arg(self.counts.get("multi")?)
             .arg(&tiles);
         // SAFETY: arguments match multi's launch contract (literal.cu): the
         // tables of `t` (MultiTables::new: sets of SET*_WORDS and
-        // FILTER_WORDS words, nkeys + 1 firsts, starts into bytes) were
+        // FILTER_WORDS words, nkeys + 1 firsts, starts into bytes, one link
+        // per longer pattern) were
         // uploaded by load_multi; text, bitmap and counts sized by reserve(n).
         unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
         Ok(())

@@ -4,7 +4,14 @@
 //! Patterns of 1, 2 and 3 bytes are exact bit sets indexed by their bytes
 //! (a hit is a match). Longer patterns are keyed by their first 4 bytes: a
 //! bit filter over the keys' hashes (in shared memory on the GPU), the
-//! sorted distinct keys, and per key the patterns to compare byte for byte.
+//! sorted distinct keys, and per key its patterns in byte order. A group
+//! is not compared pattern by pattern: a binary search finds the greatest
+//! pattern not above the text, and any pattern occurring there is a prefix
+//! of that one (a pattern P that starts the text T sorts at or below T,
+//! and everything between P and T starts with P), so following that
+//! pattern's chain of prefixes in the set (`links`) finds it. With 10,000
+//! phrases, keys like `the ` head groups of hundreds, once compared one by
+//! one at every `the ` of the text.
 //! Keying short patterns apart keeps the groups small: with one 2-byte
 //! pattern among 10,000, keying all by 2 bytes made groups of ~50 patterns
 //! compared at almost every position (benches/RESULTS.md, issue 5).
@@ -63,9 +70,15 @@ pub struct MultiTables {
     /// Longer pattern `k` is `bytes[starts[k]..starts[k + 1]]`.
     pub starts: Vec<u32>,
     pub bytes: Vec<u8>,
+    /// `links[k]`: the longest pattern of `k`'s group that is a proper
+    /// prefix of pattern `k`, or `NO_LINK`.
+    pub links: Vec<u32>,
     /// Distinct patterns, all lengths.
     patterns: usize,
 }
+
+/// `links` entry of a pattern no other pattern of its group begins.
+pub const NO_LINK: u32 = u32::MAX;
 
 /// Up to 4 bytes as a little-endian word (missing bytes are 0).
 fn word(bytes: &[u8]) -> u32 {
@@ -101,8 +114,13 @@ impl MultiTables {
             first: Vec::new(),
             starts: vec![0],
             bytes: Vec::new(),
+            links: Vec::new(),
             patterns: pats.len(),
         };
+        // The patterns of the current group that are prefixes of each
+        // other, shortest first (in byte order a pattern's prefixes come
+        // before it, so they are on this stack when it arrives).
+        let mut chain: Vec<(u32, &[u8])> = Vec::new();
         for p in &pats {
             let key = word(p);
             match p.len() {
@@ -110,11 +128,18 @@ impl MultiTables {
                 2 => set_bit(&mut t.set2, key),
                 3 => set_bit(&mut t.set3, key),
                 _ => {
+                    let k = t.starts.len() as u32 - 1;
                     if t.keys.last() != Some(&key) {
                         t.keys.push(key);
-                        t.first.push(t.starts.len() as u32 - 1);
+                        t.first.push(k);
                         set_bit(&mut t.filter, hash(key));
+                        chain.clear();
                     }
+                    while chain.last().is_some_and(|(_, q)| !p.starts_with(q)) {
+                        chain.pop();
+                    }
+                    t.links.push(chain.last().map_or(NO_LINK, |&(j, _)| j));
+                    chain.push((k, p));
                     t.bytes.extend_from_slice(p);
                     t.starts.push(t.bytes.len() as u32);
                 }
@@ -134,13 +159,48 @@ impl MultiTables {
         self.patterns == 0
     }
 
+    /// Pattern `k` of 4 bytes or more.
+    fn long(&self, k: usize) -> &[u8] {
+        &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+
     /// The patterns of 4 bytes or more whose first 4 bytes are `key`.
     fn group(&self, key: u32) -> impl Iterator<Item = &[u8]> {
         let ks = match self.keys.binary_search(&key) {
             Ok(i) => self.first[i] as usize..self.first[i + 1] as usize,
             Err(_) => 0..0,
         };
-        ks.map(|k| &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize])
+        ks.map(|k| self.long(k))
+    }
+
+    /// Whether a pattern of 4 bytes or more starts `rest`, as the kernel
+    /// decides it: the greatest pattern of the group not above `rest`, then
+    /// its chain of prefixes.
+    fn long_starts(&self, rest: &[u8]) -> bool {
+        let Ok(i) = self.keys.binary_search(&word(rest)) else {
+            return false;
+        };
+        let (a, b) = (self.first[i] as usize, self.first[i + 1] as usize);
+        let (mut lo, mut hi) = (a, b);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if self.long(mid) <= rest {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        if lo == a {
+            return false;
+        }
+        let mut k = (lo - 1) as u32;
+        while k != NO_LINK {
+            if rest.starts_with(self.long(k as usize)) {
+                return true;
+            }
+            k = self.links[k as usize];
+        }
+        false
     }
 
     /// The longest pattern occurring at `at` in `hay`, as its length.
@@ -179,7 +239,7 @@ impl MultiTables {
                     || (c & 8 != 0
                         && rest.len() >= 4
                         && has_bit(&self.filter, hash(v))
-                        && self.group(v).any(|p| rest.starts_with(p)))
+                        && self.long_starts(rest))
             })
             .map(|at| at as u64)
             .collect()
@@ -213,6 +273,32 @@ mod tests {
                 prop_assert_eq!(t.longest_at(&text, at), want);
             }
         }
+    }
+
+    proptest! {
+        /// Large groups (one shared 4-byte key) whose patterns are prefixes
+        /// of each other in chains and trees: the binary search and prefix
+        /// links find exactly the naive starts.
+        #[test]
+        fn prefix_chains_in_one_group_equal_naive(
+            tails in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab".to_vec()), 0..6), 1..60),
+            text in prop::collection::vec(prop::sample::select(b"key ab".to_vec()), 0..400),
+        ) {
+            let pats: Vec<Vec<u8>> = tails.iter().map(|t| [b"key ".as_slice(), t].concat()).collect();
+            let t = MultiTables::new(&pats).unwrap();
+            prop_assert_eq!(t.reference(&text), naive(&text, &pats));
+        }
+    }
+
+    #[test]
+    fn links_point_at_the_longest_prefix_in_the_group() {
+        let pats: Vec<Vec<u8>> = ["abcd", "abcdx", "abcdxy", "abcdz", "abcdxz", "bcde"]
+            .iter()
+            .map(|s| s.as_bytes().to_vec())
+            .collect();
+        let t = MultiTables::new(&pats).unwrap();
+        // Sorted: abcd, abcdx, abcdxy, abcdxz, abcdz | bcde
+        assert_eq!(t.links, vec![NO_LINK, 0, 1, 1, 0, NO_LINK]);
     }
 
     #[test]

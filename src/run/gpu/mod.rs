@@ -321,8 +321,10 @@ fn target(compiled: &Compiled) -> Option<(Target, bool)> {
     let c = compiled;
     match (&c.literal, &c.literal_set, &c.prefilter_set) {
         (Some(l), _, _) => Some((Target::One(l.clone()), true)),
-        (None, Some(set), _) => MultiTables::new(set).map(|t| (Target::Many(t), true)),
-        (None, None, Some(set)) => MultiTables::new(set).map(|t| (Target::Many(t), false)),
+        (None, Some(set), _) => MultiTables::new(set).map(|t| (Target::Many(Box::new(t)), true)),
+        (None, None, Some(set)) => {
+            MultiTables::new(set).map(|t| (Target::Many(Box::new(t)), false))
+        }
         _ => None,
     }
 }
@@ -620,7 +622,7 @@ mod tests {
                 .collect();
             offsets.sort_unstable();
             offsets.dedup();
-            let target = Target::Many(MultiTables::new(&pats).unwrap());
+            let target = Target::Many(Box::new(MultiTables::new(&pats).unwrap()));
             let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
             prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
         }

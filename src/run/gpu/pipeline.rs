@@ -68,7 +68,7 @@ pub enum Target {
     /// One literal: the Boyer-Moore or prefix kernel.
     One(Vec<u8>),
     /// Several literals: the `multi` kernel.
-    Many(MultiTables),
+    Many(Box<MultiTables>),
 }
 
 impl Target {
