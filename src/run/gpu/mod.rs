@@ -43,10 +43,10 @@ pub const AUTO_MIN_BYTES: Option<u64> = None;
 /// Literal sets of at least this many patterns go to the GPU under auto
 /// (from `AUTO_SET_MIN_BYTES` of files): there the CPU engine is bound by
 /// computation, not by reading. Measured on the H100 host (benches/
-/// RESULTS.md, issue 5), 16 GiB: 1,000 literals 2.26 s auto against 5.40 s
-/// on the CPU, 10,000 literals 7.94 s against 13.8 s; smaller sets were not
-/// measured. At 1,000 literals the CPU engine reads about 3 GB/s, so below
-/// 1 GiB it finishes before CUDA (0.25-0.35 s) is up.
+/// RESULTS.md, issue 5), 16 GiB, `-c`: 1,000 literals 1.46 s auto against
+/// 6.05 s on the CPU, 10,000 literals 2.32 s against 17.1 s; smaller sets
+/// were not measured. At 1,000 literals the CPU engine reads about 3 GB/s,
+/// so below 1 GiB it finishes before CUDA (0.25-0.35 s) is up.
 pub const AUTO_SET_MIN_PATTERNS: usize = 1000;
 pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
 
