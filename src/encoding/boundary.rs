@@ -41,6 +41,16 @@ pub enum Scheme {
 }
 
 impl Scheme {
+    /// Every scheme (tests go through all of them).
+    #[cfg(test)]
+    pub(crate) const ALL: [Scheme; 5] = [
+        Scheme::ShiftJis,
+        Scheme::EucJp,
+        Scheme::EucKr,
+        Scheme::Big5,
+        Scheme::Gb18030,
+    ];
+
     /// The scheme of `enc`; `None` when every byte offset is a boundary
     /// (single-byte encodings) or the encoding is not searched raw.
     pub fn of(enc: &'static Encoding) -> Option<Scheme> {
@@ -245,13 +255,7 @@ mod tests {
     use crate::engine::cpu::Literal;
     use proptest::prelude::*;
 
-    const ALL: [Scheme; 5] = [
-        Scheme::ShiftJis,
-        Scheme::EucJp,
-        Scheme::EucKr,
-        Scheme::Big5,
-        Scheme::Gb18030,
-    ];
+    const ALL: [Scheme; 5] = Scheme::ALL;
 
     #[derive(Debug, PartialEq)]
     enum Tok {

@@ -108,13 +108,7 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [Scheme; 5] = [
-        Scheme::ShiftJis,
-        Scheme::EucJp,
-        Scheme::EucKr,
-        Scheme::Big5,
-        Scheme::Gb18030,
-    ];
+    const ALL: [Scheme; 5] = Scheme::ALL;
 
     fn kept(text: &[u8], cands: &[u64], b: Backread) -> Vec<u64> {
         let mut v = cands.to_vec();
