@@ -461,6 +461,12 @@ fn search_entry(
     mut stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
+    // `--json`'s bytes_searched under -m counts what the CPU engine had
+    // read when it stopped, which depends on how it reads the file (in
+    // blocks when found by -r): the CPU engine searches such files itself.
+    if shared.cfg.json && shared.cfg.max_count.is_some() {
+        return one::search_input(shared, input, None, cpu, stream);
+    }
     let mapped;
     let bytes = match (entry.bytes(), &input.path) {
         (Some(b), _) => b,
