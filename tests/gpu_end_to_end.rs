@@ -46,24 +46,42 @@ fn run_with(
         .expect("run gpugrep")
 }
 
-#[test]
-fn gpu_engine_prints_what_cpu_engine_prints() {
+/// The environment that runs the GPU pipeline simulated on the CPU.
+fn simulate() -> (String, String) {
+    ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())
+}
+
+/// Whether `--engine gpu` runs here; says so on stderr when it does not.
+fn real_gpu() -> bool {
     let probe = tempfile::tempdir().unwrap();
     std::fs::write(probe.path().join("x"), b"x\n").unwrap();
     let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path());
-    if out.status.code() != Some(0) {
+    let ok = out.status.code() == Some(0);
+    if !ok {
         eprintln!(
-            "skipped: no GPU: {}",
+            "GPU part skipped: no GPU: {}",
             String::from_utf8_lossy(&out.stderr).trim()
         );
-        return;
     }
-    differential(cases(200), &[]);
+    ok
+}
+
+/// `--json` output without its timings, which differ from run to run.
+fn timeless(out: &[u8]) -> Vec<u8> {
+    let elapsed = regex::bytes::Regex::new(r#""elapsed(_total)?":\{[^{}]*\}"#).unwrap();
+    elapsed.replace_all(out, &b"0"[..]).into_owned()
+}
+
+#[test]
+fn gpu_engine_prints_what_cpu_engine_prints() {
+    if real_gpu() {
+        differential(cases(200), &[]);
+    }
 }
 
 #[test]
 fn simulated_pipeline_prints_what_cpu_engine_prints() {
-    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    let simulate = [simulate()];
     differential(cases(80), &simulate);
 }
 
@@ -85,7 +103,7 @@ fn ignore_case_finds_unicode_case_variants() {
         String::from_utf8_lossy(&cpu.stdout),
         "1:K\n1:\u{212A}\n2:\u{17F}\n4:K\n4:k\n5:S\n5:K\n"
     );
-    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    let simulate = [simulate()];
     let sim = run_with("gpu", &args, dir.path(), false, &simulate);
     assert_eq!(sim.stdout, cpu.stdout);
     let gpu = run("gpu", &args, dir.path());
@@ -129,15 +147,8 @@ fn shift_jis_trail_letters_do_not_make_chunks_dense() {
         raw > data.len() / 32 && raw > 1024 && 65536 / 4 > 2048,
         "{raw}"
     );
-    let simulate = ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string());
-    let gpu = run("gpu", &["-q".into(), "x".into(), "f".into()], dir.path());
-    let real_gpu = gpu.status.code() != Some(2);
-    if !real_gpu {
-        eprintln!(
-            "GPU part skipped: {}",
-            String::from_utf8_lossy(&gpu.stderr).trim()
-        );
-    }
+    let simulate = simulate();
+    let real_gpu = real_gpu();
     for opts in [&["-n", "-b"][..], &["-c"], &["-o", "-b"]] {
         let mut args: Vec<String> = ["--encoding", "shift_jis", "-F", "A"]
             .iter()
@@ -196,12 +207,7 @@ fn legacy_encodings_print_what_cpu_engine_prints() {
         ("big5", encoding_rs::BIG5),
         ("gb18030", encoding_rs::GB18030),
     ];
-    let probe = tempfile::tempdir().unwrap();
-    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let real_gpu = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path())
-        .status
-        .code()
-        == Some(0);
+    let real_gpu = real_gpu();
     let mut rng = XorShift(0x1e9a_c7b0_0da5_0001);
     let mut mismatches = 0;
     let cases = cases(60);
@@ -245,7 +251,7 @@ fn legacy_encodings_print_what_cpu_engine_prints() {
             _ => 65536,
         };
         let chunk = ("GPUGREP_GPU_CHUNK".to_string(), chunk.to_string());
-        let simulate = ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string());
+        let simulate = simulate();
         let cpu = run("cpu", &args, dir.path());
         let mut runs = vec![run_with(
             "gpu",
@@ -288,24 +294,16 @@ fn legacy_encodings_print_what_cpu_engine_prints() {
 /// sets, through the simulated pipeline, against the CPU engine.
 #[test]
 fn simulated_regex_prefilter_prints_what_cpu_engine_prints() {
-    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    let simulate = [simulate()];
     regex_differential(cases(80), &simulate);
 }
 
 /// The same on the GPU, when there is one.
 #[test]
 fn gpu_regex_prefilter_prints_what_cpu_engine_prints() {
-    let probe = tempfile::tempdir().unwrap();
-    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path());
-    if out.status.code() != Some(0) {
-        eprintln!(
-            "skipped: no GPU: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-        return;
+    if real_gpu() {
+        regex_differential(cases(120), &[]);
     }
-    regex_differential(cases(120), &[]);
 }
 
 /// A random `-E` expression: pieces that have literals (some only inside
@@ -372,9 +370,6 @@ fn regex_differential(cases: usize, base_env: &[(String, String)]) {
             .map(|l| format!("{l}\n"))
             .collect::<String>()
     };
-    // `--json` stats hold times, which differ from run to run.
-    let varying = regex::bytes::Regex::new(r#""elapsed(_total)?":\{[^{}]*\}"#).unwrap();
-    let timeless = |o: &[u8]| varying.replace_all(o, &b"0"[..]).into_owned();
     for case in 0..cases {
         let dir = tempfile::tempdir().unwrap();
         let mut names = Vec::new();
@@ -637,9 +632,8 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
 fn json_bytes_searched_under_max_count_is_the_cpu_engines() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("big"), "xyz line\n".repeat(100_000)).unwrap();
-    let elapsed = regex::bytes::Regex::new(r#""elapsed(_total)?":\{[^{}]*\}"#).unwrap();
-    let clean = |o: &[u8]| String::from_utf8_lossy(&elapsed.replace_all(o, &b"0"[..])).into_owned();
-    let simulate = [("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())];
+    let clean = |o: &[u8]| String::from_utf8_lossy(&timeless(o)).into_owned();
+    let simulate = [simulate()];
     for args in [
         &["--json", "-m1", "-r", "xyz", "."][..],
         &["--json", "-m1", "xyz", "big"],
