@@ -462,20 +462,26 @@ fn naive_set(text: &[u8], set: &[Vec<u8>]) -> Vec<u64> {
         .collect()
 }
 
+/// Cases of a test: `var` when set, else `small` under GPUGREP_DIFF_SMALL
+/// (runs under compute-sanitizer), else `full`.
+fn case_count(var: &str, small: usize, full: usize) -> usize {
+    std::env::var(var)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if std::env::var_os("GPUGREP_DIFF_SMALL").is_some() {
+            small
+        } else {
+            full
+        })
+}
+
 /// The `multi` kernel (through a lane, as the pipeline runs it) against a
 /// naive search, on random sets of 1 to 10,000 patterns.
 #[test]
 fn gpu_multi_matches_naive_oracle() {
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
-    let cases: usize = std::env::var("GPUGREP_DIFF_MULTI_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(if std::env::var_os("GPUGREP_DIFF_SMALL").is_some() {
-            30
-        } else {
-            600
-        });
+    let cases = case_count("GPUGREP_DIFF_MULTI_CASES", 30, 600);
     let mut rng = XorShift(0x5eed_0f5e_75aa);
     let mut mismatches = 0;
     let mut shapes = std::collections::BTreeMap::new();
@@ -566,21 +572,8 @@ fn legacy_text(rng: &mut XorShift, len: usize, style: usize) -> Vec<u8> {
 fn gpu_backread_matches_cpu_mirror() {
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
-    let cases: usize = std::env::var("GPUGREP_DIFF_BACKREAD_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(if std::env::var_os("GPUGREP_DIFF_SMALL").is_some() {
-            50
-        } else {
-            1000
-        });
-    let schemes = [
-        Scheme::ShiftJis,
-        Scheme::EucJp,
-        Scheme::EucKr,
-        Scheme::Big5,
-        Scheme::Gb18030,
-    ];
+    let cases = case_count("GPUGREP_DIFF_BACKREAD_CASES", 50, 1000);
+    let schemes = Scheme::ALL;
     let mut rng = XorShift(0xbac4_4ead_5e1f_0001);
     let (mut mismatches, mut candidates, mut kept) = (0, 0, 0);
     for case in 0..cases {
@@ -652,10 +645,7 @@ fn gpu_tally_matches_naive_counts() {
     use gpugrep::engine::gpu::{ChunkFound, FileCount, MultiTables, Tally};
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
-    let cases: usize = std::env::var("GPUGREP_DIFF_TALLY_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
+    let cases = case_count("GPUGREP_DIFF_TALLY_CASES", 30, 300);
     let mut rng = XorShift(0x7a11_7a11_0001);
     let (mut mismatches, mut gave_up) = (0, 0);
     for case in 0..cases {

@@ -41,9 +41,8 @@ pub enum Scheme {
 }
 
 impl Scheme {
-    /// Every scheme (tests go through all of them).
-    #[cfg(test)]
-    pub(crate) const ALL: [Scheme; 5] = [
+    /// Every scheme.
+    pub const ALL: [Scheme; 5] = [
         Scheme::ShiftJis,
         Scheme::EucJp,
         Scheme::EucKr,
@@ -255,8 +254,6 @@ mod tests {
     use crate::engine::cpu::Literal;
     use proptest::prelude::*;
 
-    const ALL: [Scheme; 5] = Scheme::ALL;
-
     #[derive(Debug, PartialEq)]
     enum Tok {
         Char(char),
@@ -321,7 +318,7 @@ mod tests {
 
     #[test]
     fn ascii_pair_words_hold_ascii_pair() {
-        for s in ALL {
+        for s in Scheme::ALL {
             let words = s.ascii_pair_words();
             for lead in 0x80..=0xffu8 {
                 for t in 0..0x80u8 {
@@ -357,7 +354,7 @@ mod tests {
             b"\x85\x40\x88\x62\x81\x41",
             b"\xff\x80\xa0\xfd",
         ];
-        for s in ALL {
+        for s in Scheme::ALL {
             for hay in cases {
                 assert_eq!(
                     starts(s, hay),
@@ -383,7 +380,7 @@ mod tests {
         /// encoding_rs's decoding implies.
         #[test]
         fn back_read_equals_decoder(hay in bytes(), k in 0usize..5) {
-            let s = ALL[k];
+            let s = Scheme::ALL[k];
             prop_assert_eq!(starts(s, &hay), oracle_starts(s.encoding(), &hay));
         }
     }

@@ -108,8 +108,6 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [Scheme; 5] = Scheme::ALL;
-
     fn kept(text: &[u8], cands: &[u64], b: Backread) -> Vec<u64> {
         let mut v = cands.to_vec();
         filter(text, &mut v, b);
@@ -149,7 +147,7 @@ mod tests {
             before in bytes(12), text in bytes(300), after in bytes(6),
             mask in prop::collection::vec(any::<bool>(), 300), k in 0usize..5,
         ) {
-            let scheme = ALL[k];
+            let scheme = Scheme::ALL[k];
             let file: Vec<u8> = [&before[..], &text[..], &after[..]].concat();
             let b = Backread { scheme, start_is_boundary: before.is_empty() };
             let cands = candidates(&mask, text.len());
@@ -168,7 +166,7 @@ mod tests {
             text in bytes(600),
             mask in prop::collection::vec(any::<bool>(), 600), k in 0usize..5,
         ) {
-            let scheme = ALL[k];
+            let scheme = Scheme::ALL[k];
             let b = Backread { scheme, start_is_boundary: true };
             let cands = candidates(&mask, text.len());
             let want: Vec<u64> = cands
@@ -279,7 +277,7 @@ mod tests {
     /// reading the line's end.
     #[test]
     fn terminators_separate_characters() {
-        for s in ALL {
+        for s in Scheme::ALL {
             for t in [b'\n', 0] {
                 assert!(s.sure_after(t), "{s:?}");
                 for lead in 0x80..=0xffu8 {
@@ -291,7 +289,7 @@ mod tests {
 
     #[test]
     fn scheme_ids_are_distinct_and_in_range() {
-        let ids: Vec<i32> = ALL.iter().map(|&s| scheme_id(s)).collect();
+        let ids: Vec<i32> = Scheme::ALL.iter().map(|&s| scheme_id(s)).collect();
         assert_eq!(ids, vec![0, 1, 2, 3, 4]);
         assert_eq!(pair_words(Scheme::ShiftJis).len(), 512);
     }
