@@ -65,9 +65,8 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     // Walking a tree overlaps with searching it when the CPU searches with
     // several threads; otherwise (and whenever the GPU may take part) the
     // inputs are listed first.
-    let cpu_walks_while_searching =
-        cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
-    let walk_while_searching = !gpu_possible && cpu_walks_while_searching;
+    let walk_while_searching =
+        !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
     let items = if walk_while_searching {
         Vec::new()
     } else {
@@ -87,14 +86,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         compiled,
         print,
         prog: prog.to_string(),
-        // One input is cut across threads; not when the CPU engine would
-        // walk a tree while searching it (it then never knows a file is
-        // the only one), so that both engines read files the same way.
-        split_threads: if items.len() == 1 && !cpu_walks_while_searching {
-            cfg_threads
-        } else {
-            1
-        },
+        split_threads: if items.len() == 1 { cfg_threads } else { 1 },
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let started = std::time::Instant::now();

@@ -95,21 +95,27 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         debug(cfg, prog, "engine: cpu (--engine cpu)");
         return Ok(Wanted::No);
     }
-    let c = compiled;
-    if c.literal.is_none() && c.literal_set.is_none() && c.prefilter_set.is_none() {
-        debug(
-            cfg,
-            prog,
-            &format!(
-                "engine: cpu (the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {})",
-                compiled.description
-            ),
-        );
+    // A search the GPU does not take runs on the CPU engine; a user who
+    // asked for the GPU still learns whether it exists.
+    let cpu_instead = |why: &str| {
+        debug(cfg, prog, &format!("engine: cpu ({why})"));
         if cfg.engine == EngineChoice::Gpu && !simulated() {
-            // Still tell a user who asked for the GPU whether it exists.
             GpuEngine::open().map_err(|e| e.to_string())?;
         }
-        return Ok(Wanted::No);
+        Ok(Wanted::No)
+    };
+    if cfg.json && cfg.max_count.is_some() {
+        // --json's bytes_searched under -m counts what the CPU engine had
+        // read when it stopped (in blocks, for a file found by -r); the
+        // GPU would read every file whole, for a search that stops early.
+        return cpu_instead("--json with -m");
+    }
+    let c = compiled;
+    if c.literal.is_none() && c.literal_set.is_none() && c.prefilter_set.is_none() {
+        return cpu_instead(&format!(
+            "the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {}",
+            compiled.description
+        ));
     }
     if simulated() {
         debug(
@@ -461,12 +467,6 @@ fn search_entry(
     mut stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
-    // `--json`'s bytes_searched under -m counts what the CPU engine had
-    // read when it stopped, which depends on how it reads the file (in
-    // blocks when found by -r): the CPU engine searches such files itself.
-    if shared.cfg.json && shared.cfg.max_count.is_some() {
-        return one::search_input(shared, input, None, cpu, stream);
-    }
     let mapped;
     let bytes = match (entry.bytes(), &input.path) {
         (Some(b), _) => b,
