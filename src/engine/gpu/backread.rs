@@ -49,12 +49,6 @@ pub(crate) fn scheme_id(scheme: Scheme) -> i32 {
     }
 }
 
-/// The kernel's `pairs` argument: which lead byte and ASCII byte decode as
-/// one character (the table `Scheme::char_len` reads).
-pub(crate) fn pair_words(scheme: Scheme) -> [u32; 512] {
-    scheme.ascii_pair_words()
-}
-
 /// The walk back from candidate `p` (backread.cu `walk_back`): just after
 /// the nearest sure byte before `p`, or 0 when the text starts a character;
 /// `None` when undecidable. `fence` is 0 or an earlier candidate whose walk
@@ -291,6 +285,5 @@ mod tests {
     fn scheme_ids_are_distinct_and_in_range() {
         let ids: Vec<i32> = Scheme::ALL.iter().map(|&s| scheme_id(s)).collect();
         assert_eq!(ids, vec![0, 1, 2, 3, 4]);
-        assert_eq!(pair_words(Scheme::ShiftJis).len(), 512);
     }
 }

@@ -195,7 +195,8 @@ impl<T: DeviceRepr> Buf<T> {
 }
 
 /// Copies `data` into `buf` (grown as needed) on `stream`. The caller
-/// synchronises the stream before `data` goes away.
+/// synchronises the stream before `data` goes away, unless `data` is
+/// pageable memory (the driver has staged it when the copy returns).
 fn up<T: DeviceRepr>(
     stream: &Arc<CudaStream>,
     buf: &mut Buf<T>,
@@ -203,7 +204,8 @@ fn up<T: DeviceRepr>(
 ) -> Result<(), GpuError> {
     let dst = ptr(buf.ensure(stream, data.len(), "allocating tables")?, stream);
     // SAFETY: the buffer holds at least data.len() elements; callers
-    // synchronise the stream before `data` can go away.
+    // synchronise the stream before `data` can go away, or pass pageable
+    // memory, which the driver has staged when the call returns.
     unsafe { result::memcpy_htod_async(dst, data, stream.cu_stream()) }
         .map_err(cuda("copying tables"))
 }
@@ -647,15 +649,8 @@ impl Device {
     fn launch_backread(&mut self, b: Backread) -> Result<(), GpuError> {
         if self.pairs_loaded != Some(b.scheme) {
             self.pairs_loaded = None;
-            let words = backread::pair_words(b.scheme);
-            let dst = self
-                .pairs
-                .ensure(&self.stream, words.len(), "allocating the pair table")?;
-            let dst = ptr(dst, &self.stream);
-            // SAFETY: the buffer holds words.len() u32s; a copy from
-            // pageable memory has read its source when the call returns.
-            unsafe { result::memcpy_htod_async(dst, &words[..], self.stream.cu_stream()) }
-                .map_err(cuda("copying the pair table"))?;
+            // The table is on the stack, pageable: staged when `up` returns.
+            up(&self.stream, &mut self.pairs, &b.scheme.ascii_pair_words())?;
             self.pairs_loaded = Some(b.scheme);
         }
         let n = self.resident;
@@ -680,7 +675,7 @@ impl Device {
         // block of BLOCK = 256 threads; text holds n bytes, bitmap
         // tiles*TILE_WORDS words (16-byte aligned: a fresh allocation, tiles
         // of 4 KiB) filled by the search kernel just launched on this
-        // stream, counts `tiles`, pairs 512 words (pair_words); scheme is
+        // stream, counts `tiles`, pairs 512 words (ascii_pair_words); scheme is
         // 0..4 (scheme_id).
         unsafe { l.launch(cfg) }.map_err(cuda("launching backread"))?;
         Ok(())
