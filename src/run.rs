@@ -67,11 +67,30 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     // inputs are listed first.
     let walk_while_searching =
         !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
-    let items = if walk_while_searching {
-        Vec::new()
-    } else {
-        walk::collect(&cfg)
+    let started = std::time::Instant::now();
+    let (wanted, items) = match wanted {
+        _ if walk_while_searching => (wanted, Vec::new()),
+        gpu::Wanted::Open => {
+            // CUDA starts while the inputs are listed.
+            let (opened, items) = std::thread::scope(|s| {
+                let opening = s.spawn(|| gpu::open(&cfg, prog));
+                let items = walk::collect(&cfg);
+                let opened = opening
+                    .join()
+                    .unwrap_or_else(|_| Err("the GPU failed to start".to_string()));
+                (opened, items)
+            });
+            match opened {
+                Ok(backend) => (gpu::Wanted::Now(backend), items),
+                Err(msg) => {
+                    eprintln!("{prog}: {msg}");
+                    return ExitStatus::Error;
+                }
+            }
+        }
+        _ => (wanted, walk::collect(&cfg)),
     };
+    let walked = (!walk_while_searching).then(|| started.elapsed());
     let sizes = if gpu_possible {
         gpu::sizes(&items, cfg.threads)
     } else {
@@ -89,7 +108,6 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
-    let started = std::time::Instant::now();
     let inputs = match gpu {
         _ if walk_while_searching => Inputs::Walk,
         Some((backend, gpu_only)) => Inputs::Gpu(&items, &sizes, backend, gpu_only),
@@ -98,7 +116,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed());
+                state.print_stats(started.elapsed(), walked);
             }
             (state.selected, state.had_error)
         }
@@ -405,8 +423,9 @@ impl Printed {
         Ok(())
     }
 
-    /// `--stats`, on stderr so that pipes see only results.
-    fn print_stats(&self, elapsed: std::time::Duration) {
+    /// `--stats`, on stderr so that pipes see only results; `walked`: the
+    /// time taken to list the inputs before searching them.
+    fn print_stats(&self, elapsed: std::time::Duration, walked: Option<std::time::Duration>) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
             self.bytes as f64 / secs / 1e9
@@ -422,6 +441,9 @@ impl Printed {
             self.bytes,
             if self.gpu { "gpu" } else { "cpu" }
         );
+        if let Some(w) = walked {
+            eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
+        }
         for l in &self.stage_lines {
             eprintln!("{l}");
         }

@@ -39,7 +39,8 @@ fn stats_go_to_stderr_with_totals() {
 }
 
 /// Through the streaming pipeline (simulated on the CPU, chunks of 4
-/// bytes): the same totals, plus bytes, chunks and time per stage.
+/// bytes): the same totals, plus the time taken to list the inputs and
+/// bytes, chunks and time per stage.
 #[test]
 fn stats_report_the_gpu_pipeline_stages() {
     let dir = two_files();
@@ -56,19 +57,23 @@ fn stats_report_the_gpu_pipeline_stages() {
     assert_eq!(lines[0], "2 matched lines", "{err}");
     assert_eq!(lines[3], "8 bytes searched", "{err}");
     assert_eq!(lines[6], "engine gpu", "{err}");
+    assert!(lines[7].starts_with("inputs listed in "), "{err}");
     // a (6 bytes) is cut into pieces of 4 and 2 (no overlap for a 1-byte
     // pattern), the second with a separator; b (2 bytes) and its separator
     // do not fit in the 1 byte left: a third chunk.
     assert!(
-        lines[7].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files; ready after "),
+        lines[8].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files; ready after "),
         "{err}"
     );
-    assert!(lines[8].starts_with("gpu stages: read/copy "), "{err}");
+    assert!(lines[9].starts_with("gpu stages: read/copy "), "{err}");
     assert!(
-        lines[8].contains(" transfer ") && lines[8].contains(" kernel "),
+        lines[9].contains(" transfer ") && lines[9].contains(" kernel "),
         "{err}"
     );
-    assert_eq!(lines[9], "cpu: 0 files searched by the CPU engine", "{err}");
+    assert_eq!(
+        lines[10], "cpu: 0 files searched by the CPU engine",
+        "{err}"
+    );
 }
 
 /// `-c`, `-l`, `-L` and `-q` over chunks of whole files: the GPU's per-file

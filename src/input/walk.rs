@@ -7,11 +7,19 @@
 //! gpugrep's own) `.gitignore` rules apply with `--gitignore`. Directory
 //! entries are sorted by name, so output order never depends on the file
 //! system or on thread timing.
+//!
+//! Two walkers give that order. `walk` hands inputs out one by one as a
+//! single thread finds them (the CPU engine searches while it walks);
+//! `collect` lists a tree with several threads and then sorts what they
+//! found by path, component by component, which is the same depth-first,
+//! name-sorted order (the GPU pipeline lays out every file before it
+//! reads: 100,000 files are listed in a fraction of one thread's time).
 
 use super::glob::Glob;
 use crate::config::{os_to_bytes, Config};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// One thing to search.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -79,16 +87,28 @@ fn base_name(path: &std::path::Path) -> Vec<u8> {
         .unwrap_or_default()
 }
 
-/// Every input, in output order.
+/// Every input, in output order; trees are walked with the run's threads.
 pub fn collect(cfg: &Config) -> Vec<Item> {
     let mut items = Vec::new();
-    walk(cfg, &mut |item| items.push(item), &|| false);
+    operands(
+        cfg,
+        &mut |item| items.push(item),
+        &|| false,
+        cfg.threads > 1,
+    );
     items
 }
 
 /// Hands every input to `emit`, in output order, as it is found (so that
 /// searching can start before a large tree is walked), until `stop` says so.
 pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
+    operands(cfg, emit, stop, false);
+}
+
+/// The operands in order; a directory's tree walked by one thread, handing
+/// out inputs as it finds them, or (`parallel`) by the run's threads,
+/// handed out once all are found.
+fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, parallel: bool) {
     let filters = Filters::new(cfg);
     let operands: Vec<OsString> = if cfg.paths.is_empty() {
         vec![OsString::from(if cfg.recursive { "." } else { "-" })]
@@ -136,7 +156,13 @@ pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
                     from_recursion: false,
                 }));
             } else if filters.dir_ok(&name, true) {
-                walk_dir(cfg, &filters, path, emit, stop);
+                if parallel {
+                    walk_dir_parallel(cfg, &filters, path)
+                        .into_iter()
+                        .for_each(&mut *emit);
+                } else {
+                    walk_dir(cfg, &filters, path, emit, stop);
+                }
             }
         } else if filters.file_ok(&name, true) {
             emit(Item::Input(Input {
@@ -148,20 +174,14 @@ pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
     }
 }
 
-fn walk_dir(
-    cfg: &Config,
-    filters: &Filters,
-    root: PathBuf,
-    emit: &mut dyn FnMut(Item),
-    stop: &dyn Fn() -> bool,
-) {
-    let implicit = cfg.implicit_path;
-    let mut builder = ignore::WalkBuilder::new(&root);
+/// The walker for the tree at `root`: grep's rules, `--gitignore`, and
+/// `--exclude-dir` applied before descending.
+fn builder(cfg: &Config, filters: &Filters, root: &Path) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
     builder
         .standard_filters(false)
         .hidden(false)
-        .follow_links(cfg.follow_links)
-        .sort_by_file_name(|a, b| a.cmp(b));
+        .follow_links(cfg.follow_links);
     if cfg.gitignore {
         builder
             .git_ignore(true)
@@ -176,36 +196,154 @@ fn walk_dir(
         let is_dir = e.file_type().is_some_and(|t| t.is_dir());
         e.depth() == 0 || !is_dir || !exclude_dir.iter().any(|g| g.matches(&base_name(e.path())))
     });
+    builder
+}
+
+/// What the walker's `entry` gives to search, if anything, and the path it
+/// sorts by.
+fn item_of(
+    cfg: &Config,
+    filters: &Filters,
+    entry: Result<ignore::DirEntry, ignore::Error>,
+) -> Option<(PathBuf, Item)> {
+    let entry = match entry {
+        Ok(e) => e,
+        Err(e) => {
+            return Some((
+                error_path(&e).unwrap_or_default(),
+                Item::Error(walk_error(&e)),
+            ))
+        }
+    };
+    let ft = entry.file_type()?;
+    if !ft.is_file() {
+        return None; // directories, unfollowed links, devices, FIFOs, sockets
+    }
+    if !filters.file_ok(&base_name(entry.path()), false) {
+        return None;
+    }
+    let path = entry.into_path();
+    let mut name = os_to_bytes(path.clone().into_os_string());
+    if cfg.implicit_path && name.starts_with(b"./") {
+        name.drain(..2);
+    }
+    let item = Item::Input(Input {
+        name,
+        path: Some(path.clone()),
+        from_recursion: true,
+    });
+    Some((path, item))
+}
+
+/// One thread walks the tree, in name order, handing out inputs as it goes.
+fn walk_dir(
+    cfg: &Config,
+    filters: &Filters,
+    root: PathBuf,
+    emit: &mut dyn FnMut(Item),
+    stop: &dyn Fn() -> bool,
+) {
+    let mut builder = builder(cfg, filters, &root);
+    builder.sort_by_file_name(|a, b| a.cmp(b));
     for entry in builder.build() {
         if stop() {
             return;
         }
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                emit(Item::Error(walk_error(&e)));
-                continue;
-            }
-        };
-        let Some(ft) = entry.file_type() else {
-            continue;
-        };
-        if !ft.is_file() {
-            continue; // directories, unfollowed links, devices, FIFOs, sockets
+        if let Some((_, item)) = item_of(cfg, filters, entry) {
+            emit(item);
         }
-        if !filters.file_ok(&base_name(entry.path()), false) {
-            continue;
+    }
+}
+
+/// The run's threads walk the tree; what they found, sorted by path
+/// component by component (`Path`'s order), is the order `walk_dir`
+/// hands out: depth first, each directory's entries by name. An error
+/// sorts by the path it names: where the entry it stands for would be.
+fn walk_dir_parallel(cfg: &Config, filters: &Filters, root: PathBuf) -> Vec<Item> {
+    let found = Mutex::new(Vec::new());
+    let mut visitors = Visitors {
+        cfg,
+        filters,
+        found: &found,
+    };
+    builder(cfg, filters, &root)
+        .threads(cfg.threads)
+        .build_parallel()
+        .visit(&mut visitors);
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    found.sort_by(|a: &(PathBuf, Item), b| tree_order(&a.0, &b.0));
+    found.into_iter().map(|(_, item)| item).collect()
+}
+
+/// `Path`'s order (component by component) for paths under one root, as
+/// bytes with the separator below every other byte: `a/b` before `a-c`.
+/// Comparing components costs 10 times more (100,000 paths: 0.15 s).
+fn tree_order(a: &Path, b: &Path) -> std::cmp::Ordering {
+    fn key(p: &Path) -> impl Iterator<Item = u8> + '_ {
+        let bytes = p.as_os_str().as_encoded_bytes();
+        bytes
+            .iter()
+            .map(|&c| match std::path::is_separator(char::from(c)) {
+                true => 0,
+                false => c,
+            })
+    }
+    key(a).cmp(key(b))
+}
+
+/// Builds one `Visitor` per walking thread.
+struct Visitors<'a> {
+    cfg: &'a Config,
+    filters: &'a Filters,
+    found: &'a Mutex<Vec<(PathBuf, Item)>>,
+}
+
+/// A walking thread's finds, kept apart until the thread ends (one lock
+/// per thread, not per file).
+struct Visitor<'a> {
+    cfg: &'a Config,
+    filters: &'a Filters,
+    found: &'a Mutex<Vec<(PathBuf, Item)>>,
+    mine: Vec<(PathBuf, Item)>,
+}
+
+impl<'s> ignore::ParallelVisitorBuilder<'s> for Visitors<'s> {
+    fn build(&mut self) -> Box<dyn ignore::ParallelVisitor + 's> {
+        Box::new(Visitor {
+            cfg: self.cfg,
+            filters: self.filters,
+            found: self.found,
+            mine: Vec::new(),
+        })
+    }
+}
+
+impl ignore::ParallelVisitor for Visitor<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        if let Some(found) = item_of(self.cfg, self.filters, entry) {
+            self.mine.push(found);
         }
-        let path = entry.into_path();
-        let mut name = os_to_bytes(path.clone().into_os_string());
-        if implicit && name.starts_with(b"./") {
-            name.drain(..2);
+        ignore::WalkState::Continue
+    }
+}
+
+impl Drop for Visitor<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut all) = self.found.lock() {
+            all.append(&mut self.mine);
         }
-        emit(Item::Input(Input {
-            name,
-            path: Some(path),
-            from_recursion: true,
-        }));
+    }
+}
+
+/// The path an error names, if any.
+fn error_path(e: &ignore::Error) -> Option<PathBuf> {
+    match e {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
     }
 }
 
@@ -240,5 +378,48 @@ fn walk_error(e: &ignore::Error) -> String {
     match path {
         Some(p) => format!("{p}: {reason}"),
         None => reason.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::Cli;
+    use clap::Parser;
+
+    fn config(args: &[&str]) -> Config {
+        let argv = std::iter::once("gpugrep").chain(args.iter().copied());
+        Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap()
+    }
+
+    /// Names whose byte order differs from their paths' order ("a-c" sorts
+    /// before "a/b" as bytes, after it as components), nested and not.
+    fn tree() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            "a/b", "a/c/d", "a-c", "a.txt", "a0/x", "B", "b/a/a/a", "b/a.x", "é/1", "z", "A b/ c",
+            "a/c-d/e", "a/c/d-e",
+        ];
+        for f in files {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, f).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn a_tree_walked_in_parallel_is_listed_in_the_single_walkers_order() {
+        let dir = tree();
+        let root = dir.path().to_str().unwrap();
+        for extra in [&[][..], &["--include=*.txt"][..], &["--exclude-dir=c"][..]] {
+            let mut args = vec!["-r", "x", root, "-j8"];
+            args.extend_from_slice(extra);
+            let cfg = config(&args);
+            let mut one = Vec::new();
+            walk(&cfg, &mut |i| one.push(i), &|| false);
+            assert!(one.len() > 1 || !extra.is_empty());
+            assert_eq!(collect(&cfg), one, "{extra:?}");
+        }
     }
 }

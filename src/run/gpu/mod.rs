@@ -75,6 +75,8 @@ pub enum Wanted {
     Auto(u64),
     /// `--engine gpu`: the GPU is open (or simulated).
     Now(Backend),
+    /// `--engine gpu`: open it (`open`) while the inputs are listed.
+    Open,
 }
 
 fn debug(cfg: &Config, prog: &str, msg: &str) {
@@ -165,9 +167,15 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         }
         return Ok(Wanted::Auto(min));
     }
+    Ok(Wanted::Open)
+}
+
+/// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2).
+/// CUDA takes 0.2-0.3 s to start: the caller lists the inputs meanwhile.
+pub fn open(cfg: &Config, prog: &str) -> Result<Backend, String> {
     let engine = GpuEngine::open().map_err(|e| e.to_string())?;
     debug(cfg, prog, &format!("engine: gpu ({})", engine.describe()));
-    Ok(Wanted::Now(Backend::Gpu(Box::new(engine))))
+    Ok(Backend::Gpu(Box::new(engine)))
 }
 
 /// Sizes of the regular files among the inputs (`None` for anything else),
@@ -203,7 +211,7 @@ pub fn start(
 ) -> Option<(mpsc::Receiver<Result<Backend, GpuError>>, bool)> {
     let (tx, rx) = mpsc::channel();
     match wanted {
-        Wanted::No => None,
+        Wanted::No | Wanted::Open => None,
         Wanted::Now(backend) => {
             let _ = tx.send(Ok(backend));
             Some((rx, true))
