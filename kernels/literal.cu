@@ -245,6 +245,38 @@ __device__ __forceinline__ bool has_bit(const u32* set, u32 i)
     return (set[i >> 5] >> (i & 31u)) & 1u;
 }
 
+// The longest pattern of 4 bytes or more occurring at pos (whose 4 bytes,
+// little-endian, are v; pos + 4 <= n), as its length; 0 for none. The first
+// pattern of the chain that occurs is the longest that does: every pattern
+// occurring at pos is a prefix of the greatest one not above the text.
+__device__ __forceinline__ u32 group_longest(const unsigned char* __restrict__ text, u64 pos,
+                                             u64 n, u32 v, const u32* __restrict__ keys,
+                                             u32 nkeys, const u32* __restrict__ first,
+                                             const u32* __restrict__ starts,
+                                             const unsigned char* __restrict__ bytes,
+                                             const u32* __restrict__ links)
+{
+    u32 lo = 0, hi = nkeys;
+    while (lo < hi) {
+        const u32 mid = (lo + hi) >> 1;
+        if (__ldg(keys + mid) < v) lo = mid + 1; else hi = mid;
+    }
+    if (lo >= nkeys || __ldg(keys + lo) != v) return 0;
+    const u32 a = __ldg(first + lo);
+    u32 l = a, h = __ldg(first + lo + 1);
+    while (l < h) {
+        const u32 mid = (l + h) >> 1;
+        const u32 s = __ldg(starts + mid);
+        if (not_above(text, pos, n, bytes + s, __ldg(starts + mid + 1) - s)) l = mid + 1;
+        else h = mid;
+    }
+    for (u32 pk = l > a ? l - 1 : NO_LINK; pk != NO_LINK; pk = __ldg(links + pk)) {
+        const u32 s = __ldg(starts + pk), len = __ldg(starts + pk + 1) - s;
+        if (pos + len <= n && equal_tail(text + pos + 4, bytes + s + 4, len - 4)) return len;
+    }
+    return 0;
+}
+
 extern "C" __global__ void __launch_bounds__(256)
 multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
       const u32* __restrict__ set1_g, const u32* __restrict__ set2_g,
@@ -287,25 +319,7 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                     hit = hit || ((classes & 2u) && rem >= 2 && has_bit(set2, v & 0xffffu));
                     hit = hit || ((classes & 4u) && rem >= 3 && ((__ldg(set3 + ((v & 0xffffffu) >> 5)) >> (v & 31u)) & 1u));
                     if (!hit && (classes & 8u) && rem >= 4 && has_bit(filter, multi_hash(v))) {
-                        u32 lo = 0, hi = nkeys;
-                        while (lo < hi) {
-                            const u32 mid = (lo + hi) >> 1;
-                            if (__ldg(keys + mid) < v) lo = mid + 1; else hi = mid;
-                        }
-                        if (lo < nkeys && __ldg(keys + lo) == v) {
-                            const u32 a = __ldg(first + lo);
-                            u32 l = a, h = __ldg(first + lo + 1);
-                            while (l < h) {
-                                const u32 mid = (l + h) >> 1;
-                                const u32 s = __ldg(starts + mid);
-                                if (not_above(text, pos, n, bytes + s, __ldg(starts + mid + 1) - s)) l = mid + 1;
-                                else h = mid;
-                            }
-                            for (u32 pk = l > a ? l - 1 : NO_LINK; pk != NO_LINK && !hit; pk = __ldg(links + pk)) {
-                                const u32 s = __ldg(starts + pk), len = __ldg(starts + pk + 1) - s;
-                                hit = pos + len <= n && equal_tail(text + pos + 4, bytes + s + 4, len - 4);
-                            }
-                        }
+                        hit = group_longest(text, pos, n, v, keys, nkeys, first, starts, bytes, links) != 0;
                     }
                     if (hit) bits |= 1u << at;
                 }
@@ -315,6 +329,110 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
         }
         const u32 total = block_sum(cnt, scratch);
         if (threadIdx.x == 0) counts[tile] = total;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// tally_chain: per-file counts of matching lines and of non-overlapping
+// matches, as grep -o counts them (leftmost, longest at a position), from
+// the bitmap of `bm`/`prefix4` (one literal) or `multi` (a set). The
+// `tally` kernel (tally.cu) counts match starts, which is the same only
+// when no two matches can overlap.
+//
+// Launch contract:
+//   grid = any; block = (256, 1, 1); dynamic shared = 0 (grid-stride over
+//   bitmap words).
+//   args = text, n, bitmap, starts, ends, pieces, term, reach, counts,
+//          gave_up: as tally's (tally.cu): files k < pieces at
+//          [starts[k], ends[k]), ascending and disjoint, each followed by
+//          `term`, which no match contains; counts (2 * pieces u32) and
+//          *gave_up zeroed before the launch.
+//          fixed: the length of every match (one literal), or 0: the
+//          longest pattern of the set starting there, from multi's tables
+//          (classes, set2, set3, keys, nkeys, first, pstarts, bytes, links:
+//          as uploaded for the `multi` launch that set the bits; unread when
+//          fixed > 0). A set bit that no longer pattern explains is a
+//          1-byte pattern's.
+//   counts[k] = lines of file k holding a set bit (as tally); counts[pieces
+//   + k] = matches in file k: in each line its first set bit, then the first
+//   set bit at or after the end of the longest match there, and so on. The
+//   thread holding a line's first bit walks the line; a walk, back or
+//   forward, longer than `reach` bytes sets *gave_up (the host then ships
+//   the offsets).
+// ---------------------------------------------------------------------------
+__device__ __forceinline__ bool bit_at(const u32* __restrict__ bitmap, u64 q)
+{
+    return (bitmap[q >> 5] >> (q & 31u)) & 1u;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+tally_chain(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bitmap,
+            const u64* __restrict__ starts, const u64* __restrict__ ends, u32 pieces, u32 term,
+            u32 reach, u32 fixed, u32 classes, const u32* __restrict__ set2, const u32* __restrict__ set3,
+            const u32* __restrict__ keys, u32 nkeys, const u32* __restrict__ first,
+            const u32* __restrict__ pstarts, const unsigned char* __restrict__ bytes,
+            const u32* __restrict__ links, u32* counts, u32* gave_up)
+{
+    const u64 words = (n + 31) / 32;
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 w = (u64)blockIdx.x * blockDim.x + threadIdx.x; w < words; w += stride) {
+        u32 bits = bitmap[w];
+        while (bits) {
+            const u32 b = __ffs(bits) - 1;
+            bits &= bits - 1;
+            const u64 p = w * 32 + b;
+            u32 lo = 0, hi = pieces;
+            while (lo < hi) {
+                const u32 mid = (lo + hi) / 2;
+                if (starts[mid] <= p) lo = mid + 1; else hi = mid;
+            }
+            if (lo == 0) continue;
+            const u32 k = lo - 1;
+            const u64 s = starts[k], e = ends[k];
+            if (p >= e) continue;
+            // Only the line's first bit goes on.
+            bool first_bit = true;
+            u32 walked = 0;
+            for (u64 q = p; q > s;) {
+                --q;
+                if (text[q] == (unsigned char)term) break;
+                if (bit_at(bitmap, q)) { first_bit = false; break; }
+                if (++walked > reach) { atomicExch(gave_up, 1u); first_bit = false; break; }
+            }
+            if (!first_bit) continue;
+            atomicAdd(&counts[k], 1u);
+            u32 found = 0;
+            u64 at = p;
+            walked = 0;
+            for (;;) {
+                ++found;
+                u32 len = fixed;
+                if (len == 0) {
+                    const u64 rem = n - at;
+                    if ((classes & 8u) && rem >= 4) {
+                        const u32 v = (u32)text[at] | (u32)text[at + 1] << 8 |
+                                      (u32)text[at + 2] << 16 | (u32)text[at + 3] << 24;
+                        len = group_longest(text, at, n, v, keys, nkeys, first, pstarts, bytes, links);
+                    }
+                    const u32 v3 = (u32)text[at] | (rem >= 2 ? (u32)text[at + 1] << 8 : 0u) |
+                                   (rem >= 3 ? (u32)text[at + 2] << 16 : 0u);
+                    if (len == 0 && (classes & 4u) && rem >= 3 && has_bit(set3, v3)) len = 3;
+                    if (len == 0 && (classes & 2u) && rem >= 2 && has_bit(set2, v3 & 0xffffu)) len = 2;
+                    if (len == 0) len = 1;  // a set bit: some pattern occurs here
+                }
+                // The next match starts at or after this one's end, in the line.
+                u64 q = at + len;
+                bool next = false;
+                while (q < e && text[q] != (unsigned char)term) {
+                    if (bit_at(bitmap, q)) { next = true; break; }
+                    if (++walked > reach) { atomicExch(gave_up, 1u); break; }
+                    ++q;
+                }
+                if (!next) break;
+                at = q;
+            }
+            atomicAdd(&counts[pieces + k], found);
+        }
     }
 }
 

@@ -62,7 +62,7 @@ fn stats_report_the_gpu_pipeline_stages() {
     // pattern), the second with a separator; b (2 bytes) and its separator
     // do not fit in the 1 byte left: a third chunk.
     assert!(
-        lines[8].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files; ready after "),
+        lines[8].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files (0 bytes of them unread: settled by a match); ready after "),
         "{err}"
     );
     assert!(lines[9].starts_with("gpu stages: read/copy "), "{err}");
@@ -137,6 +137,84 @@ fn counts_and_file_lists_are_tallied_on_the_gpu() {
         run(&["-c", "-w"], "1M"),
         ("a:2\nb:0\nc:0\n".into(), 0, Some(0))
     );
+}
+
+/// `--count-matches` for a literal that overlaps itself and for sets
+/// (patterns that are prefixes of others, one inside another, 1-byte ones)
+/// is tallied on the GPU too, counting what `-o` prints: in each line the
+/// leftmost match, the longest there, then on after its end.
+#[test]
+fn count_matches_of_sets_and_overlapping_literals_are_tallied_on_the_gpu() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a"), "aaaa\nabcab\naaa abc c\n").unwrap();
+    std::fs::write(dir.path().join("b"), "xyz\n").unwrap();
+    let run = |engine: &str, pats: &[&str]| {
+        let mut cmd = Command::new(common::bin());
+        cmd.args(["--stats", "--count-matches", engine]);
+        for p in pats {
+            cmd.args(["-e", p]);
+        }
+        let out = cmd
+            .args(["a", "b"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let tallied = err.contains("; 1 tallied on the GPU");
+        (String::from_utf8_lossy(&out.stdout).into_owned(), tallied)
+    };
+    for (pats, want) in [
+        (&["aa"][..], "a:3\nb:0\n"),
+        (&["ab", "abc", "c"][..], "a:4\nb:0\n"),
+        (&["a", "aa", "aaa", "b"][..], "a:9\nb:0\n"),
+        (&["bc", "abca", "z"][..], "a:2\nb:1\n"),
+    ] {
+        assert_eq!(run("--engine=cpu", pats).0, want, "{pats:?}");
+        assert_eq!(run("--engine=gpu", pats), (want.into(), true), "{pats:?}");
+    }
+}
+
+/// `-l` and `-L` over a file cut into many pieces: once a piece matched,
+/// the file's later pieces are neither read nor searched (a ring of 3
+/// chunks of 64 bytes keeps the packer close behind the results); a set
+/// of files with one in the middle gives the same lists as the CPU engine.
+#[test]
+fn files_with_matches_stop_reading_a_file_at_its_first_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut big = String::from("x marks the spot\n");
+    big.push_str(&"nothing to see here\n".repeat(500));
+    std::fs::write(dir.path().join("big"), &big).unwrap();
+    std::fs::write(dir.path().join("late"), "nothing\n".repeat(100) + "x\n").unwrap();
+    std::fs::write(dir.path().join("none"), "nothing\n").unwrap();
+    let run = |engine: &str, mode: &str| {
+        let out = Command::new(common::bin())
+            .args(["--stats", engine, mode, "-F", "x", "big", "late", "none"])
+            .args(["--gpu-staging=192"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .env("GPUGREP_GPU_CHUNK", "64")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let unread = err.lines().find_map(|l| {
+            l.split(" files (")
+                .nth(1)?
+                .split(' ')
+                .next()?
+                .parse::<u64>()
+                .ok()
+        });
+        (String::from_utf8_lossy(&out.stdout).into_owned(), unread)
+    };
+    for mode in ["-l", "-L"] {
+        let (cpu, _) = run("--engine=cpu", mode);
+        let (gpu, unread) = run("--engine=gpu", mode);
+        assert_eq!(gpu, cpu, "{mode}");
+        // Most of `big` (10,017 bytes) stays unread.
+        assert!(unread.is_some_and(|u| u > 9000), "{mode}: {unread:?}");
+    }
+    assert_eq!(run("--engine=gpu", "-l").0, "big\nlate\n");
 }
 
 #[test]

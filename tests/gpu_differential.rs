@@ -635,23 +635,35 @@ fn gpu_backread_matches_cpu_mirror() {
     assert_eq!(mismatches, 0);
 }
 
-/// The `tally` kernel (per-file counts of matching lines and of matches,
-/// as `-c`, `-l` and `--count-matches` use them) against
+/// The tally kernels (per-file counts of matching lines and of matches,
+/// as `-c`, `-l` and `--count-matches` use them: `tally` counting match
+/// starts, `tally_chain` non-overlapping matches, leftmost-longest) against
 /// `Tally::reference` and a naive count over the lines of each file, with
-/// one literal and with sets, files of every size, and lines too long to
+/// one literal (some overlapping themselves) and with sets (prefixes of one
+/// another, 1-byte patterns), files of every size, and lines too long to
 /// walk (the lane then ships offsets instead).
 #[test]
 fn gpu_tally_matches_naive_counts() {
-    use gpugrep::engine::gpu::{ChunkFound, FileCount, MultiTables, Tally};
+    use gpugrep::engine::gpu::{ChunkFound, FileCount, MatchCount, MultiTables, Tally};
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
     let cases = case_count("GPUGREP_DIFF_TALLY_CASES", 30, 300);
     let mut rng = XorShift(0x7a11_7a11_0001);
     let (mut mismatches, mut gave_up) = (0, 0);
     for case in 0..cases {
+        // Words, and pieces of them that overlap themselves or others
+        // ("e e", "ee", "t", "th").
+        const PIECES: &[&str] = &["e e", "ee", "t", "th", "s t", "e", "n", "he "];
         let set: Vec<Vec<u8>> = (0..1 + rng.below(3) * rng.below(20))
-            .map(|_| WORDS[rng.below(WORDS.len())].as_bytes().to_vec())
+            .map(|_| match rng.below(4) {
+                0 => PIECES[rng.below(PIECES.len())].as_bytes().to_vec(),
+                _ => WORDS[rng.below(WORDS.len())].as_bytes().to_vec(),
+            })
             .collect();
+        let count = match case % 2 {
+            0 => MatchCount::Starts,
+            _ => MatchCount::NonOverlapping,
+        };
         // Files of random sizes, each followed by a newline, as the
         // pipeline packs them.
         let mut chunk = Vec::new();
@@ -679,6 +691,16 @@ fn gpu_tally_matches_naive_counts() {
             starts: starts.clone(),
             ends: ends.clone(),
             term: b'\n',
+            count,
+        };
+        // The longest pattern at a position, for the reference.
+        let longest = |p: u64| {
+            let rest = &chunk[p as usize..];
+            set.iter()
+                .filter(|q| rest.starts_with(q))
+                .map(|q| q.len() as u64)
+                .max()
+                .unwrap_or(1)
         };
         let got = if set.len() == 1 {
             lane.search(&chunk, &set[0], None, u64::MAX, Some(&tally))
@@ -686,7 +708,7 @@ fn gpu_tally_matches_naive_counts() {
             let tables = MultiTables::new(&set).expect("tables");
             lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
         };
-        let reference = tally.reference(&chunk, &want_starts);
+        let reference = tally.reference(&chunk, &want_starts, &longest);
         let ok = match (got, &reference) {
             (Ok(ChunkFound::Counts(c)), Some(r)) => {
                 // The reference against the obvious count, too.
@@ -699,11 +721,32 @@ fn gpu_tally_matches_naive_counts() {
                             let i = want_starts.partition_point(|&p| p < a);
                             want_starts.get(i).is_some_and(|&p| p < b)
                         };
-                        let mut lines = 0;
+                        // Non-overlapping matches from `a` on, in a line ending at `b`.
+                        let apart = |mut a: u64, b: u64| {
+                            let mut n = 0;
+                            while let Some(&p) =
+                                want_starts.get(want_starts.partition_point(|&p| p < a))
+                            {
+                                let len = set
+                                    .iter()
+                                    .filter(|q| chunk[p as usize..].starts_with(q))
+                                    .map(|q| q.len() as u64)
+                                    .max()
+                                    .unwrap_or(0);
+                                if p >= b || p + len > b {
+                                    break;
+                                }
+                                n += 1;
+                                a = p + len;
+                            }
+                            n
+                        };
+                        let (mut lines, mut matches) = (0, 0);
                         let mut at = s;
                         for line in chunk[s as usize..e as usize].split(|&b| b == b'\n') {
                             let end = at + line.len() as u64;
                             lines += u32::from(any_in(at, end));
+                            matches += apart(at, end);
                             at = end + 1;
                         }
                         let (i, j) = (
@@ -712,7 +755,10 @@ fn gpu_tally_matches_naive_counts() {
                         );
                         FileCount {
                             lines,
-                            matches: (j - i) as u32,
+                            matches: match count {
+                                MatchCount::Starts => (j - i) as u32,
+                                MatchCount::NonOverlapping => matches,
+                            },
                         }
                     })
                     .collect();

@@ -173,7 +173,7 @@ fn shift_jis_trail_letters_do_not_make_chunks_dense() {
                 let stats = err.lines().find(|l| l.starts_with("gpu: ")).unwrap_or("");
                 assert!(
                     stats.contains(
-                        " (0 dense, searched by the CPU; 0 tallied on the GPU), 1 files;"
+                        " (0 dense, searched by the CPU; 0 tallied on the GPU), 1 files ("
                     ),
                     "{what} {opts:?} {chunk:?}: {err}"
                 );

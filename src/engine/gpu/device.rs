@@ -18,7 +18,7 @@ use super::backread::{self, Backread};
 use super::kernels::{self, Kernel, BLOCK, TILE_BYTES, TILE_WORDS};
 use super::multi::{self, MultiTables};
 use super::tables;
-use super::{GpuError, Tally};
+use super::{GpuError, MatchCount, Tally};
 use crate::encoding::boundary::Scheme;
 
 /// Longest walk back (bytes) the tally kernel takes to find a line's start
@@ -114,6 +114,7 @@ struct Functions {
     compact: CudaFunction,
     multi: CudaFunction,
     tally: CudaFunction,
+    tally_chain: CudaFunction,
     backread: CudaFunction,
 }
 
@@ -339,6 +340,7 @@ impl Device {
             compact: f("compact")?,
             multi: f("multi")?,
             tally: tally.load_function("tally").map_err(unavailable("tally"))?,
+            tally_chain: f("tally_chain")?,
             backread: backread_module
                 .load_function("backread")
                 .map_err(unavailable("backread"))?,
@@ -509,7 +511,7 @@ impl Device {
         }
         if let Some(t) = tally {
             let started = std::time::Instant::now();
-            let counts = self.tally(t)?;
+            let counts = self.tally(t, needle)?;
             self.timings.readback_ms += started.elapsed().as_secs_f64() * 1e3;
             if let Some(c) = counts {
                 return Ok(Found::Counts(c));
@@ -524,10 +526,11 @@ impl Device {
         Ok(found)
     }
 
-    /// Runs `tally` over the resident text and bitmap: lines, then matches,
-    /// per file of `t`; `None` when a walk back gave up (a line over
-    /// `TALLY_REACH`).
-    fn tally(&mut self, t: &Tally) -> Result<Option<Vec<u32>>, GpuError> {
+    /// Runs `tally` (or `tally_chain`, for `MatchCount::NonOverlapping`)
+    /// over the resident text and bitmap that `needle`'s search left:
+    /// lines, then matches, per file of `t`; `None` when a walk gave up (a
+    /// line over `TALLY_REACH`).
+    fn tally(&mut self, t: &Tally, needle: Needle) -> Result<Option<Vec<u32>>, GpuError> {
         let pieces = t.starts.len();
         if pieces == 0 || t.ends.len() != pieces {
             return Ok(Some(Vec::new()));
@@ -556,7 +559,11 @@ impl Device {
         };
         let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
         let gave_up = out_ptr + 2 * pieces as u64 * 4;
-        let mut b = self.stream.launch_builder(&self.f.tally);
+        let chain = t.count == MatchCount::NonOverlapping;
+        let mut b = self.stream.launch_builder(match chain {
+            true => &self.f.tally_chain,
+            false => &self.f.tally,
+        });
         b.arg(self.text.get("tally")?)
             .arg(&n)
             .arg(self.bitmap.get("tally")?)
@@ -564,13 +571,46 @@ impl Device {
             .arg(self.tally_ends.get("tally")?)
             .arg(&pieces32)
             .arg(&term)
-            .arg(&reach)
-            .arg(&out_ptr)
-            .arg(&gave_up);
-        // SAFETY: tally's contract (tally.cu): text and bitmap hold the
-        // resident n bytes and their match bits (the search just ran);
-        // starts and ends hold `pieces` ascending disjoint ranges (Tally);
-        // counts and the flag were zeroed above.
+            .arg(&reach);
+        // tally_chain's match lengths: the literal's, or the set's tables.
+        let (fixed, classes, nkeys, tables) = match needle {
+            Needle::One(pat, _) => (pat.len() as u32, 0, 0, [0; 7]),
+            Needle::Many(mt) => {
+                let m = &self.multi;
+                let p = |b: &Buf<u32>| b.get("tally").map(|s| ptr(s, &self.stream));
+                let bytes = ptr(m.bytes.get("tally")?, &self.stream);
+                let tables = [
+                    p(&m.set2)?,
+                    p(&m.set3)?,
+                    p(&m.keys)?,
+                    p(&m.first)?,
+                    p(&m.starts)?,
+                    bytes,
+                    p(&m.links)?,
+                ];
+                (0, mt.classes, mt.keys.len() as u32, tables)
+            }
+        };
+        let [set2, set3, keys, first, pstarts, bytes, links] = tables;
+        if chain {
+            b.arg(&fixed)
+                .arg(&classes)
+                .arg(&set2)
+                .arg(&set3)
+                .arg(&keys)
+                .arg(&nkeys)
+                .arg(&first)
+                .arg(&pstarts)
+                .arg(&bytes)
+                .arg(&links);
+        }
+        b.arg(&out_ptr).arg(&gave_up);
+        // SAFETY: the contracts of tally (tally.cu) and tally_chain
+        // (literal.cu): text and bitmap hold the resident n bytes and their
+        // match bits (the search just ran); starts and ends hold `pieces`
+        // ascending disjoint ranges (Tally); counts and the flag were zeroed
+        // above; tally_chain's tables are the ones `multi` searched with
+        // (load_multi), or unread when `fixed` is the literal's length.
         unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
         let mut host = vec![0u32; len];
         // SAFETY: the device buffer holds `len` u32s; the copy is

@@ -18,8 +18,8 @@ use super::{search_items, Printed, Shared};
 use crate::config::{BinaryMode, Config, EngineChoice, Mode};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
-use crate::engine::gpu::MultiTables;
 use crate::engine::gpu::{GpuEngine, GpuError};
+use crate::engine::gpu::{MatchCount, MultiTables};
 use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
@@ -262,7 +262,7 @@ pub fn start(
 /// The pipeline's sizes for `need` bytes of files (with separators): a
 /// small search gets a small ring (allocating and pinning 1 GiB costs
 /// about 0.1 s).
-fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
+fn shape(cfg: &Config, gpu_only: bool, settle: bool, need: u64) -> Shape {
     let env = |k: &str| {
         std::env::var(k)
             .ok()
@@ -289,6 +289,7 @@ fn shape(cfg: &Config, gpu_only: bool, need: u64) -> Shape {
         lanes,
         readers: cfg.threads.max(1),
         gpu_only,
+        settle,
     }
 }
 
@@ -343,13 +344,13 @@ fn target(compiled: &Compiled) -> Option<(Target, bool)> {
     }
 }
 
-/// Whether chunks report counts per file instead of match offsets: the
-/// output is a count or a file name, and what the GPU finds is final:
-/// exact literals, no confirm step (`-w`, `-x`, a character boundary), raw
-/// bytes, no inverted or JSON output, no binary probe (`-I`).
-/// `--count-matches` takes the count of match starts, which is the count of
-/// non-overlapping matches only for one literal that cannot overlap itself.
-fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> bool {
+/// Whether chunks report counts per file instead of match offsets, and
+/// how they count matches: the output is a count or a file name, and what
+/// the GPU finds is final: exact literals, no confirm step (`-w`, `-x`, a
+/// character boundary), raw bytes, no inverted or JSON output, no binary
+/// probe (`-I`). `--count-matches` counts non-overlapping matches, which
+/// are the match starts for one literal that cannot overlap itself.
+fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<MatchCount> {
     let (cfg, c) = (&shared.cfg, &shared.compiled);
     let plain = exact
         && c.confirm.is_none()
@@ -358,14 +359,19 @@ fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> bool {
         && !cfg.json
         && cfg.binary != BinaryMode::WithoutMatch
         && cfg.max_count != Some(0);
-    plain
-        && match cfg.mode {
-            Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => true,
-            Mode::CountMatches => {
-                cfg.max_count.is_none() && matches!(target, Target::One(p) if !overlaps_itself(p))
-            }
-            Mode::Lines => false,
+    if !plain {
+        return None;
+    }
+    match cfg.mode {
+        Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => {
+            Some(MatchCount::Starts)
         }
+        Mode::CountMatches if cfg.max_count.is_none() => match target {
+            Target::One(p) if !overlaps_itself(p) => Some(MatchCount::Starts),
+            _ => Some(MatchCount::NonOverlapping),
+        },
+        Mode::CountMatches | Mode::Lines => None,
+    }
 }
 
 /// Two occurrences of `p` can overlap (`p` has a border: "aa", "abab").
@@ -421,12 +427,19 @@ pub fn search(
         );
     }
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
-    let shape = shape(&shared.cfg, gpu_only, need);
+    let tally = tally_mode(shared, &target, exact);
+    // With final matches, -l and -L need one per file (-q stops at the
+    // first anyway).
+    let settle = tally.is_some()
+        && matches!(
+            shared.cfg.mode,
+            Mode::FilesWithMatches | Mode::FilesWithoutMatch
+        );
+    let shape = shape(&shared.cfg, gpu_only, settle, need);
     let ring = pipeline::ring(shape.ring);
     let terminator = shared.cfg.terminator;
     let scheme = backread_scheme(&shared.compiled, terminator);
-    let tally = tally_mode(shared, &target, exact);
-    if tally {
+    if tally.is_some() {
         debug(
             &shared.cfg,
             &shared.prog,
@@ -521,13 +534,14 @@ fn report(shared: &Shared, flow: &Flow, shape: Shape, state: &mut Printed) {
     let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
     let lines = vec![
         format!(
-            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files; {}",
+            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files ({} bytes of them unread: settled by a match); {}",
             get(&st.gpu_bytes),
             get(&st.chunks),
             shape.chunk >> 20,
             get(&st.dense_chunks),
             get(&st.tallied_chunks),
             get(&st.gpu_files),
+            get(&st.settled_bytes),
             match get(&st.ready_ms) {
                 0 => "GPU never ready".to_string(),
                 ms => format!("ready after {:.3} s", (ms - 1) as f64 / 1e3),

@@ -27,7 +27,8 @@ use super::pack::{self, Packer, Plan};
 use crate::encoding::boundary::Scheme;
 use crate::engine::gpu::backread::{self, Backread};
 use crate::engine::gpu::{
-    ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MultiTables, Tally, Timings,
+    ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MatchCount, MultiTables, Tally,
+    Timings,
 };
 use crate::engine::{cpu, Matcher};
 use crate::input::walk::{Input, Item};
@@ -143,7 +144,11 @@ fn simulate(
     if let Some(b) = backread {
         backread::filter(text, &mut starts, b);
     }
-    if let Some(counts) = tally.and_then(|t| t.reference(text, &starts)) {
+    let len_at = |p: u64| match target {
+        Target::One(pat) => pat.len() as u64,
+        Target::Many(t) => t.longest_at(text, p as usize).unwrap_or(1) as u64,
+    };
+    if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &len_at)) {
         return ChunkFound::Counts(counts);
     }
     match starts.len() as u64 {
@@ -274,6 +279,8 @@ pub struct Stages {
     pub dense_chunks: AtomicU64,
     /// Chunks whose files the GPU tallied (no offsets shipped).
     pub tallied_chunks: AtomicU64,
+    /// Bytes left unread: pieces of files a match had settled.
+    pub settled_bytes: AtomicU64,
     pub ready_ms: AtomicU64,
     pub lanes: Mutex<Timings>,
 }
@@ -287,6 +294,10 @@ pub struct Shape {
     pub readers: usize,
     /// Workers wait for the packer instead of claiming files (`--engine gpu`).
     pub gpu_only: bool,
+    /// One match settles a file (`-l`, `-L`, matches final): the rest of a
+    /// file cut into pieces is neither read nor searched once one of its
+    /// pieces matched.
+    pub settle: bool,
 }
 
 /// The state shared by the packer, readers, lanes and workers.
@@ -298,10 +309,13 @@ pub struct Flow<'a, 'r> {
     /// encoding whose sure bytes include the terminator).
     scheme: Option<Scheme>,
     terminator: u8,
-    /// Chunks of whole files report per-file tallies, not offsets.
-    tally: bool,
+    /// Chunks of whole files report per-file tallies, not offsets,
+    /// counting matches this way.
+    tally: Option<MatchCount>,
     shape: Shape,
     claims: Vec<AtomicU8>,
+    /// Per item, with `Shape::settle`: a piece of it matched.
+    settled: Vec<AtomicBool>,
     board: Mutex<HashMap<usize, Entry<'r>>>,
     changed: Condvar,
     /// The packer has finished claiming (or gave up).
@@ -336,7 +350,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         target: &'a Target,
         scheme: Option<Scheme>,
         terminator: u8,
-        tally: bool,
+        tally: Option<MatchCount>,
         mut shape: Shape,
     ) -> Self {
         // A chunk holds at least one whole pattern (Packer::new).
@@ -350,6 +364,10 @@ impl<'a, 'r> Flow<'a, 'r> {
             tally,
             shape,
             claims: items.iter().map(|_| AtomicU8::new(FREE)).collect(),
+            settled: match shape.settle {
+                true => items.iter().map(|_| AtomicBool::new(false)).collect(),
+                false => Vec::new(),
+            },
             board: Mutex::new(HashMap::new()),
             changed: Condvar::new(),
             ended: AtomicBool::new(false),
@@ -504,6 +522,13 @@ impl<'a, 'r> Flow<'a, 'r> {
             self.pack(ring, &backend, &unit_tx);
             drop(unit_tx);
         });
+    }
+
+    /// Item `i` is known to match (`Shape::settle`).
+    fn settled(&self, i: usize) -> bool {
+        self.settled
+            .get(i)
+            .is_some_and(|s| s.load(Ordering::Acquire))
     }
 
     fn all_claimed(&self) -> bool {
@@ -683,6 +708,14 @@ impl<'a, 'r> Flow<'a, 'r> {
                 let mut open: Option<(usize, File)> = None;
                 for &(p, at, len) in &unit.parts {
                     let piece = &job.plan.pieces[p];
+                    if self.settled(piece.file) {
+                        // Left as the slot held it: whatever the GPU finds
+                        // there adds to a file already known to match.
+                        self.stages
+                            .settled_bytes
+                            .fetch_add(len as u64, Ordering::Relaxed);
+                        continue;
+                    }
                     // SAFETY: the parts of one chunk's units are disjoint
                     // ranges of its slot (unit_parts), and the slot is read
                     // only after the last unit is done (units_left below).
@@ -711,8 +744,11 @@ impl<'a, 'r> Flow<'a, 'r> {
             let Some(job) = next(jobs) else { return };
             let plan = &job.plan;
             let t = Instant::now();
+            let skip = plan.pieces.iter().all(|p| self.settled(p.file));
             let found = if self.aborted.load(Ordering::Acquire) {
                 Err(GpuError::Cuda("stopped".into()))
+            } else if skip {
+                Ok(ChunkFound::Offsets(Vec::new()))
             } else {
                 for at in plan.separators() {
                     // SAFETY: separators lie outside every piece; the chunk's
@@ -737,10 +773,12 @@ impl<'a, 'r> Flow<'a, 'r> {
             self.stages
                 .lane_ns
                 .fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-            self.stages.chunks.fetch_add(1, Ordering::Relaxed);
-            self.stages
-                .gpu_bytes
-                .fetch_add(plan.len as u64, Ordering::Relaxed);
+            if !skip {
+                self.stages.chunks.fetch_add(1, Ordering::Relaxed);
+                self.stages
+                    .gpu_bytes
+                    .fetch_add(plan.len as u64, Ordering::Relaxed);
+            }
             self.post(&job, found);
         }
     }
@@ -749,7 +787,8 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// chunk holds whole files only (a file cut into pieces ships offsets:
     /// its lines may straddle them).
     fn tally_of(&self, plan: &Plan) -> Option<Tally> {
-        if !self.tally || !plan.pieces.iter().all(|p| p.whole()) {
+        let count = self.tally?;
+        if !plan.pieces.iter().all(|p| p.whole()) {
             return None;
         }
         let range = |p: &pack::Piece| (p.chunk_off as u64, (p.chunk_off + p.len) as u64);
@@ -758,6 +797,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             starts,
             ends,
             term: self.terminator,
+            count,
         })
     }
 
@@ -811,6 +851,11 @@ impl<'a, 'r> Flow<'a, 'r> {
                     e.offsets.extend(offsets);
                     if e.offsets.len() > MAX_FILE_OFFSETS {
                         e.cpu = true;
+                    }
+                    if let Some(s) = self.settled.get(piece.file) {
+                        if !e.offsets.is_empty() {
+                            s.store(true, Ordering::Release);
+                        }
                     }
                 }
                 if e.cpu {
