@@ -16,6 +16,12 @@
 #              and the multi kernel's cases under compute-sanitizer memcheck
 #   many       16 GiB, -c -F -f with 1,000 and 10,000 literals (issue 5):
 #              gpugrep auto/gpu/cpu vs rg -j16, one timed run each
+#   tree       100,000 files of 4 KiB (a log directory), -c with one literal
+#              and with 1,000: gpugrep auto/gpu/cpu vs rg -j16 and GNU grep;
+#              the time to list the tree with 1 and 16 threads (--stats)
+#   counting   16 GiB, --count-matches -F -f with 1,000 literals (tallied on
+#              the GPU); -l with 1,000 literals on one 4 GiB file (the rest
+#              of a file settled by a match is left unread)
 #   huge       $HUGE_GIB GiB (default 84: more than the H100's 79 GiB) in
 #              4 MiB files: gpu, cpu and rg -j16, twice each, outputs compared
 #              (not in the default steps: it fills most of the RAM)
@@ -148,6 +154,39 @@ if [[ $steps == *many* ]]; then
       summary+=("sub256MiB lit$n $tool: $ms ms, same-as-cpu=$(cmp -s $C/sub.$tool $C/sub.cpu && echo yes || echo NO)")
     done
   done
+fi
+if [[ $steps == *tree* ]]; then
+  T=$C/small
+  [ -d $T ] || "$D/gpugrep-corpus" --kind logs --out $T --size 400M --files 100000 --threads 16 > /dev/null
+  "$D/gpugrep-corpus" --kind logs --patterns 1000 --out $C/logpat1000.txt > /dev/null
+  printf 'ERROR\tsmall\t-c ERROR\nlogs1000\tsmall\t-c -F -f "$DATA/logpat1000.txt"\n' > $C/tree.tsv
+  timeout 300 benches/run --gpugrep "$G" --gpugrep-args "--engine auto" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
+    --rg "$D/rg" --rg-threads 16 --corpus small=$T --data $C --cases $C/tree.tsv --reps ${TREE_REPS:-3} \
+    --out "$OUT/tree.tsv" > "$OUT/tree.log" 2>&1
+  summary+=("tree rc=$?")
+  tail -14 "$OUT/tree.log"
+  for j in 1 16; do
+    echo "-j$j: $("$G" --engine gpu --stats -j$j -c -r ERROR $T 2>&1 >/dev/null | grep -E "seconds|listed|^gpu" | tr '\n' ' ')"
+    for sort in "" "--sort path"; do
+      s=$(date +%s%N); "$D/rg" -j$j -uu --files $sort $T > /dev/null
+      echo "rg -j$j --files $sort: $(( ($(date +%s%N) - s) / 1000000 )) ms"
+    done
+  done
+fi
+if [[ $steps == *counting* ]]; then
+  B=$C/big16
+  [ -d $B ] || "$D/gpugrep-corpus" --kind prose --out $B --size 16G --files 4096 --threads 16 > /dev/null
+  "$D/gpugrep-corpus" --kind prose --patterns 1000 --out $C/pat1000.txt > /dev/null
+  One=$C/one4g
+  [ -f $One ] || find $B -type f | sort | head -1024 | xargs cat > $One
+  printf 'cm1000\tbig\t--count-matches -F -f "$DATA/pat1000.txt"\tnogrep\nl1000one\tone\t-l -F -f "$DATA/pat1000.txt"\tnogrep\n' > $C/counting.tsv
+  timeout 400 benches/run --gpugrep "$G" --gpugrep-args "--engine auto" --gpugrep-args "--engine gpu" --gpugrep-args "--engine cpu" \
+    --rg "$D/rg" --rg-threads 16 --no-grep --corpus big=$B --corpus one=$One --data $C --cases $C/counting.tsv --reps ${COUNT_REPS:-1} \
+    --out "$OUT/counting.tsv" > "$OUT/counting.log" 2>&1
+  summary+=("counting rc=$?")
+  tail -12 "$OUT/counting.log"
+  "$G" --engine gpu --stats --debug --count-matches -F -f $C/pat1000.txt -r $B 2>&1 >/dev/null | grep -E "tally|tallied|seconds$" | head -4
+  "$G" --engine gpu --stats -l -F -f $C/pat1000.txt $One 2>&1 >/dev/null | grep -E "^gpu|seconds$"
 fi
 if [[ $steps == *huge* ]]; then
   rm -rf $C/big* $C/t*

@@ -173,8 +173,17 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
 /// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2).
 /// CUDA takes 0.2-0.3 s to start: the caller lists the inputs meanwhile.
 pub fn open(cfg: &Config, prog: &str) -> Result<Backend, String> {
+    let t = std::time::Instant::now();
     let engine = GpuEngine::open().map_err(|e| e.to_string())?;
-    debug(cfg, prog, &format!("engine: gpu ({})", engine.describe()));
+    let took = t.elapsed().as_secs_f64();
+    debug(
+        cfg,
+        prog,
+        &format!(
+            "engine: gpu ({}; started in {took:.3} s)",
+            engine.describe()
+        ),
+    );
     Ok(Backend::Gpu(Box::new(engine)))
 }
 
