@@ -65,9 +65,9 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     // Walking a tree overlaps with searching it when the CPU searches with
     // several threads: the first lines come out (and -q ends) before a
     // large tree is walked. Otherwise, and whenever the GPU may take part,
-    // the inputs are listed first, by all threads (listing first measured
-    // 10-20% faster on 100,000 small files, but prints nothing until the
-    // whole tree is listed).
+    // the inputs are listed first, by all threads. (Listing first was
+    // faster on 100,000 small files, 0.26-0.27 s against 0.31-0.34 s on 16
+    // cores, but prints nothing until the whole tree is listed.)
     let walk_while_searching =
         !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
     let started = std::time::Instant::now();
@@ -81,7 +81,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         };
         (items, sizes, Some(t.elapsed()))
     };
-    let (wanted, (items, sizes, walked)) = match wanted {
+    let (wanted, (items, sizes, listed)) = match wanted {
         _ if walk_while_searching => (wanted, (Vec::new(), Vec::new(), None)),
         gpu::Wanted::Open => {
             // CUDA starts while the inputs are listed.
@@ -123,7 +123,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed(), walked);
+                state.print_stats(started.elapsed(), listed);
             }
             (state.selected, state.had_error)
         }
@@ -442,9 +442,9 @@ impl Printed {
         Ok(())
     }
 
-    /// `--stats`, on stderr so that pipes see only results; `walked`: the
+    /// `--stats`, on stderr so that pipes see only results; `listed`: the
     /// time taken to list the inputs before searching them.
-    fn print_stats(&self, elapsed: std::time::Duration, walked: Option<std::time::Duration>) {
+    fn print_stats(&self, elapsed: std::time::Duration, listed: Option<std::time::Duration>) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
             self.bytes as f64 / secs / 1e9
@@ -460,7 +460,7 @@ impl Printed {
             self.bytes,
             if self.gpu { "gpu" } else { "cpu" }
         );
-        if let Some(w) = walked {
+        if let Some(w) = listed {
             eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
         }
         for l in &self.stage_lines {
