@@ -635,9 +635,9 @@ fn gpu_backread_matches_cpu_mirror() {
     assert_eq!(mismatches, 0);
 }
 
-/// The tally kernels (per-file counts of matching lines and of matches,
-/// as `-c`, `-l` and `--count-matches` use them: `tally` counting match
-/// starts, `tally_chain` non-overlapping matches, leftmost-longest) against
+/// The `tally` kernel (per-file counts of matching lines and of matches,
+/// as `-c`, `-l` and `--count-matches` use them: match starts, or
+/// non-overlapping matches, leftmost-longest) against
 /// `Tally::reference` and a naive count over the lines of each file, with
 /// one literal (some overlapping themselves) and with sets (prefixes of one
 /// another, 1-byte patterns), files of every size, and lines too long to

@@ -114,7 +114,6 @@ struct Functions {
     compact: CudaFunction,
     multi: CudaFunction,
     tally: CudaFunction,
-    tally_chain: CudaFunction,
     backread: CudaFunction,
 }
 
@@ -318,9 +317,6 @@ impl Device {
         let module = ctx
             .load_module(Ptx::from_src(kernels::LITERAL_PTX))
             .map_err(unavailable("loading the kernels' PTX"))?;
-        let tally = ctx
-            .load_module(Ptx::from_src(kernels::TALLY_PTX))
-            .map_err(unavailable("loading the tally kernel's PTX"))?;
         let backread_module = ctx
             .load_module(Ptx::from_src(kernels::BACKREAD_PTX))
             .map_err(unavailable("loading the back-read kernel's PTX"))?;
@@ -339,8 +335,7 @@ impl Device {
             scan: f("scan_counts")?,
             compact: f("compact")?,
             multi: f("multi")?,
-            tally: tally.load_function("tally").map_err(unavailable("tally"))?,
-            tally_chain: f("tally_chain")?,
+            tally: f("tally")?,
             backread: backread_module
                 .load_function("backread")
                 .map_err(unavailable("backread"))?,
@@ -526,8 +521,8 @@ impl Device {
         Ok(found)
     }
 
-    /// Runs `tally` (or `tally_chain`, for `MatchCount::NonOverlapping`)
-    /// over the resident text and bitmap that `needle`'s search left:
+    /// Runs `tally` over the resident text and bitmap that `needle`'s
+    /// search left:
     /// lines, then matches, per file of `t`; `None` when a walk gave up (a
     /// line over `TALLY_REACH`).
     fn tally(&mut self, t: &Tally, needle: Needle) -> Result<Option<Vec<u32>>, GpuError> {
@@ -559,11 +554,28 @@ impl Device {
         };
         let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
         let gave_up = out_ptr + 2 * pieces as u64 * 4;
-        let chain = t.count == MatchCount::NonOverlapping;
-        let mut b = self.stream.launch_builder(match chain {
-            true => &self.f.tally_chain,
-            false => &self.f.tally,
-        });
+        let chain = u32::from(t.count == MatchCount::NonOverlapping);
+        // Match lengths for chains: the literal's, or the set's tables.
+        let (fixed, classes, nkeys, tables) = match needle {
+            _ if chain == 0 => (0, 0, 0, [0; 7]),
+            Needle::One(pat, _) => (pat.len() as u32, 0, 0, [0; 7]),
+            Needle::Many(mt) => {
+                let m = &self.multi;
+                let p = |b: &Buf<u32>| b.get("tally").map(|s| ptr(s, &self.stream));
+                let tables = [
+                    p(&m.set2)?,
+                    p(&m.set3)?,
+                    p(&m.keys)?,
+                    p(&m.first)?,
+                    p(&m.starts)?,
+                    ptr(m.bytes.get("tally")?, &self.stream),
+                    p(&m.links)?,
+                ];
+                (0, mt.classes, mt.keys.len() as u32, tables)
+            }
+        };
+        let [set2, set3, keys, first, pstarts, bytes, links] = tables;
+        let mut b = self.stream.launch_builder(&self.f.tally);
         b.arg(self.text.get("tally")?)
             .arg(&n)
             .arg(self.bitmap.get("tally")?)
@@ -571,46 +583,25 @@ impl Device {
             .arg(self.tally_ends.get("tally")?)
             .arg(&pieces32)
             .arg(&term)
-            .arg(&reach);
-        // tally_chain's match lengths: the literal's, or the set's tables.
-        let (fixed, classes, nkeys, tables) = match needle {
-            Needle::One(pat, _) => (pat.len() as u32, 0, 0, [0; 7]),
-            Needle::Many(mt) => {
-                let m = &self.multi;
-                let p = |b: &Buf<u32>| b.get("tally").map(|s| ptr(s, &self.stream));
-                let bytes = ptr(m.bytes.get("tally")?, &self.stream);
-                let tables = [
-                    p(&m.set2)?,
-                    p(&m.set3)?,
-                    p(&m.keys)?,
-                    p(&m.first)?,
-                    p(&m.starts)?,
-                    bytes,
-                    p(&m.links)?,
-                ];
-                (0, mt.classes, mt.keys.len() as u32, tables)
-            }
-        };
-        let [set2, set3, keys, first, pstarts, bytes, links] = tables;
-        if chain {
-            b.arg(&fixed)
-                .arg(&classes)
-                .arg(&set2)
-                .arg(&set3)
-                .arg(&keys)
-                .arg(&nkeys)
-                .arg(&first)
-                .arg(&pstarts)
-                .arg(&bytes)
-                .arg(&links);
-        }
-        b.arg(&out_ptr).arg(&gave_up);
-        // SAFETY: the contracts of tally (tally.cu) and tally_chain
-        // (literal.cu): text and bitmap hold the resident n bytes and their
-        // match bits (the search just ran); starts and ends hold `pieces`
-        // ascending disjoint ranges (Tally); counts and the flag were zeroed
-        // above; tally_chain's tables are the ones `multi` searched with
-        // (load_multi), or unread when `fixed` is the literal's length.
+            .arg(&reach)
+            .arg(&chain)
+            .arg(&fixed)
+            .arg(&classes)
+            .arg(&set2)
+            .arg(&set3)
+            .arg(&keys)
+            .arg(&nkeys)
+            .arg(&first)
+            .arg(&pstarts)
+            .arg(&bytes)
+            .arg(&links)
+            .arg(&out_ptr)
+            .arg(&gave_up);
+        // SAFETY: tally's contract (literal.cu): text and bitmap hold the
+        // resident n bytes and their match bits (the search just ran);
+        // starts and ends hold `pieces` ascending disjoint ranges (Tally);
+        // counts and the flag were zeroed above; the tables, read only for
+        // chains of a set, are the ones `multi` searched with (load_multi).
         unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
         let mut host = vec![0u32; len];
         // SAFETY: the device buffer holds `len` u32s; the copy is

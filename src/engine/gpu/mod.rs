@@ -218,12 +218,11 @@ pub struct FileCount {
 /// What a tally's match count counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchCount {
-    /// Every match start, overlapping ones included (`tally.cu`): the
-    /// matches when no two can overlap.
+    /// Every match start, overlapping ones included: the matches when no
+    /// two can overlap.
     Starts,
     /// Matches as `grep -o` prints them: in each line the leftmost, the
-    /// longest there, then the leftmost after its end, and so on
-    /// (`tally_chain` in `literal.cu`).
+    /// longest there, then the leftmost after its end, and so on.
     NonOverlapping,
 }
 
@@ -239,7 +238,7 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// What the tally kernels compute, on the CPU and step by step the
+    /// What the `tally` kernel computes, on the CPU and step by step the
     /// same way (the simulated pipeline runs it): `matches` are the
     /// chunk's match starts, ascending; `len_at(p)` the length of the
     /// longest match at `p` (read for `NonOverlapping` only). `None` when
