@@ -307,22 +307,31 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
             const u32 wd[9] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
                                __ldg(reinterpret_cast<const u32*>(text + base + 32u))};
             const u32 valid = valid_mask(base, any, last);
-            u32 bits = 0;
+            // First the cheap tests for all 32 positions, then the key and
+            // group searches for the filter's candidates only: a warp then
+            // runs the slow path as often as its busiest lane has
+            // candidates, not at every position some lane has one.
+            u32 bits = 0, cand = 0;
             for (int i = 0; i < 8; ++i) {
                 for (int r = 0; r < 4; ++r) {
                     const u32 at = 4u * i + r;
                     if (!((valid >> at) & 1u)) continue;
                     const u32 v = r == 0 ? wd[i] : __funnelshift_r(wd[i], wd[i + 1], 8 * r);
-                    const u64 pos = base + at;
-                    const u64 rem = n - pos;  // >= minlen >= 1: valid
+                    const u64 rem = n - (base + at);  // >= minlen >= 1: valid
                     bool hit = (classes & 1u) && has_bit(set1, v & 0xffu);
                     hit = hit || ((classes & 2u) && rem >= 2 && has_bit(set2, v & 0xffffu));
                     hit = hit || ((classes & 4u) && rem >= 3 && ((__ldg(set3 + ((v & 0xffffffu) >> 5)) >> (v & 31u)) & 1u));
-                    if (!hit && (classes & 8u) && rem >= 4 && has_bit(filter, multi_hash(v))) {
-                        hit = group_longest(text, pos, n, v, keys, nkeys, first, starts, bytes, links) != 0;
-                    }
                     if (hit) bits |= 1u << at;
+                    else if ((classes & 8u) && rem >= 4 && has_bit(filter, multi_hash(v))) cand |= 1u << at;
                 }
+            }
+            while (cand) {
+                const u32 at = __ffs(cand) - 1u;
+                cand &= cand - 1u;
+                const u64 pos = base + at;  // pos + 4 <= n: a candidate
+                const u32 v = (u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
+                              (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24;
+                if (group_longest(text, pos, n, v, keys, nkeys, first, starts, bytes, links)) bits |= 1u << at;
             }
             bitmap[w] = bits;
             cnt += __popc(bits);
