@@ -586,7 +586,8 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
         }
         let split = case % 2 == 1;
         // Simulated, some cases run auto: the CPU claims files until the
-        // pipeline's backend arrives (after 0-20 ms), then both search.
+        // pipeline's backend arrives (after 0-20 ms), then the GPU takes
+        // the rest (with -l, -L, -q or -m both go on).
         let simulated = !base_env.is_empty();
         let engine = if simulated && rng.below(3) == 0 {
             env.push((

@@ -294,6 +294,9 @@ pub struct Shape {
     pub readers: usize,
     /// Workers wait for the packer instead of claiming files (`--engine gpu`).
     pub gpu_only: bool,
+    /// Workers claim files only until the GPU is ready (auto, when the GPU
+    /// is the faster side and the CPU would read every file whole too).
+    pub yield_when_ready: bool,
     /// One match settles a file (`-l`, `-L`, matches final): the rest of a
     /// file cut into pieces is neither read nor searched once one of its
     /// pieces matched.
@@ -414,7 +417,10 @@ impl<'a, 'r> Flow<'a, 'r> {
                 CPU => return Take::Cpu,
                 GPU => break,
                 _ => {
-                    let may_claim = !self.shape.gpu_only
+                    let gpu_ready = self.stages.ready_ms.load(Ordering::Acquire) != 0;
+                    let gpu_only =
+                        self.shape.gpu_only || (self.shape.yield_when_ready && gpu_ready);
+                    let may_claim = !gpu_only
                         || self.ended.load(Ordering::Acquire)
                         || self.failed.load(Ordering::Acquire);
                     if may_claim
@@ -480,7 +486,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         // Stored + 1: 0 means the backend never arrived.
         self.stages.ready_ms.store(
             self.started.elapsed().as_millis() as u64 + 1,
-            Ordering::Relaxed,
+            Ordering::Release,
         );
         let mut lanes = Vec::new();
         for _ in 0..self.shape.lanes.max(1) {
