@@ -715,8 +715,8 @@ impl<'a, 'r> Flow<'a, 'r> {
                 for &(p, at, len) in &unit.parts {
                     let piece = &job.plan.pieces[p];
                     if self.settled(piece.file) {
-                        // Left as the slot held it: whatever the GPU finds
-                        // there adds to a file already known to match.
+                        // Left as the slot held it: what the GPU finds there
+                        // is dropped (`post`).
                         self.stages
                             .settled_bytes
                             .fetch_add(len as u64, Ordering::Relaxed);
@@ -853,7 +853,9 @@ impl<'a, 'r> Flow<'a, 'r> {
                 if let Some(c) = &counts {
                     e.count = Some(c[k]);
                 }
-                if !e.cpu {
+                // A settled file keeps the offsets that settled it; later
+                // pieces may have been left unread (`read_units`).
+                if !e.cpu && !self.settled(piece.file) {
                     e.offsets.extend(offsets);
                     if e.offsets.len() > MAX_FILE_OFFSETS {
                         e.cpu = true;
