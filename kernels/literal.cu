@@ -181,8 +181,8 @@ prefix4_short(const unsigned char* __restrict__ text, u64 n, const unsigned char
 // multi: many literals in one pass. Patterns of 1, 2 and 3 bytes are exact
 // bit sets (1- and 2-byte sets in shared memory, the 3-byte set of 2 MiB in
 // global memory, cached); longer patterns are keyed by their first 4 bytes:
-// a hash filter of the keys in shared memory, then the sorted keys in
-// global memory, then the key's patterns (in byte order): a binary search
+// a hash filter of the keys in shared memory, then a hash table of the keys
+// in global memory, then the key's patterns (in byte order): a binary search
 // finds the greatest one not above the text, and the text starts with some
 // pattern of the group iff it starts with that one or one of its prefixes
 // in the set, followed through `links` (why: src/engine/gpu/multi.rs).
@@ -199,7 +199,11 @@ prefix4_short(const unsigned char* __restrict__ text, u64 n, const unsigned char
 //            set3 (u32[SET3_WORDS]: bit b0 | b1 << 8 | b2 << 16  likewise)
 //            filter (u32[FILTER_WORDS]: bit multi_hash(key) for every key)
 //            keys (u32[nkeys], ascending, distinct: the longer patterns'
-//                  first 4 bytes, little-endian)   nkeys
+//                  first 4 bytes, little-endian)
+//            slots (u32[1 << slot_log2], at most half full: an index into
+//                   keys or NO_LINK; key v sits at the first slot holding it
+//                   from slot_hash(v, slot_log2) on, wrapping)   slot_log2
+//                   (1..31)
 //            first (u32[nkeys + 1]: the longer patterns with key keys[i] are
 //                   numbers first[i] .. first[i+1])
 //            starts (u32[npat + 1]: longer pattern k is bytes[starts[k] ..
@@ -249,19 +253,26 @@ __device__ __forceinline__ bool has_bit(const u32* set, u32 i)
 // little-endian, are v; pos + 4 <= n), as its length; 0 for none. The first
 // pattern of the chain that occurs is the longest that does: every pattern
 // occurring at pos is a prefix of the greatest one not above the text.
+__device__ __forceinline__ u32 slot_hash(u32 key, u32 log2)
+{
+    return (key * 0x85EBCA6Bu) >> (32u - log2);
+}
+
 __device__ __forceinline__ u32 group_longest(const unsigned char* __restrict__ text, u64 pos,
                                              u64 n, u32 v, const u32* __restrict__ keys,
-                                             u32 nkeys, const u32* __restrict__ first,
+                                             const u32* __restrict__ slots, u32 slot_log2,
+                                             const u32* __restrict__ first,
                                              const u32* __restrict__ starts,
                                              const unsigned char* __restrict__ bytes,
                                              const u32* __restrict__ links)
 {
-    u32 lo = 0, hi = nkeys;
-    while (lo < hi) {
-        const u32 mid = (lo + hi) >> 1;
-        if (__ldg(keys + mid) < v) lo = mid + 1; else hi = mid;
+    const u32 mask = (1u << slot_log2) - 1u;
+    u32 lo;
+    for (u32 h = slot_hash(v, slot_log2);; h = (h + 1u) & mask) {
+        lo = __ldg(slots + h);
+        if (lo == NO_LINK) return 0;
+        if (__ldg(keys + lo) == v) break;
     }
-    if (lo >= nkeys || __ldg(keys + lo) != v) return 0;
     const u32 a = __ldg(first + lo);
     u32 l = a, h = __ldg(first + lo + 1);
     while (l < h) {
@@ -281,7 +292,8 @@ extern "C" __global__ void __launch_bounds__(256)
 multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
       const u32* __restrict__ set1_g, const u32* __restrict__ set2_g,
       const u32* __restrict__ set3, const u32* __restrict__ filter_g,
-      const u32* __restrict__ keys, u32 nkeys, const u32* __restrict__ first,
+      const u32* __restrict__ keys, const u32* __restrict__ slots, u32 slot_log2,
+      const u32* __restrict__ first,
       const u32* __restrict__ starts, const unsigned char* __restrict__ bytes,
       const u32* __restrict__ links, u32* __restrict__ bitmap, u32* __restrict__ counts,
       u64 tiles)
@@ -331,7 +343,7 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                 const u64 pos = base + at;  // pos + 4 <= n: a candidate
                 const u32 v = (u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
                               (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24;
-                if (group_longest(text, pos, n, v, keys, nkeys, first, starts, bytes, links)) bits |= 1u << at;
+                if (group_longest(text, pos, n, v, keys, slots, slot_log2, first, starts, bytes, links)) bits |= 1u << at;
             }
             bitmap[w] = bits;
             cnt += __popc(bits);
@@ -359,7 +371,8 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
 //          chain: 0 counts match starts, 1 non-overlapping matches.
 //          fixed: the length of every match (one literal), or 0: the
 //          longest pattern of the set starting there, from multi's tables
-//          (classes, set2, set3, keys, nkeys, first, pstarts, bytes, links:
+//          (classes, set2, set3, keys, slots, slot_log2, first, pstarts,
+//          bytes, links:
 //          as uploaded for the `multi` launch that set the bits; a set bit
 //          no longer pattern explains is a 1-byte pattern's). Read only
 //          with chain = 1; unread when fixed > 0 (null pointers allowed).
@@ -383,7 +396,8 @@ __device__ __forceinline__ bool bit_at(const u32* __restrict__ bitmap, u64 q)
 __device__ __forceinline__ u32 longest_at(const unsigned char* __restrict__ text, u64 n, u64 at,
                                           u32 classes, const u32* __restrict__ set2,
                                           const u32* __restrict__ set3,
-                                          const u32* __restrict__ keys, u32 nkeys,
+                                          const u32* __restrict__ keys,
+                                          const u32* __restrict__ slots, u32 slot_log2,
                                           const u32* __restrict__ first,
                                           const u32* __restrict__ pstarts,
                                           const unsigned char* __restrict__ bytes,
@@ -394,7 +408,7 @@ __device__ __forceinline__ u32 longest_at(const unsigned char* __restrict__ text
     if ((classes & 8u) && rem >= 4) {
         const u32 v = (u32)text[at] | (u32)text[at + 1] << 8 | (u32)text[at + 2] << 16 |
                       (u32)text[at + 3] << 24;
-        len = group_longest(text, at, n, v, keys, nkeys, first, pstarts, bytes, links);
+        len = group_longest(text, at, n, v, keys, slots, slot_log2, first, pstarts, bytes, links);
     }
     const u32 v3 = (u32)text[at] | (rem >= 2 ? (u32)text[at + 1] << 8 : 0u) |
                    (rem >= 3 ? (u32)text[at + 2] << 16 : 0u);
@@ -407,7 +421,8 @@ extern "C" __global__ void __launch_bounds__(256)
 tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bitmap,
       const u64* __restrict__ starts, const u64* __restrict__ ends, u32 pieces, u32 term,
       u32 reach, u32 chain, u32 fixed, u32 classes, const u32* __restrict__ set2,
-      const u32* __restrict__ set3, const u32* __restrict__ keys, u32 nkeys,
+      const u32* __restrict__ set3, const u32* __restrict__ keys,
+      const u32* __restrict__ slots, u32 slot_log2,
       const u32* __restrict__ first, const u32* __restrict__ pstarts,
       const unsigned char* __restrict__ bytes, const u32* __restrict__ links, u32* counts,
       u32* gave_up)
@@ -449,7 +464,7 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
             for (;;) {
                 ++found;
                 const u32 len = fixed ? fixed
-                                      : longest_at(text, n, at, classes, set2, set3, keys, nkeys,
+                                      : longest_at(text, n, at, classes, set2, set3, keys, slots, slot_log2,
                                                    first, pstarts, bytes, links);
                 // The next match starts at or after this one's end, in the line.
                 u64 q = at + len;

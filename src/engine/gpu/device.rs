@@ -131,6 +131,7 @@ struct MultiBufs {
     set3: Buf<u32>,
     filter: Buf<u32>,
     keys: Buf<u32>,
+    slots: Buf<u32>,
     first: Buf<u32>,
     starts: Buf<u32>,
     bytes: Buf<u8>,
@@ -147,6 +148,7 @@ impl Default for MultiBufs {
             set3: Buf::new(),
             filter: Buf::new(),
             keys: Buf::new(),
+            slots: Buf::new(),
             first: Buf::new(),
             starts: Buf::new(),
             bytes: Buf::new(),
@@ -556,9 +558,9 @@ impl Device {
         let gave_up = out_ptr + 2 * pieces as u64 * 4;
         let chain = u32::from(t.count == MatchCount::NonOverlapping);
         // Match lengths for chains: the literal's, or the set's tables.
-        let (fixed, classes, nkeys, tables) = match needle {
-            _ if chain == 0 => (0, 0, 0, [0; 7]),
-            Needle::One(pat, _) => (pat.len() as u32, 0, 0, [0; 7]),
+        let (fixed, classes, slot_log2, tables) = match needle {
+            _ if chain == 0 => (0, 0, 1, [0; 8]),
+            Needle::One(pat, _) => (pat.len() as u32, 0, 1, [0; 8]),
             Needle::Many(mt) => {
                 let m = &self.multi;
                 let p = |b: &Buf<u32>| b.get("tally").map(|s| ptr(s, &self.stream));
@@ -566,15 +568,16 @@ impl Device {
                     p(&m.set2)?,
                     p(&m.set3)?,
                     p(&m.keys)?,
+                    p(&m.slots)?,
                     p(&m.first)?,
                     p(&m.starts)?,
                     ptr(m.bytes.get("tally")?, &self.stream),
                     p(&m.links)?,
                 ];
-                (0, mt.classes, mt.keys.len() as u32, tables)
+                (0, mt.classes, mt.slot_log2, tables)
             }
         };
-        let [set2, set3, keys, first, pstarts, bytes, links] = tables;
+        let [set2, set3, keys, slots, first, pstarts, bytes, links] = tables;
         let mut b = self.stream.launch_builder(&self.f.tally);
         b.arg(self.text.get("tally")?)
             .arg(&n)
@@ -590,7 +593,8 @@ impl Device {
             .arg(&set2)
             .arg(&set3)
             .arg(&keys)
-            .arg(&nkeys)
+            .arg(&slots)
+            .arg(&slot_log2)
             .arg(&first)
             .arg(&pstarts)
             .arg(&bytes)
@@ -626,6 +630,7 @@ impl Device {
         up(&self.stream, &mut m.set3, &t.set3)?;
         up(&self.stream, &mut m.filter, &t.filter)?;
         up(&self.stream, &mut m.keys, &t.keys)?;
+        up(&self.stream, &mut m.slots, &t.slots)?;
         up(&self.stream, &mut m.first, &t.first)?;
         up(&self.stream, &mut m.starts, &t.starts)?;
         up(&self.stream, &mut m.bytes, &t.bytes)?;
@@ -639,7 +644,6 @@ impl Device {
     fn launch_multi(&mut self, t: &MultiTables) -> Result<(), GpuError> {
         let n = self.resident;
         let tiles = kernels::tiles_for(n);
-        let nkeys = t.keys.len() as u32;
         let m = &self.multi;
         let cfg = LaunchConfig {
             // Fewer blocks than prefix4: each copies 40 KiB of tables first.
@@ -657,7 +661,8 @@ impl Device {
             .arg(m.set3.get("multi")?)
             .arg(m.filter.get("multi")?)
             .arg(m.keys.get("multi")?)
-            .arg(&nkeys)
+            .arg(m.slots.get("multi")?)
+            .arg(&t.slot_log2)
             .arg(m.first.get("multi")?)
             .arg(m.starts.get("multi")?)
             .arg(m.bytes.get("multi")?)
@@ -667,9 +672,10 @@ impl Device {
             .arg(&tiles);
         // SAFETY: arguments match multi's launch contract (literal.cu): the
         // tables of `t` (MultiTables::new: sets of SET*_WORDS and
-        // FILTER_WORDS words, nkeys + 1 firsts, starts into bytes, one link
-        // per longer pattern) were
-        // uploaded by load_multi; text, bitmap and counts sized by reserve(n).
+        // FILTER_WORDS words, a key table of 2^slot_log2 slots at most half
+        // full, keys + 1 firsts, starts into bytes, one link per longer
+        // pattern) were uploaded by load_multi; text, bitmap and counts
+        // sized by reserve(n).
         unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
         Ok(())
     }

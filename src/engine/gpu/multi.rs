@@ -16,6 +16,10 @@
 //! pattern among 10,000, keying all by 2 bytes made groups of ~50 patterns
 //! compared at almost every position (benches/RESULTS.md, issue 5).
 //!
+//! A key is found through an open-addressing hash table (`slots`), one or
+//! two probes, not a binary search of the sorted keys: the kernel looks a
+//! key up at about a fifth of the text's positions with 10,000 phrases.
+//!
 //! The layout mirrors the `multi` launch contract in `kernels/literal.cu`;
 //! `reference` computes on the CPU, from the same tables, the positions the
 //! kernel marks, and is tested against a naive search; the kernel is tested
@@ -42,6 +46,12 @@ pub fn hash(key: u32) -> u32 {
     key.wrapping_mul(0x9E37_79B1) >> (32 - FILTER_LOG2)
 }
 
+/// Where the probe for `key` starts in a table of `2^log2` slots
+/// (literal.cu `slot_hash`; 1 <= log2 <= 31).
+pub fn slot_hash(key: u32, log2: u32) -> u32 {
+    key.wrapping_mul(0x85EB_CA6B) >> (32 - log2)
+}
+
 fn has_bit(set: &[u32], i: u32) -> bool {
     set[(i >> 5) as usize] >> (i & 31) & 1 == 1
 }
@@ -65,6 +75,11 @@ pub struct MultiTables {
     pub filter: Vec<u32>,
     /// Distinct 4-byte keys of the longer patterns, ascending.
     pub keys: Vec<u32>,
+    /// Hash table of the keys: `2^slot_log2` entries, each an index into
+    /// `keys` or `NO_LINK`; key `v` sits at the first free slot from
+    /// `slot_hash(v)` on, wrapping (linear probing, at most half full).
+    pub slots: Vec<u32>,
+    pub slot_log2: u32,
     /// Longer patterns with key `keys[i]` are `first[i]..first[i + 1]`.
     pub first: Vec<u32>,
     /// Longer pattern `k` is `bytes[starts[k]..starts[k + 1]]`.
@@ -111,6 +126,8 @@ impl MultiTables {
             set3: vec![0; SET3_WORDS],
             filter: vec![0; FILTER_WORDS],
             keys: Vec::new(),
+            slots: Vec::new(),
+            slot_log2: 1,
             first: Vec::new(),
             starts: vec![0],
             bytes: Vec::new(),
@@ -147,7 +164,35 @@ impl MultiTables {
             t.classes |= 1 << (p.len().min(4) - 1);
         }
         t.first.push(t.starts.len() as u32 - 1);
+        // At most half full: a miss probes one or two slots.
+        t.slot_log2 = (2 * t.keys.len())
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        t.slots = vec![NO_LINK; 1 << t.slot_log2];
+        let mask = (1u32 << t.slot_log2) - 1;
+        for (i, &key) in t.keys.iter().enumerate() {
+            let mut h = slot_hash(key, t.slot_log2);
+            while t.slots[h as usize] != NO_LINK {
+                h = (h + 1) & mask;
+            }
+            t.slots[h as usize] = i as u32;
+        }
         Some(t)
+    }
+
+    /// The index of `key` in `keys`, as the kernel finds it: probing the
+    /// slots from its hash until the key or an empty slot.
+    fn key_index(&self, key: u32) -> Option<usize> {
+        let mask = (1u32 << self.slot_log2) - 1;
+        let mut h = slot_hash(key, self.slot_log2);
+        loop {
+            match self.slots[h as usize] {
+                NO_LINK => return None,
+                i if self.keys[i as usize] == key => return Some(i as usize),
+                _ => h = (h + 1) & mask,
+            }
+        }
     }
 
     /// Number of distinct patterns.
@@ -166,9 +211,9 @@ impl MultiTables {
 
     /// The patterns of 4 bytes or more whose first 4 bytes are `key`.
     fn group(&self, key: u32) -> impl Iterator<Item = &[u8]> {
-        let ks = match self.keys.binary_search(&key) {
-            Ok(i) => self.first[i] as usize..self.first[i + 1] as usize,
-            Err(_) => 0..0,
+        let ks = match self.key_index(key) {
+            Some(i) => self.first[i] as usize..self.first[i + 1] as usize,
+            None => 0..0,
         };
         ks.map(|k| self.long(k))
     }
@@ -177,7 +222,7 @@ impl MultiTables {
     /// decides it: the greatest pattern of the group not above `rest`, then
     /// its chain of prefixes.
     fn long_starts(&self, rest: &[u8]) -> bool {
-        let Ok(i) = self.keys.binary_search(&word(rest)) else {
+        let Some(i) = self.key_index(word(rest)) else {
             return false;
         };
         let (a, b) = (self.first[i] as usize, self.first[i + 1] as usize);
@@ -311,12 +356,37 @@ mod tests {
         assert_eq!((t.classes, t.minlen, t.maxlen, t.len()), (0b1010, 2, 4, 4));
         assert_eq!(t.keys.len(), 2); // "abcd", "abce"
         assert!(t.keys.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(t.slots.len(), 4);
+        assert_eq!(t.slots.iter().filter(|&&s| s != NO_LINK).count(), 2);
+        for (i, &k) in t.keys.iter().enumerate() {
+            assert_eq!(t.key_index(k), Some(i));
+        }
+        assert_eq!(t.key_index(u32::from_le_bytes(*b"abcf")), None);
         assert_eq!(t.first, vec![0, 1, 2]);
         assert!(has_bit(&t.set2, u32::from_le_bytes([b'a', b'b', 0, 0])));
         assert!(has_bit(&t.set2, u32::from_le_bytes([b'z', b'z', 0, 0])));
         assert_ne!(MultiTables::new(&pats).unwrap().id, t.id);
         assert!(MultiTables::new(&[b"a".to_vec(), Vec::new()]).is_none());
         assert!(MultiTables::new(&[]).is_none());
+    }
+
+    proptest! {
+        /// Every key is found, through collisions and wrap-arounds, and no
+        /// other word is.
+        #[test]
+        fn every_key_is_found_in_the_slots(
+            keys in prop::collection::btree_set(any::<u32>(), 0..300),
+            others in prop::collection::vec(any::<u32>(), 0..50),
+        ) {
+            let pats: Vec<Vec<u8>> = keys.iter().map(|k| k.to_le_bytes().to_vec()).collect();
+            let Some(t) = MultiTables::new(&pats) else { return Ok(()) };
+            for (i, &k) in t.keys.iter().enumerate() {
+                prop_assert_eq!(t.key_index(k), Some(i));
+            }
+            for o in others.into_iter().filter(|o| !keys.contains(o)) {
+                prop_assert_eq!(t.key_index(o), None);
+            }
+        }
     }
 
     #[test]
