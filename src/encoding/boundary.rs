@@ -105,7 +105,8 @@ impl Scheme {
         lead >= 0x80 && t < 0x80 && self.pair_table()[usize::from(lead - 0x80)] >> t & 1 == 1
     }
 
-    /// The `ascii_pair` table as the GPU takes it (kernels/backread.cu):
+    /// The `ascii_pair` table as the GPU takes it (`backread` in
+    /// kernels/literal.cu):
     /// for lead byte `0x80 + l`, bit `t % 32` of word `4 * l + t / 32` is
     /// `ascii_pair(0x80 + l, t)`.
     pub(crate) fn ascii_pair_words(self) -> [u32; 512] {

@@ -1,5 +1,5 @@
-//! The character-boundary back-read on the GPU (`kernels/backread.cu`), and
-//! its CPU mirror.
+//! The character-boundary back-read on the GPU (`backread` in
+//! `kernels/literal.cu`), and its CPU mirror.
 //!
 //! In a legacy multi-byte encoding a raw search for a transcoded pattern
 //! also hits inside characters (an ASCII letter is the trail byte of many
@@ -22,11 +22,11 @@
 use crate::encoding::boundary::Scheme;
 
 /// Most bytes the walk back goes before it keeps the candidate undecided
-/// (backread.cu `WALK_CAP`).
+/// (literal.cu `WALK_CAP`).
 pub const WALK_CAP: usize = 4096;
 
 /// Text bytes whose candidates one kernel thread checks with one walk
-/// (four bitmap words: backread.cu's thread ownership).
+/// (four bitmap words: the kernel's thread ownership).
 pub const GROUP_BYTES: u64 = 128;
 
 /// The back-read a chunk gets.
@@ -38,7 +38,7 @@ pub struct Backread {
     pub start_is_boundary: bool,
 }
 
-/// The kernel's id for `scheme` (backread.cu `SHIFT_JIS` ... `GB18030`).
+/// The kernel's id for `scheme` (literal.cu `SHIFT_JIS` ... `GB18030`).
 pub(crate) fn scheme_id(scheme: Scheme) -> i32 {
     match scheme {
         Scheme::ShiftJis => 0,
@@ -49,7 +49,7 @@ pub(crate) fn scheme_id(scheme: Scheme) -> i32 {
     }
 }
 
-/// The walk back from candidate `p` (backread.cu `walk_back`): just after
+/// The walk back from candidate `p` (literal.cu `walk_back`): just after
 /// the nearest sure byte before `p`, or 0 when the text starts a character;
 /// `None` when undecidable. `fence` is 0 or an earlier candidate whose walk
 /// was undecided: reaching it without a sure byte is undecided too.

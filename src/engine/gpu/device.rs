@@ -319,9 +319,6 @@ impl Device {
         let module = ctx
             .load_module(Ptx::from_src(kernels::LITERAL_PTX))
             .map_err(unavailable("loading the kernels' PTX"))?;
-        let backread_module = ctx
-            .load_module(Ptx::from_src(kernels::BACKREAD_PTX))
-            .map_err(unavailable("loading the back-read kernel's PTX"))?;
         let f = |name: &str| module.load_function(name).map_err(unavailable(name));
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
         let sm_count = ctx
@@ -338,9 +335,7 @@ impl Device {
             compact: f("compact")?,
             multi: f("multi")?,
             tally: f("tally")?,
-            backread: backread_module
-                .load_function("backread")
-                .map_err(unavailable("backread"))?,
+            backread: f("backread")?,
         };
         Ok(Device::on(stream, f, name, sm_count, total_mem, cc, None))
     }
@@ -708,7 +703,7 @@ impl Device {
             .arg(&scheme)
             .arg(self.pairs.get("backread")?)
             .arg(&start);
-        // SAFETY: arguments match backread's launch contract (backread.cu):
+        // SAFETY: arguments match backread's launch contract (literal.cu):
         // block of BLOCK = 256 threads; text holds n bytes, bitmap
         // tiles*TILE_WORDS words (16-byte aligned: a fresh allocation, tiles
         // of 4 KiB) filled by the search kernel just launched on this
