@@ -158,6 +158,15 @@ fn parse_max_count(value: &str) -> Result<Option<u64>, UsageError> {
 }
 
 impl Config {
+    /// The configuration of a command line (the program name left out),
+    /// for unit tests.
+    #[cfg(test)]
+    pub(crate) fn from_args(args: &[&str]) -> Config {
+        use clap::Parser;
+        let argv = std::iter::once("gpugrep").chain(args.iter().copied());
+        Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap()
+    }
+
     /// Validates what was typed and decides what to do.
     pub fn from_cli(cli: Cli) -> Result<Config, UsageError> {
         let mut patterns: Vec<PatternSource> = Vec::new();

@@ -390,13 +390,6 @@ fn walk_error(e: &ignore::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::Parser;
-
-    fn config(args: &[&str]) -> Config {
-        let argv = std::iter::once("gpugrep").chain(args.iter().copied());
-        Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap()
-    }
 
     /// Names whose byte order differs from their paths' order ("a-c" sorts
     /// before "a/b" as bytes, after it as components), nested and not.
@@ -426,7 +419,7 @@ mod tests {
         ] {
             let mut args = vec!["-r", "x", root, "-j8"];
             args.extend_from_slice(extra);
-            let cfg = config(&args);
+            let cfg = Config::from_args(&args);
             let mut one = Vec::new();
             walk(&cfg, &mut |i| one.push(i), &|| false);
             assert!(one.len() > 1 || !extra.is_empty());

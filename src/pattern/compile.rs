@@ -459,13 +459,9 @@ fn strip_terminator(h: Hir, t: u8) -> Hir {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::Cli;
-    use clap::Parser;
 
     fn compiled(args: &[&str]) -> Compiled {
-        let mut argv = vec!["gpugrep"];
-        argv.extend_from_slice(args);
-        let cfg = Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap();
+        let cfg = Config::from_args(args);
         let pattern = args.last().unwrap().as_bytes().to_vec();
         compile(&[pattern], &cfg).unwrap()
     }

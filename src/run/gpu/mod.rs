@@ -737,11 +737,8 @@ mod tests {
     /// where it stops early in a file and the GPU cannot.
     #[test]
     fn the_cpu_yields_to_a_ready_gpu_unless_it_stops_early() {
-        use crate::cli::Cli;
-        use clap::Parser;
         let yields = |args: &[&str]| {
-            let argv = ["gpugrep", "-F", "x", "f"].iter().chain(args);
-            let cfg = Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap();
+            let cfg = Config::from_args(&[&["-F", "x", "f"], args].concat());
             shape(&cfg, false, false, 1 << 30).yield_when_ready
         };
         assert!(yields(&[]));
