@@ -271,16 +271,14 @@ pub fn start(
 /// The pipeline's sizes for `need` bytes of files (with separators): a
 /// small search gets a small ring (allocating and pinning 1 GiB costs
 /// about 0.1 s).
-fn shape(cfg: &Config, gpu_only: bool, settle: bool, need: u64) -> Shape {
+fn shape(cfg: &Config, gpu_only: bool, tally: Option<MatchCount>, need: u64) -> Shape {
+    let lists = matches!(cfg.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
     // Auto starts the GPU only for searches measured several times faster
     // there (sets, regexes with many literals); once it is ready the CPU
     // stops taking files, unless it stops early in a file (-l, -L, -q, -m),
     // which the GPU cannot (16 GiB, 1,000 literals, -c: auto 1.66 s with the
     // CPU taking files throughout, --engine gpu 1.16 s).
-    let stops_early = matches!(
-        cfg.mode,
-        Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
-    ) || cfg.max_count.is_some();
+    let stops_early = lists || cfg.mode == Mode::Quiet || cfg.max_count.is_some();
     let env = |k: &str| {
         std::env::var(k)
             .ok()
@@ -308,7 +306,9 @@ fn shape(cfg: &Config, gpu_only: bool, settle: bool, need: u64) -> Shape {
         readers: cfg.threads.max(1),
         gpu_only,
         yield_when_ready: !stops_early,
-        settle,
+        // With final matches, -l and -L need one per file (-q stops the
+        // whole pipeline at the first).
+        settle: lists && tally.is_some(),
     }
 }
 
@@ -447,14 +447,7 @@ pub fn search(
     }
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let tally = tally_mode(shared, &target, exact);
-    // With final matches, -l and -L need one per file (-q stops at the
-    // first anyway).
-    let settle = tally.is_some()
-        && matches!(
-            shared.cfg.mode,
-            Mode::FilesWithMatches | Mode::FilesWithoutMatch
-        );
-    let shape = shape(&shared.cfg, gpu_only, settle, need);
+    let shape = shape(&shared.cfg, gpu_only, tally, need);
     let ring = pipeline::ring(shape.ring);
     let terminator = shared.cfg.terminator;
     let scheme = backread_scheme(&shared.compiled, terminator);
@@ -739,7 +732,7 @@ mod tests {
     fn the_cpu_yields_to_a_ready_gpu_unless_it_stops_early() {
         let yields = |args: &[&str]| {
             let cfg = Config::from_args(&[&["-F", "x", "f"], args].concat());
-            shape(&cfg, false, false, 1 << 30).yield_when_ready
+            shape(&cfg, false, None, 1 << 30).yield_when_ready
         };
         assert!(yields(&[]));
         assert!(yields(&["-c"]));
