@@ -693,7 +693,7 @@ fn gpu_tally_matches_naive_counts() {
             term: b'\n',
             count,
         };
-        // The longest pattern at a position, for the reference.
+        // The longest pattern at a match start.
         let longest = |p: u64| {
             let rest = &chunk[p as usize..];
             set.iter()
@@ -727,12 +727,7 @@ fn gpu_tally_matches_naive_counts() {
                             while let Some(&p) =
                                 want_starts.get(want_starts.partition_point(|&p| p < a))
                             {
-                                let len = set
-                                    .iter()
-                                    .filter(|q| chunk[p as usize..].starts_with(q))
-                                    .map(|q| q.len() as u64)
-                                    .max()
-                                    .unwrap_or(0);
+                                let len = longest(p);
                                 if p >= b || p + len > b {
                                     break;
                                 }
