@@ -103,7 +103,7 @@ impl<'m> Searcher<'m> {
             opts,
             prefilter,
             confirm.unwrap_or(prefilter),
-            confirm.is_none(),
+            prefilter_selects(prefilter, confirm.is_some()),
         )
     }
 
@@ -212,7 +212,7 @@ impl<'m> Searcher<'m> {
             }
             let end = m.start + memchr(t, &buf[m.start..]).unwrap_or(buf.len() - m.start);
             let exact = self.prefilter_exact && m.end <= end;
-            if exact || self.line_matcher.find_at(&buf[start..end], 0).is_some() {
+            if exact || self.line_matcher.is_match_line(&buf[start..end]) {
                 return Some(Span { start, end });
             }
             at = end + 1;
@@ -358,6 +358,13 @@ impl<'m> Searcher<'m> {
         self.count_pos = abs;
         self.count_line
     }
+}
+
+/// Whether a hit of `prefilter` within a line selects the line without
+/// the confirm step: it is exact and there is none, or it is exact for
+/// lines and the confirm only finds the matches to print.
+pub fn prefilter_selects(prefilter: &dyn Matcher, has_confirm: bool) -> bool {
+    prefilter.is_exact() && (!has_confirm || prefilter.selects_lines())
 }
 
 /// The line starting at `pos`.

@@ -175,6 +175,73 @@ proptest! {
     }
 }
 
+/// Text of words, non-ASCII letters (which Unicode `\w` and `\b` take
+/// for word characters and the lazy DFA cannot run `\b` over), digits.
+fn word_text_strategy() -> impl Strategy<Value = Vec<u8>> {
+    let tokens = ["a", "b", "ab", "ing", "AB", "ING", "é", "Ж", "_", " ", "-", "1", ".", "\n"];
+    prop::collection::vec(prop::sample::select(tokens.to_vec()), 0..200)
+        .prop_map(|t| t.concat().into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// Each way a regex finds lines in a whole buffer (literal candidates
+    /// confirmed per line; the forward DFA alone; the DFA with word
+    /// boundaries dropped, confirmed per line) selects exactly the lines
+    /// the regex matches one by one.
+    #[test]
+    fn regex_line_finders_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            r"\w+ab\b", r"[a-z]+ing\b", r"ab\w*", r"\w+_ing", r"\bab\b", r"\b\w+\b", r"\B\w",
+            "[ab]{3}", r"[0-9a-fA-F]{2}", r"(\w\.){2}\w", r"\bé", r"Ж\b", "ab|ing|é", r"\w+@?\w",
+            "(?:ab)?ing", r"\W\w\W",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
+        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
+        let wrapped = if whole {
+            format!("^(?:{pat})$")
+        } else if word {
+            format!(r"\b{{start-half}}(?:{pat})\b{{end-half}}")
+        } else {
+            pat.to_string()
+        };
+        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(ci).build().unwrap();
+        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        prop_assert_eq!(got, want);
+    }
+
+    /// `-i` literals found through case variants of a window: the same
+    /// lines as the oracle, with one to sixteen literals of any length.
+    #[test]
+    fn case_insensitive_windows_match_naive_oracle(
+        text in word_text_strategy(),
+        pats in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(b"abAB_ -1gnI".to_vec()), 1..12), 1..17),
+        word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let cfg = config(&with_flags(vec!["-F"], true, word, whole, invert));
+        let got = engine_lines(&text, &pats, &cfg);
+        // The oracle: the literals as one escaped regex per line, Unicode
+        // word characters for -w (the text holds é and Ж); the pattern
+        // letters have no k or s, so Unicode folding is ASCII folding.
+        let alt = pats.iter().map(|p| regex::escape(std::str::from_utf8(p).unwrap())).collect::<Vec<_>>().join("|");
+        let wrapped = if whole {
+            format!("^(?:{alt})$")
+        } else if word {
+            format!(r"\b{{start-half}}(?:{alt})\b{{end-half}}")
+        } else {
+            alt
+        };
+        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(true).build().unwrap();
+        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        prop_assert_eq!(got, want);
+    }
+}
+
 #[test]
 fn context_and_max_count_against_hand_computed_lines() {
     let text = b"a\nx\nx\na\nx\nx\nx\nx\na\n";

@@ -9,6 +9,7 @@
 use super::Matcher;
 use aho_corasick::AhoCorasick;
 use memchr::memmem;
+use regex_automata::{meta, Input};
 use std::ops::Range;
 
 /// One literal, case-sensitive.
@@ -53,13 +54,14 @@ impl Matcher for Literals {
     }
 }
 
-/// A regular expression.
+/// A regular expression (`regex-automata`'s meta engine, which the `regex`
+/// crate wraps): exact matches for printing, `is_match` for deciding a line.
 pub struct Regex {
-    re: regex::bytes::Regex,
+    re: meta::Regex,
 }
 
 impl Regex {
-    pub fn new(re: regex::bytes::Regex) -> Regex {
+    pub fn new(re: meta::Regex) -> Regex {
         Regex { re }
     }
 }
@@ -69,7 +71,118 @@ impl Matcher for Regex {
         if at > hay.len() {
             return None;
         }
-        self.re.find_at(hay, at).map(|m| m.range())
+        self.re
+            .search(&Input::new(hay).range(at..))
+            .map(|m| m.range())
+    }
+
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        self.re.is_match(line)
+    }
+}
+
+/// Finds matching lines in a whole buffer with a regex that needs no
+/// literal: the end of the earliest match (the forward DFA alone, stopped at
+/// its first match state), whose line is the first matching one.
+///
+/// When `exact` is false the regex is a relaxation of the search's (Unicode
+/// word boundaries dropped, which the lazy DFA cannot run on non-ASCII text:
+/// it would give up and leave the whole buffer to a slow engine), and its
+/// lines are candidates for the confirm step.
+pub struct RegexLines {
+    re: meta::Regex,
+    exact: bool,
+}
+
+impl RegexLines {
+    pub fn new(re: meta::Regex, exact: bool) -> RegexLines {
+        RegexLines { re, exact }
+    }
+}
+
+impl Matcher for RegexLines {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        if at > hay.len() {
+            return None;
+        }
+        let input = Input::new(hay).range(at..).earliest(true);
+        let end = self.re.search_half(&input)?.offset();
+        Some(end..end)
+    }
+
+    fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    fn selects_lines(&self) -> bool {
+        self.exact
+    }
+}
+
+/// Candidates for a regex or a case-insensitive literal: occurrences of
+/// literals one of which every match contains (memmem for one, the SIMD
+/// Teddy searcher behind Aho-Corasick for a few). The confirm step decides
+/// each candidate's line.
+pub struct Candidates {
+    finder: CandidateFinder,
+}
+
+enum CandidateFinder {
+    One(memmem::Finder<'static>),
+    /// Up to 64 literals: Teddy, directly. (Through `AhoCorasick` a set
+    /// whose literals share a first byte, as case variants of ` time` do,
+    /// gets a memchr prefilter for that byte instead.)
+    Packed(aho_corasick::packed::Searcher),
+    Many(AhoCorasick),
+}
+
+impl Candidates {
+    /// A finder for `lits` (non-empty, none empty), or `None` when
+    /// Aho-Corasick cannot be built for them.
+    pub fn new(lits: &[Vec<u8>]) -> Option<Candidates> {
+        let packed = || {
+            let mut b = aho_corasick::packed::Config::new()
+                .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+                .builder();
+            b.extend(lits);
+            b.build()
+        };
+        let finder = match lits {
+            [one] => CandidateFinder::One(memmem::Finder::new(one).into_owned()),
+            _ => match (lits.len() <= 64).then(packed).flatten() {
+                Some(p) => CandidateFinder::Packed(p),
+                None => CandidateFinder::Many(
+                    aho_corasick::AhoCorasickBuilder::new()
+                        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                        .build(lits)
+                        .ok()?,
+                ),
+            },
+        };
+        Some(Candidates { finder })
+    }
+}
+
+impl Matcher for Candidates {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let hay_at = hay.get(at..)?;
+        match &self.finder {
+            CandidateFinder::One(f) => {
+                let start = at + f.find(hay_at)?;
+                Some(start..start + f.needle().len())
+            }
+            CandidateFinder::Packed(p) => p
+                .find_in(hay, aho_corasick::Span::from(at..hay.len()))
+                .map(|m| m.range()),
+            CandidateFinder::Many(ac) => {
+                let input = aho_corasick::Input::new(hay).range(at..);
+                ac.find(input).map(|m| m.range())
+            }
+        }
+    }
+
+    fn is_exact(&self) -> bool {
+        false
     }
 }
 

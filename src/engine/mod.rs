@@ -22,4 +22,18 @@ pub trait Matcher: Send + Sync {
     fn is_exact(&self) -> bool {
         true
     }
+
+    /// Whether one line (a slice holding exactly that line) matches. The
+    /// searcher confirms candidate lines with this; an engine that can
+    /// answer without finding the match's bounds overrides it.
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        self.find_at(line, 0).is_some()
+    }
+
+    /// True for an exact engine whose answers only locate a matching line
+    /// (a match's end, not its bounds): a hit selects its line without the
+    /// confirm step, which stays for printing the matches.
+    fn selects_lines(&self) -> bool {
+        false
+    }
 }

@@ -22,11 +22,13 @@ use crate::engine::qgram::QGram;
 use crate::engine::Matcher;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use encoding_rs::Encoding;
-use regex_syntax::hir::{self, Hir, HirKind};
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_syntax::hir::{self, Hir, HirKind, Look};
 use std::sync::Arc;
 
 use super::fold;
-use super::required::required_literals;
+use super::required::{required_literals, Required};
 use super::translate::{escape_literal, translate};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -273,8 +275,8 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
     let literal = exact_single.then(|| lits[0].clone());
     let literal_set =
         (lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty())).then(|| lits.clone());
-    let (prefilter, engine) = literal_engine(&lits, ci)?;
-    let (confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
+    let (mut prefilter, mut engine) = literal_engine(&lits, ci)?;
+    let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
     } else if cfg.word {
         (
@@ -288,6 +290,17 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
     } else {
         (None, "")
     };
+    // -i: Aho-Corasick's own prefilter cannot fold case, so a SIMD search
+    // for the case variants of a window of each literal finds the lines,
+    // and the exact engine confirms them.
+    if ci && lits.len() <= CI_WINDOW_LITERALS_MAX {
+        let windows = fold::ascii_window_variants(&lits, CI_WINDOW_VARIANTS);
+        if let Some(candidates) = windows.as_deref().and_then(cpu::Candidates::new) {
+            let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
+            confirm.get_or_insert(exact);
+            engine = "case variants of a window of each literal (Teddy), then aho-corasick";
+        }
+    }
     Ok(Compiled {
         prefilter,
         confirm,
@@ -299,6 +312,11 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
 }
+
+/// Case variants searched for `-i` literals: Teddy's pattern limit.
+const CI_WINDOW_VARIANTS: usize = 64;
+/// Most `-i` literals searched through windows (16 leaves two letters each).
+const CI_WINDOW_LITERALS_MAX: usize = 16;
 
 /// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
 /// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs).
@@ -370,21 +388,15 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
     let confined = strip_terminator(hir, t);
     let required = required_literals(&confined);
-    let printed = confined.to_string();
-    let re = regex::bytes::RegexBuilder::new(&printed)
-        .multi_line(true)
-        .line_terminator(t)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
-        .build()
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
+    let re = build_regex(&confined, t)?;
+    let (prefilter, how) = line_finder(&confined, required.as_ref(), &re, t)?;
     Ok(Compiled {
-        prefilter: Box::new(cpu::Regex::new(re)),
-        confirm: None,
+        prefilter,
+        confirm: Some(Box::new(cpu::Regex::new(re))),
         literal: None,
         literal_set: None,
         description: format!(
-            "{} pattern(s), regex{}",
+            "{} pattern(s), regex, lines found by {how}{}",
             alternatives.len(),
             match &required {
                 Some(r) => format!(
@@ -399,6 +411,108 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
+}
+
+/// The regex engine for a parsed, line-confined expression: the meta
+/// engine the `regex` crate wraps, built from the HIR (no second parse),
+/// with byte semantics, multi-line anchors at `t` and no capture groups.
+fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, PatternError> {
+    let config = meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+        .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
+    meta::Builder::new()
+        .configure(config)
+        .build_from_hir(hir)
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
+}
+
+/// Most literals handed to the candidate finder (Teddy takes up to 64; a
+/// larger set runs through an Aho-Corasick automaton).
+const CANDIDATE_LITERALS_MAX: usize = 256;
+
+/// How a regex finds matching lines in a whole buffer (ripgrep's design:
+/// the regex runs on whole buffers only where nothing cheaper finds its
+/// lines): occurrences of literals every match contains, each line holding
+/// one confirmed by the regex; else the regex's forward DFA, stopped at the
+/// first match state, over the buffer. A regex with Unicode word boundaries
+/// runs relaxed there (boundaries dropped: the lazy DFA gives up on them
+/// in non-ASCII text and would leave the rest of the buffer to a slow
+/// engine) and the regex confirms the candidate lines.
+fn line_finder(
+    hir: &Hir,
+    required: Option<&Required>,
+    re: &meta::Regex,
+    t: u8,
+) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    if let Some(r) = required {
+        if good_candidates(&r.literals) {
+            if let Some(c) = cpu::Candidates::new(&r.literals) {
+                return Ok((Box::new(c), "literal candidates"));
+            }
+        }
+    }
+    match relax_word_boundaries(hir) {
+        Some(relaxed) => {
+            let relaxed = build_regex(&relaxed, t)?;
+            Ok((
+                Box::new(cpu::RegexLines::new(relaxed, false)),
+                "the regex without word boundaries",
+            ))
+        }
+        None => Ok((
+            Box::new(cpu::RegexLines::new(re.clone(), true)),
+            "the regex",
+        )),
+    }
+}
+
+/// Literals rare enough to find lines by: 2-byte ones hit too often in a
+/// set (IPv4's `0.` to `9.` made the search 1.3x slower than the DFA alone).
+fn good_candidates(lits: &[Vec<u8>]) -> bool {
+    let shortest = lits.iter().map(Vec::len).min().unwrap_or(0);
+    lits.len() <= CANDIDATE_LITERALS_MAX && (shortest >= 3 || (shortest == 2 && lits.len() <= 2))
+}
+
+/// `hir` with its Unicode word-boundary assertions replaced by the empty
+/// expression (which matches wherever they do, and more), or `None` when
+/// it has none.
+fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
+    fn unicode_word(l: Look) -> bool {
+        matches!(
+            l,
+            Look::WordUnicode
+                | Look::WordUnicodeNegate
+                | Look::WordStartUnicode
+                | Look::WordEndUnicode
+                | Look::WordStartHalfUnicode
+                | Look::WordEndHalfUnicode
+        )
+    }
+    if !hir.properties().look_set().iter().any(unicode_word) {
+        return None;
+    }
+    fn relax(h: &Hir, word: &dyn Fn(Look) -> bool) -> Hir {
+        match h.kind() {
+            HirKind::Look(l) if word(*l) => Hir::empty(),
+            HirKind::Repetition(rep) => Hir::repetition(hir::Repetition {
+                sub: Box::new(relax(&rep.sub, word)),
+                ..rep.clone()
+            }),
+            HirKind::Capture(cap) => Hir::capture(hir::Capture {
+                sub: Box::new(relax(&cap.sub, word)),
+                ..cap.clone()
+            }),
+            HirKind::Concat(subs) => Hir::concat(subs.iter().map(|s| relax(s, word)).collect()),
+            HirKind::Alternation(subs) => {
+                Hir::alternation(subs.iter().map(|s| relax(s, word)).collect())
+            }
+            _ => h.clone(),
+        }
+    }
+    Some(relax(hir, &unicode_word))
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.
@@ -476,7 +590,7 @@ mod tests {
         assert!(c.literal.is_none() && c.literal_set.is_none());
         assert_eq!(
             c.description,
-            "1 pattern(s), regex, 1 suffix literal(s) for the GPU"
+            "1 pattern(s), regex, lines found by literal candidates, 1 suffix literal(s) for the GPU"
         );
     }
 

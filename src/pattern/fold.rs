@@ -36,6 +36,69 @@ pub fn case_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
     Some(variants)
 }
 
+/// Candidates for ASCII literals searched with ASCII case folding: for each
+/// literal, every case variant of its longest window holding few enough
+/// letters that all variants together stay within `cap` (Teddy's 64
+/// patterns is the point: a SIMD search for a few dozen short strings).
+/// Every case-insensitive occurrence of a literal holds a variant of its
+/// window, so the set finds a superset of the matches. `None` when a
+/// literal is not ASCII or the budget leaves fewer than two letters each.
+pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
+    if lits.is_empty() || lits.iter().any(|l| l.is_empty() || !l.is_ascii()) {
+        return None;
+    }
+    let per_literal = cap / lits.len();
+    // Letters a window may hold: 2^letters variants each.
+    let letters_max = usize::BITS - 1 - per_literal.max(1).leading_zeros();
+    if letters_max < 2 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for lit in lits {
+        let window = longest_window(lit, letters_max as usize);
+        let mut variants: Vec<Vec<u8>> = vec![Vec::with_capacity(window.len())];
+        for &b in window {
+            if b.is_ascii_alphabetic() {
+                variants = variants
+                    .into_iter()
+                    .flat_map(|v| {
+                        let mut upper = v.clone();
+                        upper.push(b.to_ascii_uppercase());
+                        let mut lower = v;
+                        lower.push(b.to_ascii_lowercase());
+                        [lower, upper]
+                    })
+                    .collect();
+            } else {
+                variants.iter_mut().for_each(|v| v.push(b));
+            }
+        }
+        out.extend(variants);
+    }
+    out.sort();
+    out.dedup();
+    Some(out)
+}
+
+/// The longest run of `lit` holding at most `letters` ASCII letters (the
+/// last such run on a tie: a literal's end is often rarer than its start).
+fn longest_window(lit: &[u8], letters: usize) -> &[u8] {
+    let mut best = 0..0;
+    let mut start = 0;
+    let mut held = 0;
+    for (end, &b) in lit.iter().enumerate() {
+        held += usize::from(b.is_ascii_alphabetic());
+        while held > letters {
+            held -= usize::from(lit[start].is_ascii_alphabetic());
+            start += 1;
+        }
+        if end + 1 - start >= best.len() {
+            best = start..end + 1;
+        }
+    }
+    &lit[best]
+}
+
 /// Case variants of every literal, together; `None` when any literal has
 /// none or the set would exceed `cap`.
 pub fn set_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
@@ -95,5 +158,35 @@ mod tests {
             }
             prop_assert_eq!(re.is_match(&other), variants.contains(&other.as_bytes().to_vec()));
         }
+    }
+
+    #[test]
+    fn window_variants_cover_every_case_insensitive_occurrence() {
+        let lits = [b"connection timeout".to_vec(), b"to-do".to_vec()];
+        let set = ascii_window_variants(&lits, 64).unwrap();
+        assert!(set.len() <= 64);
+        let ac = aho_corasick::AhoCorasick::new(&set).unwrap();
+        for hay in [
+            &b"CONNECTION TIMEOUT"[..],
+            b"Connection Timeout",
+            b"TO-do",
+            b"to-DO",
+        ] {
+            assert!(ac.is_match(hay), "{}", String::from_utf8_lossy(hay));
+        }
+        // 32 literals leave one letter each: not worth a prefilter.
+        let many: Vec<Vec<u8>> = (0..40).map(|i| format!("word{i}").into_bytes()).collect();
+        assert_eq!(ascii_window_variants(&many, 64), None);
+        assert_eq!(
+            ascii_window_variants(&[b"\xc3\xa9t\xc3\xa9".to_vec()], 64),
+            None
+        );
+    }
+
+    #[test]
+    fn longest_window_holds_at_most_the_letters() {
+        assert_eq!(longest_window(b"abcdef", 3), b"def");
+        assert_eq!(longest_window(b"a b c", 2), b" b c");
+        assert_eq!(longest_window(b"12345", 0), b"12345");
     }
 }

@@ -11,7 +11,7 @@ use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
 use crate::output::standard::{write_count, write_name, StandardSink};
 use crate::output::{Format, Printer};
-use crate::search::{Line, Outcome, SearchOptions, Searcher, Sink};
+use crate::search::{prefilter_selects, Line, Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
 use std::borrow::Cow;
 use std::io::{self, Read, Write};
@@ -134,6 +134,35 @@ enum Body<'d> {
     Stream(Box<dyn Read + Send>),
 }
 
+/// An opened input: what is searched, or a regular file still to read.
+enum Opened<'d> {
+    Body(Body<'d>),
+    File(std::fs::File),
+}
+
+/// Regular files up to this size are read whole into the thread's buffer
+/// and searched as bytes (one copy, as for a map); larger ones stream on
+/// from what was read.
+const WHOLE_READ: usize = STREAM_CHUNK;
+
+/// Reads `file` into `buf` until EOF or `WHOLE_READ` bytes: how many bytes
+/// arrived and whether that is the whole file.
+fn read_start(file: &mut std::fs::File, buf: &mut Vec<u8>) -> io::Result<(usize, bool)> {
+    if buf.len() < WHOLE_READ {
+        buf.resize(WHOLE_READ, 0);
+    }
+    let mut n = 0;
+    while n < WHOLE_READ {
+        match file.read(&mut buf[n..WHOLE_READ]) {
+            Ok(0) => return Ok((n, true)),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((n, false))
+}
+
 /// Searches `input` with `prefilter` (and `confirm`), writing to `stream` as
 /// it goes when given, else into the result's buffer. `preloaded` holds the
 /// input's bytes when a caller already has them (a GPU chunk, or a map): the
@@ -149,15 +178,15 @@ pub fn search_input<'a>(
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
-    let opened;
-    let body = match (preloaded, &input.path) {
-        (Some(bytes), _) => Body::Bytes(bytes),
-        (None, None) => Body::Stream(source::stdin_reader()),
+    let mapped;
+    let opened = match (preloaded, &input.path) {
+        (Some(bytes), _) => Opened::Body(Body::Bytes(bytes)),
+        (None, None) => Opened::Body(Body::Stream(source::stdin_reader())),
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
         (None, Some(path)) if input.from_recursion && shared.split_threads <= 1 => {
             match std::fs::File::open(path) {
-                Ok(file) => Body::Stream(Box::new(file)),
+                Ok(file) => Opened::File(file),
                 Err(e) => {
                     read_error(&mut result, &display, &e);
                     return Ok(result);
@@ -166,13 +195,13 @@ pub fn search_input<'a>(
         }
         (None, Some(path)) => match source::open(path, shared.split_threads > 1) {
             Ok(Source::Mapped(m)) => {
-                opened = m;
-                Body::Bytes(&opened)
+                mapped = m;
+                Opened::Body(Body::Bytes(&mapped))
             }
-            Ok(Source::Stream(r)) => Body::Stream(r),
+            Ok(Source::Stream(r)) => Opened::Body(Body::Stream(r)),
             // Read in blocks through a buffer that stays in cache: with
             // many threads, memory bandwidth is what runs out first.
-            Ok(Source::File(file, _)) => Body::Stream(Box::new(file)),
+            Ok(Source::File(file, _)) => Opened::File(file),
             Err(e) => {
                 read_error(&mut result, &display, &e);
                 if e.raw_os_error() == Some(EISDIR) {
@@ -181,6 +210,31 @@ pub fn search_input<'a>(
                 return Ok(result);
             }
         },
+    };
+    // A small regular file is read whole, without the stream's copies.
+    let whole;
+    let body = match opened {
+        Opened::File(mut file) => {
+            let mut buf = Recycled::take();
+            match read_start(&mut file, &mut buf.0) {
+                Ok((n, true)) => {
+                    whole = (buf, n);
+                    Body::Bytes(&whole.0 .0[..whole.1])
+                }
+                Ok((n, false)) => {
+                    let head = io::Cursor::new(buf.0[..n].to_vec());
+                    Body::Stream(Box::new(head.chain(file)))
+                }
+                Err(e) => {
+                    read_error(&mut result, &display, &e);
+                    if e.raw_os_error() == Some(EISDIR) {
+                        directory_summary(shared, input, &mut result.out);
+                    }
+                    return Ok(result);
+                }
+            }
+        }
+        Opened::Body(body) => body,
     };
     let plan = shared.compiled.encoding;
     let compiled_prefilter = &*shared.compiled.prefilter;
@@ -300,7 +354,7 @@ fn search_body<'a>(
         separators: cfg.context_given && lines_mode,
     };
     let line_matcher = shared.compiled.line_matcher();
-    let exact = shared.compiled.confirm.is_none() && prefilter.is_exact();
+    let exact = prefilter_selects(prefilter, shared.compiled.confirm.is_some());
     let searcher = |opts| Searcher::with_line_matcher(opts, prefilter, line_matcher, exact);
     let searcher = &searcher;
 
