@@ -178,7 +178,9 @@ proptest! {
 /// Text of words, non-ASCII letters (which Unicode `\w` and `\b` take
 /// for word characters and the lazy DFA cannot run `\b` over), digits.
 fn word_text_strategy() -> impl Strategy<Value = Vec<u8>> {
-    let tokens = ["a", "b", "ab", "ing", "AB", "ING", "é", "Ж", "_", " ", "-", "1", ".", "\n"];
+    let tokens = [
+        "a", "b", "ab", "ing", "AB", "ING", "é", "Ж", "_", " ", "-", "1", ".", "\n",
+    ];
     prop::collection::vec(prop::sample::select(tokens.to_vec()), 0..200)
         .prop_map(|t| t.concat().into_bytes())
 }

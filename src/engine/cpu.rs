@@ -125,6 +125,9 @@ impl Matcher for RegexLines {
 /// each candidate's line.
 pub struct Candidates {
     finder: CandidateFinder,
+    /// The literals are the regex's whole language: a line holding one
+    /// matches, and the confirm step only finds what to print.
+    exact: bool,
 }
 
 enum CandidateFinder {
@@ -140,6 +143,15 @@ impl Candidates {
     /// A finder for `lits` (non-empty, none empty), or `None` when
     /// Aho-Corasick cannot be built for them.
     pub fn new(lits: &[Vec<u8>]) -> Option<Candidates> {
+        Candidates::build(lits, false)
+    }
+
+    /// A finder for literals that are exactly what the regex matches.
+    pub fn exact(lits: &[Vec<u8>]) -> Option<Candidates> {
+        Candidates::build(lits, true)
+    }
+
+    fn build(lits: &[Vec<u8>], exact: bool) -> Option<Candidates> {
         let packed = || {
             let mut b = aho_corasick::packed::Config::new()
                 .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
@@ -159,7 +171,7 @@ impl Candidates {
                 ),
             },
         };
-        Some(Candidates { finder })
+        Some(Candidates { finder, exact })
     }
 }
 
@@ -182,7 +194,11 @@ impl Matcher for Candidates {
     }
 
     fn is_exact(&self) -> bool {
-        false
+        self.exact
+    }
+
+    fn selects_lines(&self) -> bool {
+        self.exact
     }
 }
 

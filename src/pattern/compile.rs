@@ -24,11 +24,12 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use encoding_rs::Encoding;
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
 use std::sync::Arc;
 
 use super::fold;
-use super::required::{required_literals, Required};
+use super::required::{required_literals, Required, LITERALS_MAX};
 use super::translate::{escape_literal, translate};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -447,6 +448,11 @@ fn line_finder(
     re: &meta::Regex,
     t: u8,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    if let Some(lits) = exact_literals(hir) {
+        if let Some(c) = cpu::Candidates::exact(&lits) {
+            return Ok((Box::new(c), "its literals"));
+        }
+    }
     if let Some(r) = required {
         if good_candidates(&r.literals) {
             if let Some(c) = cpu::Candidates::new(&r.literals) {
@@ -467,6 +473,23 @@ fn line_finder(
             "the regex",
         )),
     }
+}
+
+/// The literals a regex without assertions matches exactly (an alternation
+/// of words, `(?i)` variants of a short one), when it is such a finite set.
+fn exact_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    if !hir.properties().look_set().is_empty() {
+        return None;
+    }
+    let seq = Extractor::new()
+        .kind(ExtractKind::Prefix)
+        .limit_total(LITERALS_MAX)
+        .extract(hir);
+    let lits = seq.literals().filter(|_| seq.is_exact())?;
+    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
 /// Literals rare enough to find lines by: 2-byte ones hit too often in a

@@ -24,6 +24,7 @@ use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use crate::pattern::Compiled;
+use crate::search::prefilter_selects;
 pub use pipeline::Backend;
 use pipeline::{Flow, Shape, Take, Target};
 use std::io::{self, Write};
@@ -366,13 +367,14 @@ fn target(compiled: &Compiled) -> Option<(Target, bool)> {
 /// Whether chunks report counts per file instead of match offsets, and
 /// how they count matches: the output is a count or a file name, and what
 /// the GPU finds is final: exact literals, no confirm step (`-w`, `-x`, a
-/// character boundary), raw bytes, no inverted or JSON output, no binary
+/// character boundary; a regex that is exactly its literals confirms only
+/// what to print), raw bytes, no inverted or JSON output, no binary
 /// probe (`-I`). `--count-matches` counts non-overlapping matches, which
 /// are the match starts for one literal that cannot overlap itself.
 fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<MatchCount> {
     let (cfg, c) = (&shared.cfg, &shared.compiled);
     let plain = exact
-        && c.confirm.is_none()
+        && prefilter_selects(&*c.prefilter, c.confirm.is_some())
         && matches!(c.encoding, EncodingPlan::Raw { .. })
         && !cfg.invert
         && !cfg.json
