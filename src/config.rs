@@ -119,6 +119,8 @@ pub struct Config {
     pub exclude: Vec<String>,
     pub exclude_dir: Vec<String>,
     pub gitignore: bool,
+    /// `--decompress`: compressed files are searched by their content.
+    pub decompress: bool,
     pub json: bool,
     pub stats: bool,
     pub engine: EngineChoice,
@@ -381,6 +383,7 @@ impl Config {
             exclude,
             exclude_dir: cli.exclude_dir,
             gitignore: cli.gitignore,
+            decompress: cli.decompress,
             json: cli.json,
             stats: cli.stats,
             engine,
