@@ -393,3 +393,21 @@ fn an_archive_cut_anywhere_prints_only_whole_lines() {
         }
     }
 }
+
+/// A FIFO operand is opened once and decompressed like standard input.
+#[test]
+fn a_fifo_operand_is_decompressed_as_a_stream() {
+    let s = Sandbox::new();
+    let fifo = s.join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|st| st.success()) {
+        eprintln!("mkfifo failed: skipped");
+        return;
+    }
+    let writer = std::thread::spawn(move || {
+        std::fs::write(&fifo, compress("zst", TEXT.as_bytes())).unwrap();
+    });
+    s.grep(&["--decompress", "-n", "gamma", "pipe"])
+        .expect("4:gamma\n", "", 0);
+    writer.join().unwrap();
+}

@@ -110,20 +110,25 @@ pub fn wrap(
     })
 }
 
-/// Opens `path` when it is a regular file holding a known format, as its
-/// decompressed stream; `None` (nothing consumed) for anything else, which
-/// the caller opens as usual.
-pub fn open(path: &Path) -> io::Result<Option<(Box<dyn Read + Send>, Format)>> {
-    let mut file = File::open(path)?;
-    if !file.metadata()?.is_file() {
+/// Opens `path` for `--decompress`: a regular file holding a known format
+/// as its decompressed stream, and a FIFO or device as a stream sniffed
+/// like standard input (it can be opened only once); `None` for a plain
+/// regular file or a directory, which the caller opens as usual.
+pub fn open(path: &Path) -> io::Result<Option<Box<dyn Read + Send>>> {
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
         return Ok(None);
+    }
+    let mut file = File::open(path)?;
+    if !meta.is_file() {
+        return wrap(Box::new(file)).map(|(reader, _)| Some(reader));
     }
     let head = read_magic(&mut file)?;
     let Some(format) = sniff(&head) else {
         return Ok(None);
     };
     let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(file));
-    Ok(Some((decoder(format, whole), format)))
+    Ok(Some(decoder(format, whole)))
 }
 
 /// The decoder for `format` over the compressed stream `inner`.

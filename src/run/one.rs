@@ -277,7 +277,7 @@ fn decompressed(
         return Ok(None);
     }
     match &input.path {
-        Some(path) => Ok(decompress::open(path)?.map(|(reader, _)| reader)),
+        Some(path) => decompress::open(path),
         None => Ok(Some(decompress::wrap(source::stdin_reader())?.0)),
     }
 }
