@@ -4,7 +4,8 @@
 //! ended (`lz4 -c a b > ab.lz4` holds two frames), and takes an input that
 //! stops between two blocks for a frame that ended there, so an archive cut
 //! after a block (its end mark and checksum lost) would pass as whole.
-//! [`Frames`] reads on past frame ends until the input really ends, and
+//! [`Frames`] reads on past frame ends (and skippable frames, which the
+//! decoder leaves to its caller) until the input really ends, and
 //! [`Lz4End`] follows the frame layout (header, block sizes, end mark,
 //! checksums) of the compressed bytes the decoder reads, failing at end of
 //! input unless that input ended between frames.
@@ -28,12 +29,38 @@ impl<R: Read> Frames<R> {
 impl<R: Read> Read for Frames<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         loop {
-            let n = self.decoder.read(buf)?;
+            let n = match self.decoder.read(buf) {
+                Ok(n) => n,
+                Err(e) => match skippable(&e) {
+                    // The decoder reads a skippable frame's header and leaves
+                    // its content to the caller.
+                    Some(len) => {
+                        let inner = self.decoder.get_mut();
+                        let skipped = io::copy(&mut inner.take(len), &mut io::sink())?;
+                        if skipped < len {
+                            return Err(io::Error::new(
+                                io::ErrorKind::InvalidData,
+                                "unexpected end of lz4 skippable frame",
+                            ));
+                        }
+                        continue;
+                    }
+                    None => return Err(e),
+                },
+            };
             // 0 at a frame's end mark: the next frame may follow.
             if n > 0 || buf.is_empty() || self.decoder.get_ref().ended {
                 return Ok(n);
             }
         }
+    }
+}
+
+/// The length of the skippable frame `e` reports, if it is that.
+fn skippable(e: &io::Error) -> Option<u64> {
+    match e.get_ref()?.downcast_ref::<lz4_flex::frame::Error>()? {
+        lz4_flex::frame::Error::SkippableFrame(len) => Some(u64::from(*len)),
+        _ => None,
     }
 }
 
@@ -169,5 +196,62 @@ impl<R: Read> Read for Lz4End<R> {
         }
         self.follow(&buf[..n]);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lz4_flex::frame::{BlockMode, BlockSize, FrameEncoder, FrameInfo};
+    use std::io::Write;
+
+    fn frame(info: FrameInfo, text: &[u8]) -> Vec<u8> {
+        let mut e = FrameEncoder::with_frame_info(info, Vec::new());
+        e.write_all(text).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn read_all(data: &[u8]) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        Frames::new(data).read_to_end(&mut out)?;
+        Ok(out)
+    }
+
+    /// Every header flag (content size, block and content checksums, linked
+    /// blocks), a skippable frame between two frames: whole input reads
+    /// back, every cut fails.
+    #[test]
+    fn every_layout_is_followed_to_its_end() {
+        // About 130 KB: three blocks of 64 KiB.
+        let text: Vec<u8> = (0..8_000u32)
+            .flat_map(|i| format!("{i} {}\n", i.wrapping_mul(2654435761)).into_bytes())
+            .collect();
+        let small = || FrameInfo::new().block_size(BlockSize::Max64KB);
+        let infos = [
+            small(),
+            small()
+                .content_checksum(true)
+                .block_checksums(true)
+                .content_size(Some(text.len() as u64)),
+            small().block_mode(BlockMode::Linked),
+        ];
+        let skippable = [
+            &0x184D_2A53u32.to_le_bytes()[..],
+            &3u32.to_le_bytes(),
+            b"xyz",
+        ]
+        .concat();
+        for info in infos {
+            let one = frame(info, &text);
+            let all = [one.clone(), skippable.clone(), one.clone()].concat();
+            assert!(read_all(&all).unwrap() == [&text[..], &text[..]].concat());
+            let cuts = (1..all.len()).step_by(all.len() / 150 + 1);
+            let boundaries = [one.len(), one.len() + skippable.len()];
+            for cut in cuts.chain(boundaries).chain(boundaries.map(|b| b + 1)) {
+                let whole = boundaries.contains(&cut);
+                let read = read_all(&all[..cut]);
+                assert_eq!(read.is_ok(), whole, "cut at {cut} of {}", all.len());
+            }
+        }
     }
 }
