@@ -180,6 +180,10 @@ impl Read for Failed {
 
 /// `e` from the `format` decoder, as the user reads it.
 fn worded(format: Format, e: io::Error) -> io::Error {
+    // Reading the file failed (not its content): grep's usual message.
+    if e.raw_os_error().is_some() {
+        return e;
+    }
     let name = format.name();
     let text = super::io_reason(&e);
     let lower = text.to_ascii_lowercase();
