@@ -411,3 +411,26 @@ fn a_fifo_operand_is_decompressed_as_a_stream() {
         .expect("4:gamma\n", "", 0);
     writer.join().unwrap();
 }
+
+/// A UTF-16 file (searched decoded, read whole first) cut short: the last,
+/// unfinished line is dropped there too.
+#[test]
+fn a_truncated_utf16_archive_prints_no_partial_line() {
+    let s = Sandbox::new();
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(
+            "alpha one\nalpha two\nalpha three"
+                .encode_utf16()
+                .flat_map(u16::to_le_bytes),
+        )
+        .collect();
+    let mut archive = compress("gz", &utf16);
+    archive.pop();
+    s.write("u16.gz", archive);
+    s.grep(&["--decompress", "-n", "alpha", "u16.gz"]).expect(
+        "1:alpha one\n2:alpha two\n",
+        "gpugrep: u16.gz: truncated gzip data (unexpected end of file)\n",
+        2,
+    );
+}
