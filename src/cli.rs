@@ -193,6 +193,19 @@ pub struct Cli {
     /// Honour .gitignore, .ignore and git's exclude files while recursing.
     #[arg(long = "gitignore")]
     pub gitignore: bool,
+    /// Search the files named in FILE, one a line (`-` is standard input),
+    /// after the FILE operands (repeatable).
+    #[arg(long = "files-from", value_name = "FILE", action = ArgAction::Append)]
+    pub files_from: Vec<OsString>,
+    /// Search the files named in FILE, separated by NUL bytes (as `find
+    /// -print0` writes them; `-` is standard input), after those of
+    /// --files-from (repeatable).
+    #[arg(long = "files-from0", value_name = "FILE", action = ArgAction::Append)]
+    pub files_from0: Vec<OsString>,
+    /// Search gzip, zstd, bzip2, xz and lz4 files by their decompressed
+    /// content (the format is told by the file's first bytes).
+    #[arg(long = "decompress")]
+    pub decompress: bool,
 
     // --- gpugrep's own options ---
     /// Print results as JSON Lines (ripgrep's schema).
@@ -222,6 +235,14 @@ pub struct Cli {
     /// Number of search threads (default: all cores).
     #[arg(short = 'j', long = "threads", value_name = "NUM")]
     pub threads: Option<String>,
+    /// Print the man page (man) or a shell completion script (complete-bash,
+    /// complete-zsh, complete-fish, complete-powershell) and exit.
+    #[arg(
+        long = "generate",
+        value_name = "KIND",
+        value_parser = ["man", "complete-bash", "complete-zsh", "complete-fish", "complete-powershell"]
+    )]
+    pub generate: Option<String>,
     /// Print help.
     #[arg(long = "help", action = ArgAction::Help)]
     pub help: Option<bool>,
@@ -252,6 +273,9 @@ const LONG_WITH_VALUE: &[&str] = &[
     "--exclude-from",
     "--gpu-memory",
     "--gpu-staging",
+    "--files-from",
+    "--files-from0",
+    "--generate",
 ];
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites

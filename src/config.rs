@@ -119,6 +119,8 @@ pub struct Config {
     pub exclude: Vec<String>,
     pub exclude_dir: Vec<String>,
     pub gitignore: bool,
+    /// `--decompress`: compressed files are searched by their content.
+    pub decompress: bool,
     pub json: bool,
     pub stats: bool,
     pub engine: EngineChoice,
@@ -132,7 +134,7 @@ pub struct Config {
     pub gpu_staging: Option<u64>,
     /// Files and directories to search, in order; empty means the default.
     pub paths: Vec<OsString>,
-    /// True when no path was given (stdin, or `.` with -r).
+    /// True when no path was given, by operand or list (stdin, or `.` with -r).
     pub implicit_path: bool,
 }
 
@@ -344,7 +346,42 @@ impl Config {
                 )))
             }
         };
-        let implicit_path = paths.is_empty();
+        let listed = !cli.files_from.is_empty() || !cli.files_from0.is_empty();
+        let implicit_path = paths.is_empty() && !listed;
+        let mut paths = paths;
+        let stdin_list = cli
+            .files_from
+            .iter()
+            .chain(&cli.files_from0)
+            .filter(|l| *l == "-")
+            .count();
+        if stdin_list > 0
+            && patterns
+                .iter()
+                .any(|p| matches!(p, PatternSource::File(f) if f == "-"))
+        {
+            return Err(UsageError(
+                "standard input cannot be both a file list (--files-from -) and a pattern file (-f -)"
+                    .into(),
+            ));
+        }
+        if stdin_list > 1 {
+            return Err(UsageError(
+                "standard input can be only one file list (--files-from -)".into(),
+            ));
+        }
+        let lists = (cli.files_from.iter().map(|l| (l, b'\n')))
+            .chain(cli.files_from0.iter().map(|l| (l, 0u8)));
+        for (list, separator) in lists {
+            let listed = crate::input::list::read(list, separator).map_err(|e| {
+                UsageError(format!(
+                    "{}: {}",
+                    list.to_string_lossy(),
+                    crate::input::io_reason(&e)
+                ))
+            })?;
+            paths.extend(listed);
+        }
         Ok(Config {
             patterns,
             syntax,
@@ -381,6 +418,7 @@ impl Config {
             exclude,
             exclude_dir: cli.exclude_dir,
             gitignore: cli.gitignore,
+            decompress: cli.decompress,
             json: cli.json,
             stats: cli.stats,
             engine,

@@ -7,7 +7,8 @@
 //! candidates into exact line matches) → `search` (lines, context, limits) →
 //! `output` (grep's and ripgrep's formats). `run` joins them. `encoding`
 //! (`--encoding`: transcoded patterns, the character-boundary back-read,
-//! decoding) sits beside `pattern` and `output`.
+//! decoding) sits beside `pattern` and `output`. `generate` writes the man
+//! page and shell completions from `cli`'s definitions.
 
 pub mod cli;
 pub mod config;
@@ -15,6 +16,7 @@ pub mod confirm;
 pub mod encoding;
 pub mod engine;
 pub mod exit;
+pub mod generate;
 pub mod input;
 pub mod output;
 pub mod pattern;

@@ -4,6 +4,7 @@ use clap::Parser;
 use gpugrep::cli::Cli;
 use gpugrep::config::Config;
 use gpugrep::exit::ExitStatus;
+use std::io::Write;
 
 fn main() {
     let prog = std::env::args_os()
@@ -27,6 +28,19 @@ fn main() {
             std::process::exit(code);
         }
     };
+    if let Some(kind) = &cli.generate {
+        let mut out = std::io::stdout().lock();
+        let written = gpugrep::generate::generate(kind, &mut out).and_then(|()| out.flush());
+        // A closed pipe (`| head`) ends the output quietly, as grep does.
+        if let Err(e) = written.or_else(|e| match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Ok(()),
+            _ => Err(e),
+        }) {
+            eprintln!("{prog}: {}", gpugrep::input::io_reason(&e));
+            std::process::exit(ExitStatus::Error.code());
+        }
+        std::process::exit(0);
+    }
     let status = match Config::from_cli(cli) {
         Ok(cfg) => gpugrep::run::run(cfg, &prog),
         Err(e) => {

@@ -3,10 +3,14 @@
 //! `walk` turns the operands into an ordered list of inputs (grep prints in
 //! the order files are given, and in name order inside directories, so
 //! output is deterministic however many threads search). `source` maps
-//! regular files into memory and streams everything else. (The GPU lays
-//! files out in chunks itself: `run/gpu/pack.rs`.)
+//! regular files into memory and streams everything else; `decompress`
+//! turns compressed files into streams of their content (`--decompress`);
+//! `list` reads the operands of `--files-from`. (The GPU lays files out in
+//! chunks itself: `run/gpu/pack.rs`.)
 
+pub mod decompress;
 pub mod glob;
+pub mod list;
 pub mod source;
 pub mod walk;
 

@@ -112,7 +112,7 @@ pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
 /// out once all are found and sorted.
 fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, list: bool) {
     let filters = Filters::new(cfg);
-    let operands: Vec<OsString> = if cfg.paths.is_empty() {
+    let operands: Vec<OsString> = if cfg.implicit_path {
         vec![OsString::from(if cfg.recursive { "." } else { "-" })]
     } else {
         cfg.paths.clone()

@@ -6,6 +6,7 @@ use crate::config::{BinaryMode, Mode};
 use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
+use crate::input::decompress;
 use crate::input::source::{self, Source};
 use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
@@ -179,12 +180,20 @@ pub fn search_input<'a>(
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
     let mapped;
-    let opened = match (preloaded, &input.path) {
-        (Some(bytes), _) => Opened::Body(Body::Bytes(bytes)),
-        (None, None) => Opened::Body(Body::Stream(source::stdin_reader())),
+    let decompressed = match decompressed(shared, input, preloaded) {
+        Ok(d) => d,
+        Err(e) => {
+            read_error(&mut result, &display, &e);
+            return Ok(result);
+        }
+    };
+    let opened = match (decompressed, preloaded, &input.path) {
+        (Some(reader), _, _) => Opened::Body(Body::Stream(reader)),
+        (None, Some(bytes), _) => Opened::Body(Body::Bytes(bytes)),
+        (None, None, None) => Opened::Body(Body::Stream(source::stdin_reader())),
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
-        (None, Some(path)) if input.from_recursion && shared.split_threads <= 1 => {
+        (None, None, Some(path)) if input.from_recursion && shared.split_threads <= 1 => {
             match std::fs::File::open(path) {
                 Ok(file) => Opened::File(file),
                 Err(e) => {
@@ -193,7 +202,7 @@ pub fn search_input<'a>(
                 }
             }
         }
-        (None, Some(path)) => match source::open(path, shared.split_threads > 1) {
+        (None, None, Some(path)) => match source::open(path, shared.split_threads > 1) {
             Ok(Source::Mapped(m)) => {
                 mapped = m;
                 Opened::Body(Body::Bytes(&mapped))
@@ -255,8 +264,14 @@ pub fn search_input<'a>(
             let mut head = match read_head(&mut reader, sniff) {
                 Ok(head) => head,
                 Err(e) => {
+                    // As GNU grep: the error, then the file's summary (`-c`
+                    // counts 0) as for an empty file.
                     read_error(&mut result, &display, &e);
-                    return Ok(result);
+                    let empty = Body::Stream(Box::new(io::empty()));
+                    let mut r = search_body(shared, input, empty, prefilter, stream, None, 0)?;
+                    r.had_error = true;
+                    r.messages.splice(0..0, result.messages);
+                    return Ok(r);
                 }
             };
             match plan.for_file(&head) {
@@ -280,6 +295,8 @@ pub fn search_input<'a>(
                     let mut data = head;
                     if let Err(e) = reader.read_to_end(&mut data) {
                         read_error(&mut result, &display, &e);
+                        // A line cut off by the error is not searched as if whole.
+                        data.truncate(complete_lines(&data, enc, terminator));
                     }
                     (Cow::Owned(data), enc, skip)
                 }
@@ -301,6 +318,35 @@ pub fn search_input<'a>(
     r.had_error |= result.had_error;
     r.messages.splice(0..0, result.messages);
     Ok(r)
+}
+
+/// With `--decompress`, the decompressed stream of a compressed input
+/// (standard input too); `None` for anything else, opened as usual.
+fn decompressed(
+    shared: &Shared,
+    input: &Input,
+    preloaded: Option<&[u8]>,
+) -> io::Result<Option<Box<dyn Read + Send>>> {
+    if !shared.cfg.decompress || preloaded.is_some() {
+        return Ok(None);
+    }
+    match &input.path {
+        Some(path) => decompress::open(path),
+        None => Ok(Some(decompress::wrap(source::stdin_reader())?.0)),
+    }
+}
+
+/// The length of `data`'s complete lines: up to its last terminator, a
+/// whole code unit in UTF-16.
+fn complete_lines(data: &[u8], enc: &'static encoding_rs::Encoding, terminator: u8) -> usize {
+    let unit = match enc {
+        e if e == encoding_rs::UTF_16LE => [terminator, 0],
+        e if e == encoding_rs::UTF_16BE => [0, terminator],
+        _ => return memrchr(terminator, data).map_or(0, |i| i + 1),
+    };
+    data.chunks_exact(2)
+        .rposition(|c| c == unit)
+        .map_or(0, |i| 2 * i + 2)
 }
 
 /// Searches an opened input. `decoded`: the body is that file's decoded

@@ -107,6 +107,12 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         }
         Ok(Wanted::No)
     };
+    if cfg.decompress {
+        // Compressed files reach the searcher as streams of decompressed
+        // blocks, which the CPU engine takes as they come; the GPU
+        // pipeline lays out whole files it can map or read.
+        return cpu_instead("--decompress: decompressed streams are searched by the CPU engine");
+    }
     if cfg.json && cfg.max_count.is_some() {
         // --json's bytes_searched under -m counts what the CPU engine had
         // read when it stopped (in blocks, for a file found by -r); the
