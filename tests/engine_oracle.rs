@@ -198,7 +198,7 @@ proptest! {
         pat in prop::sample::select(vec![
             r"\w+ab\b", r"[a-z]+ing\b", r"ab\w*", r"\w+_ing", r"\bab\b", r"\b\w+\b", r"\B\w",
             "[ab]{3}", r"[0-9a-fA-F]{2}", r"(\w\.){2}\w", r"\bé", r"Ж\b", "ab|ing|é", r"\w+@?\w",
-            "(?:ab)?ing", r"\W\w\W",
+            "(ab)?ing", r"\W\w\W", "é", "Жab", "ab é",
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {

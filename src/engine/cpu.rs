@@ -136,6 +136,12 @@ enum CandidateFinder {
     /// whose literals share a first byte, as case variants of ` time` do,
     /// gets a memchr prefilter for that byte instead.)
     Packed(aho_corasick::packed::Searcher),
+    /// A byte every literal holds at one place: `Start(k)` bytes after its
+    /// start, or at one distance from its end.
+    RareByte {
+        byte: u8,
+        place: Place,
+    },
     Many(AhoCorasick),
 }
 
@@ -161,6 +167,21 @@ impl Candidates {
         };
         let finder = match lits {
             [one] => CandidateFinder::One(memmem::Finder::new(one).into_owned()),
+            // Literals that all hold one non-ASCII byte at one place
+            // (`(?i)müller`'s case variants: 0xC3 second) are found by
+            // memchr for it: such bytes are rare in most text.
+            _ if shared_rare_byte(lits).is_some() => {
+                let (byte, place) = shared_rare_byte(lits)?;
+                CandidateFinder::RareByte { byte, place }
+            }
+            // Else, when every literal holds some non-ASCII byte,
+            // Aho-Corasick's own rare-byte prefilter.
+            _ if lits.iter().all(|l| !l.is_ascii()) => CandidateFinder::Many(
+                aho_corasick::AhoCorasickBuilder::new()
+                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                    .build(lits)
+                    .ok()?,
+            ),
             _ => match (lits.len() <= 64).then(packed).flatten() {
                 Some(p) => CandidateFinder::Packed(p),
                 None => CandidateFinder::Many(
@@ -171,6 +192,8 @@ impl Candidates {
                 ),
             },
         };
+        // A shared byte only points at candidates, whatever the literals.
+        let exact = exact && !matches!(finder, CandidateFinder::RareByte { .. });
         Some(Candidates { finder, exact })
     }
 }
@@ -182,6 +205,21 @@ impl Matcher for Candidates {
             CandidateFinder::One(f) => {
                 let start = at + f.find(hay_at)?;
                 Some(start..start + f.needle().len())
+            }
+            CandidateFinder::RareByte { byte, place } => {
+                // A literal starting at or after `at` has the byte at or
+                // after `at + k`; from its end, the byte itself stands for
+                // the literal (same line).
+                let skip = match *place {
+                    Place::Start(k) => k,
+                    Place::End => 0,
+                };
+                let pos = at_skip(hay, at, skip, *byte)?;
+                let start = match *place {
+                    Place::Start(k) => pos - k,
+                    Place::End => pos,
+                };
+                Some(start..pos + 1)
             }
             CandidateFinder::Packed(p) => p
                 .find_in(hay, aho_corasick::Span::from(at..hay.len()))
@@ -200,6 +238,35 @@ impl Matcher for Candidates {
     fn selects_lines(&self) -> bool {
         self.exact
     }
+}
+
+/// Where a shared byte sits in each literal.
+#[derive(Clone, Copy)]
+enum Place {
+    Start(usize),
+    End,
+}
+
+/// The first `byte` at or after `from + skip`.
+fn at_skip(hay: &[u8], from: usize, skip: usize, byte: u8) -> Option<usize> {
+    let lo = from.checked_add(skip)?;
+    Some(lo + memchr::memchr(byte, hay.get(lo..)?)?)
+}
+
+/// A non-ASCII byte that every literal holds at the same distance from its
+/// start, or from its end.
+fn shared_rare_byte(lits: &[Vec<u8>]) -> Option<(u8, Place)> {
+    let (first, rest) = lits.split_first()?;
+    let shortest = lits.iter().map(Vec::len).min()?;
+    (0..shortest).find_map(|k| {
+        let from_start = first[k];
+        if from_start >= 0x80 && rest.iter().all(|l| l[k] == from_start) {
+            return Some((from_start, Place::Start(k)));
+        }
+        let from_end = first[first.len() - 1 - k];
+        let same = rest.iter().all(|l| l[l.len() - 1 - k] == from_end);
+        (from_end >= 0x80 && same).then_some((from_end, Place::End))
+    })
 }
 
 /// Matches nothing (an empty pattern file).
