@@ -18,5 +18,21 @@ for line in sys.stdin:
         shutil.copy(m["executable"], ".dev/" + m["target"]["name"])
 '
 cp .tools/bin/rg .dev/rg
+# ugrep (Debian's) with the libraries the device machine may lack.
+if command -v ugrep >/dev/null; then
+    cp "$(command -v ugrep)" .dev/ugrep
+    mkdir -p .dev/lib
+    ldd .dev/ugrep | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libgcc_s|libstdc\+\+)\.so' |
+        xargs -r cp -L -t .dev/lib
+fi
+# The everyday matrix's source tree (benches/everyday), packed once.
+if [[ ! -s .dev/tree.tar.xz && -n $(ls /usr/src/linux-source-*.tar.xz 2>/dev/null) ]]; then
+    t=$(mktemp -d)
+    top=$(basename "$(ls /usr/src/linux-source-*.tar.xz | tail -1)" .tar.xz)
+    tar -C "$t" -xJf /usr/src/"$top".tar.xz "$top"/{fs,kernel,net,mm,lib,include,Documentation}
+    mv "$t/$top" "$t/tree"
+    tar -C "$t" -cf - tree | xz -T0 -6 >.dev/tree.tar.xz
+    rm -rf "$t"
+fi
 strip .dev/* 2>/dev/null || true
 ls .dev
