@@ -223,8 +223,14 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
         let mut c = compile_regex(&alternatives, cfg)?;
-        if !holds_terminator {
-            c.literal_set = gpu_set(&lits, cfg.ignore_case);
+        if let Some(set) = gpu_set(&lits, cfg.ignore_case).filter(|_| !holds_terminator) {
+            // An occurrence of a variant is a match only without -w/-x;
+            // with them it is a candidate whose line the regex confirms.
+            if cfg.line || cfg.word {
+                c.prefilter_set = Some(set);
+            } else {
+                c.literal_set = Some(set);
+            }
         }
         return Ok(c);
     }
