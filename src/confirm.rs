@@ -42,8 +42,35 @@ pub fn word_after(hay: &[u8], pos: usize) -> bool {
         .is_some_and(is_word_char)
 }
 
+/// `pos` falls inside a UTF-8 character (after its first byte): no match
+/// may start or end there (GNU grep's matcher steps by characters, so
+/// `-w ''` does not match between the two bytes of `é`).
+pub fn inside_char(hay: &[u8], pos: usize) -> bool {
+    (1..=3.min(pos)).any(|back| {
+        let start = pos - back;
+        let width = utf8_width(hay[start]);
+        width > back
+            && hay
+                .get(start..start + width)
+                .is_some_and(|c| std::str::from_utf8(c).is_ok())
+    })
+}
+
+/// The length of the UTF-8 sequence a byte leads (0 for a continuation or
+/// invalid byte).
+fn utf8_width(b: u8) -> usize {
+    match b {
+        0x00..=0x7F => 1,
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    }
+}
+
 /// `-w` over a set of literals: the leftmost occurrence (longest first at a
-/// position) with no word character on either side.
+/// position) with no word character on either side, on character
+/// boundaries.
 pub struct WordLiterals {
     /// Standard semantics, so overlapping occurrences are all reported.
     ac: AhoCorasick,
@@ -65,6 +92,7 @@ impl Matcher for WordLiterals {
             .find_overlapping_iter(input)
             .map(|m| m.range())
             .filter(|r| !word_before(hay, r.start) && !word_after(hay, r.end))
+            .filter(|r| !inside_char(hay, r.start) && !inside_char(hay, r.end))
             .min_by_key(|r| (r.start, usize::MAX - r.end))
     }
 }
@@ -127,6 +155,14 @@ mod tests {
         assert_eq!(m.find_at(b"a-bc", 0), Some(0..1));
         assert_eq!(m.find_at(b"xa-b", 0), None);
         assert_eq!(m.find_at(b"x a-b", 0), Some(2..5));
+    }
+
+    #[test]
+    fn inside_char_finds_positions_within_utf8_sequences() {
+        let s = "aé€😀".as_bytes();
+        let inside: Vec<usize> = (0..=s.len()).filter(|&p| inside_char(s, p)).collect();
+        assert_eq!(inside, [2, 4, 5, 7, 8, 9]);
+        assert!(!inside_char(b"\xC3", 1) && !inside_char(b"a\xA9", 1));
     }
 
     #[test]

@@ -89,6 +89,21 @@ fn dash_e_empty_with_dash_w_matches_lines_without_word_chars() {
         .expect("2:\n3:  \n4:--\n", "", 0);
 }
 
+/// Regression (issue 13, item 7): the empty match between the two bytes of
+/// `é` is no match: GNU grep steps by characters.
+#[test]
+fn word_empty_pattern_does_not_match_inside_multibyte_characters() {
+    let s = Sandbox::new();
+    s.write("a", "\u{e9}\n\u{20ac}x\n\u{e9} -\n");
+    s.grep(&["-w", "-n", "", "a"])
+        .expect("2:\u{20ac}x\n3:\u{e9} -\n", "", 0);
+    s.grep(&["-w", "-n", "-F", "", "a"])
+        .expect("2:\u{20ac}x\n3:\u{e9} -\n", "", 0);
+    s.grep(&["-w", "-c", "", "-"])
+        .stdin("\u{e9}\n")
+        .expect("0\n", "", 1);
+}
+
 #[test]
 fn dash_e_empty_dash_c_counts_every_line() {
     let s = Sandbox::new();
