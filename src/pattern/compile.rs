@@ -237,7 +237,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
     let basic = cfg.syntax == Syntax::Basic;
     let translated = patterns
         .iter()
-        .map(|p| translate(p, basic))
+        .map(|p| translate(p, basic, cfg.ignore_case))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
@@ -441,7 +441,17 @@ fn strip_terminator(h: Hir, t: u8) -> Hir {
         }
         HirKind::Repetition(mut rep) => {
             let sub = std::mem::replace(&mut rep.sub, Box::new(Hir::empty()));
-            rep.sub = Box::new(strip_terminator(*sub, t));
+            let sub = strip_terminator(*sub, t);
+            // regex-syntax prints `(?:x+)?` as `x+?`, which reads back as
+            // a lazy `x+`: a repeated repetition is printed in a group.
+            rep.sub = Box::new(match sub.kind() {
+                HirKind::Repetition(_) => Hir::capture(hir::Capture {
+                    index: 0,
+                    name: None,
+                    sub: Box::new(sub),
+                }),
+                _ => sub,
+            });
             Hir::repetition(rep)
         }
         HirKind::Capture(mut cap) => {
