@@ -4,56 +4,118 @@
 //! occurs; whether the line really matches may depend on more: `-w` (the
 //! match is a whole word), `-x` (the whole line). These matchers answer that
 //! on a single line, so they can afford to look at every occurrence.
+//!
+//! Word characters are GNU grep's (`_` and `[:alnum:]`), not the `regex`
+//! crate's `\w`, which also holds marks and connector punctuation: a `-w`
+//! regex accepts one of those beside the match and reports the match
+//! without it ([`WordRegex`]).
 
 use crate::engine::Matcher;
 use aho_corasick::AhoCorasick;
 use std::collections::HashSet;
 use std::ops::Range;
 
-/// True when `c` is a word character for `-w`: Unicode `\w`, as the regex
-/// path's `\b{start-half}`/`\b{end-half}` use.
-fn is_word_char(c: char) -> bool {
-    regex_syntax::is_word_character(c)
+/// True when `c` is a word character for `-w`: GNU grep's `[_[:alnum:]]`,
+/// `_`, `Alphabetic` and decimal digits (see `pattern::posix_class`).
+pub fn is_word_char(c: char) -> bool {
+    c == '_' || c.is_alphabetic() || (c.is_numeric() && regex_syntax::is_word_character(c))
 }
 
-/// The character ending just before `pos` is a word character.
+/// The characters the `regex` crate's `\w` holds and GNU's word characters
+/// do not: marks that are not alphabetic (U+0301), connector punctuation
+/// other than `_`, the joiners. Next to them `\b{start-half}` fails where
+/// GNU's `-w` holds, so the `-w` regex also accepts one of them there.
+pub const REGEX_ONLY_WORD_CHARS: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";
+
+/// The regex for `-w` around `inner`: GNU's word boundaries, the match in
+/// the capture group `w`.
+pub fn word_regex(inner: &str) -> String {
+    let d = REGEX_ONLY_WORD_CHARS;
+    format!(r"(?:\b{{start-half}}|{d})(?P<w>{inner})(?:\b{{end-half}}|{d})")
+}
+
+/// `-w` as a regex built by [`word_regex`]: the match is the group `w`,
+/// without the character before or after it that the regex may take.
+pub struct WordRegex {
+    re: regex::bytes::Regex,
+    group: usize,
+}
+
+impl WordRegex {
+    /// `None` when `re` has no group `w`.
+    pub fn new(re: regex::bytes::Regex) -> Option<WordRegex> {
+        let group = re.capture_names().position(|n| n == Some("w"))?;
+        Some(WordRegex { re, group })
+    }
+}
+
+impl Matcher for WordRegex {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        if at > hay.len() {
+            return None;
+        }
+        let m = self.re.find_at(hay, at)?;
+        let edge_taken = |pos: usize, before: bool| {
+            let c = if before {
+                char_before(hay, pos)
+            } else {
+                char_after(hay, pos)
+            };
+            c.is_some_and(|c| regex_syntax::is_word_character(c) && !is_word_char(c))
+        };
+        // Only a match that starts or ends with such a character may hold
+        // more than the group (captures are slower: the rare case).
+        if !edge_taken(m.start(), false) && !edge_taken(m.end(), true) {
+            return Some(m.range());
+        }
+        let caps = self.re.captures_at(hay, at)?;
+        caps.get(self.group).map(|g| g.range())
+    }
+}
+
+/// The character ending just before `pos`, when UTF-8.
+fn char_before(hay: &[u8], pos: usize) -> Option<char> {
+    let tail = &hay[pos.saturating_sub(4)..pos];
+    (0..tail.len()).find_map(|i| {
+        std::str::from_utf8(&tail[i..])
+            .ok()
+            .and_then(|s| s.chars().next_back())
+    })
+}
+
+/// The character starting at `pos`, when UTF-8.
+fn char_after(hay: &[u8], pos: usize) -> Option<char> {
+    let head = &hay[pos..(pos + 4).min(hay.len())];
+    (1..=head.len()).find_map(|n| {
+        std::str::from_utf8(&head[..n])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
+}
+
+/// The character before `pos` is a word character, as GNU grep decides it:
+/// the character holding the byte before `pos`, so that inside `é` (an
+/// empty match between its bytes) `é` is before, and inside `«` it is `«`.
 pub fn word_before(hay: &[u8], pos: usize) -> bool {
-    let start = pos.saturating_sub(4);
-    let tail = &hay[start..pos];
-    (0..tail.len())
-        .find_map(|i| {
-            std::str::from_utf8(&tail[i..])
-                .ok()
-                .and_then(|s| s.chars().next_back())
+    let Some(last) = pos.checked_sub(1) else {
+        return false;
+    };
+    (0..=3.min(last))
+        .find_map(|back| {
+            let start = last - back;
+            let width = utf8_width(hay[start]);
+            if width <= back {
+                return None;
+            }
+            let bytes = hay.get(start..start + width)?;
+            std::str::from_utf8(bytes).ok()?.chars().next()
         })
         .is_some_and(is_word_char)
 }
 
 /// The character starting at `pos` is a word character.
 pub fn word_after(hay: &[u8], pos: usize) -> bool {
-    let end = (pos + 4).min(hay.len());
-    let head = &hay[pos..end];
-    (1..=head.len())
-        .find_map(|n| {
-            std::str::from_utf8(&head[..n])
-                .ok()
-                .and_then(|s| s.chars().next())
-        })
-        .is_some_and(is_word_char)
-}
-
-/// `pos` falls inside a UTF-8 character (after its first byte): no match
-/// may start or end there (GNU grep's matcher steps by characters, so
-/// `-w ''` does not match between the two bytes of `é`).
-pub fn inside_char(hay: &[u8], pos: usize) -> bool {
-    (1..=3.min(pos)).any(|back| {
-        let start = pos - back;
-        let width = utf8_width(hay[start]);
-        width > back
-            && hay
-                .get(start..start + width)
-                .is_some_and(|c| std::str::from_utf8(c).is_ok())
-    })
+    char_after(hay, pos).is_some_and(is_word_char)
 }
 
 /// The length of the UTF-8 sequence a byte leads (0 for a continuation or
@@ -69,8 +131,7 @@ fn utf8_width(b: u8) -> usize {
 }
 
 /// `-w` over a set of literals: the leftmost occurrence (longest first at a
-/// position) with no word character on either side, on character
-/// boundaries.
+/// position) with no word character on either side.
 pub struct WordLiterals {
     /// Standard semantics, so overlapping occurrences are all reported.
     ac: AhoCorasick,
@@ -92,7 +153,6 @@ impl Matcher for WordLiterals {
             .find_overlapping_iter(input)
             .map(|m| m.range())
             .filter(|r| !word_before(hay, r.start) && !word_after(hay, r.end))
-            .filter(|r| !inside_char(hay, r.start) && !inside_char(hay, r.end))
             .min_by_key(|r| (r.start, usize::MAX - r.end))
     }
 }
@@ -158,11 +218,18 @@ mod tests {
     }
 
     #[test]
-    fn inside_char_finds_positions_within_utf8_sequences() {
-        let s = "aé€😀".as_bytes();
-        let inside: Vec<usize> = (0..=s.len()).filter(|&p| inside_char(s, p)).collect();
-        assert_eq!(inside, [2, 4, 5, 7, 8, 9]);
-        assert!(!inside_char(b"\xC3", 1) && !inside_char(b"a\xA9", 1));
+    fn word_before_inside_a_character_is_that_character() {
+        // Between the two bytes of "é" (a word character) and of "«" (not).
+        assert!(word_before("é".as_bytes(), 1));
+        assert!(!word_before("a«b".as_bytes(), 2));
+        assert!(!word_after("a«b".as_bytes(), 2));
+        assert!(word_before("a€".as_bytes(), 1) && !word_before("a€".as_bytes(), 3));
+    }
+
+    #[test]
+    fn word_characters_are_gnus() {
+        assert!(is_word_char('_') && is_word_char('é') && is_word_char('٣'));
+        assert!(!is_word_char('\u{301}') && !is_word_char('\u{203f}') && !is_word_char('²'));
     }
 
     #[test]

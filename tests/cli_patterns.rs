@@ -90,7 +90,9 @@ fn dash_e_empty_with_dash_w_matches_lines_without_word_chars() {
 }
 
 /// Regression (issue 13, item 7): the empty match between the two bytes of
-/// `é` is no match: GNU grep steps by characters.
+/// `é` is no match. GNU grep takes the character holding the byte before
+/// the match as the one before it, so inside `é` a word character precedes,
+/// while inside `«` (not a word character) `-w ''` does match.
 #[test]
 fn word_empty_pattern_does_not_match_inside_multibyte_characters() {
     let s = Sandbox::new();
@@ -102,6 +104,9 @@ fn word_empty_pattern_does_not_match_inside_multibyte_characters() {
     s.grep(&["-w", "-c", "", "-"])
         .stdin("\u{e9}\n")
         .expect("0\n", "", 1);
+    s.grep(&["-w", "-c", "", "-"])
+        .stdin("a\u{ab}b\na\u{e9}b\n")
+        .expect("1\n", "", 0);
 }
 
 #[test]
@@ -907,4 +912,30 @@ fn bad_bracket_expressions_are_errors_exit_2() {
         "gpugrep: character class syntax is [[:space:]], not [:space:]\n",
         2,
     );
+}
+
+/// `-w` takes GNU's word characters, `[_[:alnum:]]`: a combining mark that
+/// is not alphabetic (U+0301 of a decomposed `é`) or connector punctuation
+/// other than `_` (U+203F) is no word character, so `cafe` is a word in
+/// `cafe\u{301}`. For literals, regexes, and in `-o` spans.
+#[test]
+fn word_boundary_next_to_combining_mark_is_gnus() {
+    let s = Sandbox::new();
+    s.write(
+        "n",
+        "cafe\u{301}\ncafe\nx\u{301}y cafe\n\u{301}cafe\ncafe\u{203f}z\n",
+    );
+    let all = "1:cafe\u{301}\n2:cafe\n3:x\u{301}y cafe\n4:\u{301}cafe\n5:cafe\u{203f}z\n";
+    s.grep(&["-w", "-n", "cafe", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-F", "cafe", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-i", "CAFE", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-E", "(caf)?e", "n"])
+        .expect(all, "", 0);
+    s.grep(&["-w", "-o", "-b", "caf.", "n"]).expect(
+        "0:cafe\n7:cafe\n17:cafe\n24:cafe\n29:cafe\n",
+        "",
+        0,
+    );
+    s.grep(&["-w", "-o", "-n", ".", "n"])
+        .expect("3:x\n3:y\n5:z\n", "", 0);
 }

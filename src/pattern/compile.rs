@@ -14,7 +14,7 @@
 //! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
 use crate::config::{Config, Syntax};
-use crate::confirm::{LineLiterals, WordLiterals};
+use crate::confirm::{word_regex, LineLiterals, WordLiterals, WordRegex};
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
 use crate::engine::cpu;
@@ -360,7 +360,7 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
     let wrapped = if cfg.line {
         format!("^(?:{joined})$")
     } else if cfg.word {
-        format!(r"\b{{start-half}}(?:{joined})\b{{end-half}}")
+        word_regex(&joined)
     } else {
         joined
     };
@@ -384,8 +384,13 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
         .build()
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
+    // Under -x the -w wrapping (and its group) is not there.
+    let prefilter: Box<dyn Matcher> = match (cfg.word && !cfg.line, WordRegex::new(re.clone())) {
+        (true, Some(word)) => Box::new(word),
+        _ => Box::new(cpu::Regex::new(re)),
+    };
     Ok(Compiled {
-        prefilter: Box::new(cpu::Regex::new(re)),
+        prefilter,
         confirm: None,
         literal: None,
         literal_set: None,
