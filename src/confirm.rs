@@ -15,66 +15,12 @@ use aho_corasick::AhoCorasick;
 use std::collections::HashSet;
 use std::ops::Range;
 
-/// True when `c` is a word character for `-w`: GNU grep's `[_[:alnum:]]`,
-/// `_`, `Alphabetic` and decimal digits (see `pattern::posix_class`).
-pub fn is_word_char(c: char) -> bool {
-    c == '_' || c.is_alphabetic() || (c.is_numeric() && regex_syntax::is_word_character(c))
-}
+mod word;
 
-/// The characters the `regex` crate's `\w` holds and GNU's word characters
-/// do not: marks that are not alphabetic (U+0301), connector punctuation
-/// other than `_`, the joiners. Next to them `\b{start-half}` fails where
-/// GNU's `-w` holds, so the `-w` regex also accepts one of them there.
-pub const REGEX_ONLY_WORD_CHARS: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";
-
-/// The regex for `-w` around `inner`: GNU's word boundaries, the match in
-/// the capture group `w`.
-pub fn word_regex(inner: &str) -> String {
-    let d = REGEX_ONLY_WORD_CHARS;
-    format!(r"(?:\b{{start-half}}|{d})(?P<w>{inner})(?:\b{{end-half}}|{d})")
-}
-
-/// `-w` as a regex built by [`word_regex`]: the match is the group `w`,
-/// without the character before or after it that the regex may take.
-pub struct WordRegex {
-    re: regex::bytes::Regex,
-    group: usize,
-}
-
-impl WordRegex {
-    /// `None` when `re` has no group `w`.
-    pub fn new(re: regex::bytes::Regex) -> Option<WordRegex> {
-        let group = re.capture_names().position(|n| n == Some("w"))?;
-        Some(WordRegex { re, group })
-    }
-}
-
-impl Matcher for WordRegex {
-    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        if at > hay.len() {
-            return None;
-        }
-        let m = self.re.find_at(hay, at)?;
-        let edge_taken = |pos: usize, before: bool| {
-            let c = if before {
-                char_before(hay, pos)
-            } else {
-                char_after(hay, pos)
-            };
-            c.is_some_and(|c| regex_syntax::is_word_character(c) && !is_word_char(c))
-        };
-        // Only a match that starts or ends with such a character may hold
-        // more than the group (captures are slower: the rare case).
-        if !edge_taken(m.start(), false) && !edge_taken(m.end(), true) {
-            return Some(m.range());
-        }
-        let caps = self.re.captures_at(hay, at)?;
-        caps.get(self.group).map(|g| g.range())
-    }
-}
+pub use word::{is_word_char, word_regex, Candidates, WordRegex};
 
 /// The character ending just before `pos`, when UTF-8.
-fn char_before(hay: &[u8], pos: usize) -> Option<char> {
+pub(crate) fn char_before(hay: &[u8], pos: usize) -> Option<char> {
     let tail = &hay[pos.saturating_sub(4)..pos];
     (0..tail.len()).find_map(|i| {
         std::str::from_utf8(&tail[i..])
@@ -84,7 +30,7 @@ fn char_before(hay: &[u8], pos: usize) -> Option<char> {
 }
 
 /// The character starting at `pos`, when UTF-8.
-fn char_after(hay: &[u8], pos: usize) -> Option<char> {
+pub(crate) fn char_after(hay: &[u8], pos: usize) -> Option<char> {
     let head = &hay[pos..(pos + 4).min(hay.len())];
     (1..=head.len()).find_map(|n| {
         std::str::from_utf8(&head[..n])
@@ -120,7 +66,7 @@ pub fn word_after(hay: &[u8], pos: usize) -> bool {
 
 /// The length of the UTF-8 sequence a byte leads (0 for a continuation or
 /// invalid byte).
-fn utf8_width(b: u8) -> usize {
+pub(crate) fn utf8_width(b: u8) -> usize {
     match b {
         0x00..=0x7F => 1,
         0xC2..=0xDF => 2,
@@ -224,12 +170,6 @@ mod tests {
         assert!(!word_before("a«b".as_bytes(), 2));
         assert!(!word_after("a«b".as_bytes(), 2));
         assert!(word_before("a€".as_bytes(), 1) && !word_before("a€".as_bytes(), 3));
-    }
-
-    #[test]
-    fn word_characters_are_gnus() {
-        assert!(is_word_char('_') && is_word_char('é') && is_word_char('٣'));
-        assert!(!is_word_char('\u{301}') && !is_word_char('\u{203f}') && !is_word_char('²'));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
 use crate::config::{Config, Syntax};
-use crate::confirm::{word_regex, LineLiterals, WordLiterals, WordRegex};
+use crate::confirm::{word_regex, Candidates, LineLiterals, WordLiterals, WordRegex};
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
 use crate::engine::cpu;
@@ -357,41 +357,31 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .map(|a| format!("(?:{a})"))
         .collect::<Vec<_>>()
         .join("|");
+    // Under -x, -w changes nothing.
+    let word = cfg.word && !cfg.line;
     let wrapped = if cfg.line {
         format!("^(?:{joined})$")
-    } else if cfg.word {
-        word_regex(&joined)
+    } else if word {
+        format!(r"\b{{start-half}}(?:{joined})\b{{end-half}}")
     } else {
-        joined
+        joined.clone()
     };
-    let t = cfg.terminator;
-    let hir = regex_syntax::ParserBuilder::new()
-        .case_insensitive(cfg.ignore_case)
-        .multi_line(true)
-        .dot_matches_new_line(t != b'\n')
-        .line_terminator(t)
-        .utf8(false)
-        .build()
-        .parse(&wrapped)
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
-    let confined = strip_terminator(hir, t);
+    let (confined, re) = build_regex(&wrapped, cfg)?;
     let required = required_literals(&confined);
-    let printed = confined.to_string();
-    let re = regex::bytes::RegexBuilder::new(&printed)
-        .multi_line(true)
-        .line_terminator(t)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
-        .build()
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
-    // Under -x the -w wrapping (and its group) is not there.
-    let prefilter: Box<dyn Matcher> = match (cfg.word && !cfg.line, WordRegex::new(re.clone())) {
-        (true, Some(word)) => Box::new(word),
-        _ => Box::new(cpu::Regex::new(re)),
+    // -w: lines holding a match of the bare expression are candidates,
+    // which the word matcher confirms on their own (see WordRegex).
+    let (prefilter, confirm): (Box<dyn Matcher>, Option<Box<dyn Matcher>>) = if word {
+        let (_, bare) = build_regex(&joined, cfg)?;
+        let (_, full) = build_regex(&word_regex(&joined), cfg)?;
+        let word = WordRegex::new(re, full, cfg.terminator)
+            .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+        (Box::new(Candidates(bare)), Some(Box::new(word)))
+    } else {
+        (Box::new(cpu::Regex::new(re)), None)
     };
     Ok(Compiled {
         prefilter,
-        confirm: None,
+        confirm,
         literal: None,
         literal_set: None,
         description: format!(
@@ -410,6 +400,30 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
+}
+
+/// Parses `wrapped` as the configuration says, confines it to one line and
+/// compiles it: the expression (for its literals) and the regex.
+fn build_regex(wrapped: &str, cfg: &Config) -> Result<(Hir, regex::bytes::Regex), PatternError> {
+    let t = cfg.terminator;
+    let hir = regex_syntax::ParserBuilder::new()
+        .case_insensitive(cfg.ignore_case)
+        .multi_line(true)
+        .dot_matches_new_line(t != b'\n')
+        .line_terminator(t)
+        .utf8(false)
+        .build()
+        .parse(wrapped)
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
+    let confined = strip_terminator(hir, t);
+    let re = regex::bytes::RegexBuilder::new(&confined.to_string())
+        .multi_line(true)
+        .line_terminator(t)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
+        .build()
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
+    Ok((confined, re))
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.
