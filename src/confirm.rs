@@ -4,42 +4,76 @@
 //! occurs; whether the line really matches may depend on more: `-w` (the
 //! match is a whole word), `-x` (the whole line). These matchers answer that
 //! on a single line, so they can afford to look at every occurrence.
+//!
+//! Word characters are GNU grep's (`_` and `[:alnum:]`), not the `regex`
+//! crate's `\w`, which also holds marks and connector punctuation: a `-w`
+//! regex accepts one of those beside the match and reports the match
+//! without it ([`WordRegex`]).
 
 use crate::engine::Matcher;
 use aho_corasick::AhoCorasick;
 use std::collections::HashSet;
 use std::ops::Range;
 
-/// True when `c` is a word character for `-w`: Unicode `\w`, as the regex
-/// path's `\b{start-half}`/`\b{end-half}` use.
-fn is_word_char(c: char) -> bool {
-    regex_syntax::is_word_character(c)
+mod word;
+
+pub use word::{is_word_char, word_regex, WordRegex};
+
+/// The character ending just before `pos`, when UTF-8.
+pub(crate) fn char_before(hay: &[u8], pos: usize) -> Option<char> {
+    let tail = &hay[pos.saturating_sub(4)..pos];
+    (0..tail.len()).find_map(|i| {
+        std::str::from_utf8(&tail[i..])
+            .ok()
+            .and_then(|s| s.chars().next_back())
+    })
 }
 
-/// The character ending just before `pos` is a word character.
+/// The character starting at `pos`, when UTF-8.
+pub(crate) fn char_after(hay: &[u8], pos: usize) -> Option<char> {
+    let head = &hay[pos..(pos + 4).min(hay.len())];
+    (1..=head.len()).find_map(|n| {
+        std::str::from_utf8(&head[..n])
+            .ok()
+            .and_then(|s| s.chars().next())
+    })
+}
+
+/// The character before `pos` is a word character, as GNU grep decides it:
+/// the character holding the byte before `pos`, so that inside `é` (an
+/// empty match between its bytes) `é` is before, and inside `«` it is `«`.
 pub fn word_before(hay: &[u8], pos: usize) -> bool {
-    let start = pos.saturating_sub(4);
-    let tail = &hay[start..pos];
-    (0..tail.len())
-        .find_map(|i| {
-            std::str::from_utf8(&tail[i..])
-                .ok()
-                .and_then(|s| s.chars().next_back())
+    let Some(last) = pos.checked_sub(1) else {
+        return false;
+    };
+    (0..=3.min(last))
+        .find_map(|back| {
+            let start = last - back;
+            let width = utf8_width(hay[start]);
+            if width <= back {
+                return None;
+            }
+            let bytes = hay.get(start..start + width)?;
+            std::str::from_utf8(bytes).ok()?.chars().next()
         })
         .is_some_and(is_word_char)
 }
 
 /// The character starting at `pos` is a word character.
 pub fn word_after(hay: &[u8], pos: usize) -> bool {
-    let end = (pos + 4).min(hay.len());
-    let head = &hay[pos..end];
-    (1..=head.len())
-        .find_map(|n| {
-            std::str::from_utf8(&head[..n])
-                .ok()
-                .and_then(|s| s.chars().next())
-        })
-        .is_some_and(is_word_char)
+    char_after(hay, pos).is_some_and(is_word_char)
+}
+
+/// The length of the UTF-8 sequence a byte leads (0 for a continuation or
+/// invalid byte).
+pub(crate) fn utf8_width(b: u8) -> usize {
+    match b {
+        0x00..=0x7F => 1,
+        0xC2..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF4 => 4,
+        _ => 0,
+    }
 }
 
 /// `-w` over a set of literals: the leftmost occurrence (longest first at a
@@ -127,6 +161,15 @@ mod tests {
         assert_eq!(m.find_at(b"a-bc", 0), Some(0..1));
         assert_eq!(m.find_at(b"xa-b", 0), None);
         assert_eq!(m.find_at(b"x a-b", 0), Some(2..5));
+    }
+
+    #[test]
+    fn word_before_inside_a_character_is_that_character() {
+        // Between the two bytes of "é" (a word character) and of "«" (not).
+        assert!(word_before("é".as_bytes(), 1));
+        assert!(!word_before("a«b".as_bytes(), 2));
+        assert!(!word_after("a«b".as_bytes(), 2));
+        assert!(word_before("a€".as_bytes(), 1) && !word_before("a€".as_bytes(), 3));
     }
 
     #[test]

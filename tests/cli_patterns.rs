@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::Sandbox;
+use common::{Cmd, Sandbox};
 
 #[test]
 fn basic_literal_selects_matching_lines() {
@@ -87,6 +87,26 @@ fn dash_e_empty_with_dash_w_matches_lines_without_word_chars() {
     s.write("a", "one\n\n  \n--\n");
     s.grep(&["-n", "-w", "-e", "", "a"])
         .expect("2:\n3:  \n4:--\n", "", 0);
+}
+
+/// Regression (issue 13, item 7): the empty match between the two bytes of
+/// `é` is no match. GNU grep takes the character holding the byte before
+/// the match as the one before it, so inside `é` a word character precedes,
+/// while inside `«` (not a word character) `-w ''` does match.
+#[test]
+fn word_empty_pattern_does_not_match_inside_multibyte_characters() {
+    let s = Sandbox::new();
+    s.write("a", "\u{e9}\n\u{20ac}x\n\u{e9} -\n");
+    s.grep(&["-w", "-n", "", "a"])
+        .expect("2:\u{20ac}x\n3:\u{e9} -\n", "", 0);
+    s.grep(&["-w", "-n", "-F", "", "a"])
+        .expect("2:\u{20ac}x\n3:\u{e9} -\n", "", 0);
+    s.grep(&["-w", "-c", "", "-"])
+        .stdin("\u{e9}\n")
+        .expect("0\n", "", 1);
+    s.grep(&["-w", "-c", "", "-"])
+        .stdin("a\u{ab}b\na\u{e9}b\n")
+        .expect("1\n", "", 0);
 }
 
 #[test]
@@ -731,4 +751,191 @@ fn many_literals_with_common_prefixes() {
     s.write("a", "alpha\nalphabet\nal\nbeta\n");
     s.grep(&["-o", "-F", "-e", "al", "-e", "alpha", "-e", "alphabet", "a"])
         .expect("alpha\nalphabet\nal\n", "", 0);
+}
+
+/// Lines for the POSIX class tests: Latin, Cyrillic, ASCII, an Arabic-Indic
+/// digit, punctuation and symbols, a titlecase digraph, blanks.
+const CLASS_LINES: &str = "\u{e9}t\u{e9}\n\u{416}\u{436}\nabc\nABC\n123\n\u{663}\na-b\n\u{ab}x\u{bb}\n\u{20ac}\n\u{1c5}\n \n\t\n";
+
+/// Regression (issue 13, item 2): POSIX classes were ASCII-only; in a UTF-8
+/// locale GNU grep's are Unicode.
+#[test]
+fn posix_alpha_class_is_unicode() {
+    Cmd::new(&["-c", "^[[:alpha:]]*$"])
+        .stdin("\u{e9}t\u{e9}\n\u{416}\u{436}\n")
+        .expect("2\n", "", 0);
+}
+
+/// Every POSIX class against GNU grep 3.8 (glibc 2.36, C.UTF-8).
+#[test]
+fn posix_classes_are_unicode_as_in_gnu_grep() {
+    let s = Sandbox::new();
+    s.write("c", CLASS_LINES);
+    let cases = [
+        ("alpha", "1:\u{e9}t\u{e9}\n2:\u{416}\u{436}\n3:abc\n4:ABC\n6:\u{663}\n10:\u{1c5}\n"),
+        ("upper", "4:ABC\n10:\u{1c5}\n"),
+        ("lower", "1:\u{e9}t\u{e9}\n3:abc\n10:\u{1c5}\n"),
+        ("alnum", "1:\u{e9}t\u{e9}\n2:\u{416}\u{436}\n3:abc\n4:ABC\n5:123\n6:\u{663}\n10:\u{1c5}\n"),
+        ("punct", "9:\u{20ac}\n"),
+        ("print", "1:\u{e9}t\u{e9}\n2:\u{416}\u{436}\n3:abc\n4:ABC\n5:123\n6:\u{663}\n7:a-b\n8:\u{ab}x\u{bb}\n9:\u{20ac}\n10:\u{1c5}\n11: \n"),
+        ("graph", "1:\u{e9}t\u{e9}\n2:\u{416}\u{436}\n3:abc\n4:ABC\n5:123\n6:\u{663}\n7:a-b\n8:\u{ab}x\u{bb}\n9:\u{20ac}\n10:\u{1c5}\n"),
+        ("digit", "5:123\n"),
+        ("space", "11: \n12:\t\n"),
+        ("blank", "11: \n12:\t\n"),
+        ("cntrl", "12:\t\n"),
+        ("xdigit", "3:abc\n4:ABC\n5:123\n"),
+    ];
+    for (class, want) in cases {
+        s.grep(&["-n", "-x", &format!("[[:{class}:]]*"), "c"])
+            .expect(want, "", 0);
+    }
+}
+
+/// GNU grep matches `[:upper:]` and `[:lower:]` as `[:alpha:]` under `-i`.
+#[test]
+fn posix_upper_class_under_ignore_case_is_alpha() {
+    let s = Sandbox::new();
+    s.write("c", CLASS_LINES);
+    s.grep(&["-n", "-x", "-i", "[[:upper:]]*", "c"]).expect(
+        "1:\u{e9}t\u{e9}\n2:\u{416}\u{436}\n3:abc\n4:ABC\n6:\u{663}\n10:\u{1c5}\n",
+        "",
+        0,
+    );
+}
+
+/// Regression (issue 13, item 5): `x+?`, `a*?`, `a{1,2}?` are POSIX stacked
+/// repetitions (`(x+)?`), not the `regex` crate's lazy ones.
+#[test]
+fn ere_plus_question_is_stacked_repetition() {
+    let s = Sandbox::new();
+    s.write("r", "x\nxx\ny\n\naa\nab\n");
+    s.grep(&["-E", "-n", "-x", "x+?", "r"])
+        .expect("1:x\n2:xx\n4:\n", "", 0);
+    s.grep(&["-E", "-n", "-x", "a*?", "r"])
+        .expect("4:\n5:aa\n", "", 0);
+    s.grep(&["-E", "-n", "-x", "a{1,2}?", "r"])
+        .expect("4:\n5:aa\n", "", 0);
+    s.grep(&["-E", "-c", "x+?", "r"]).expect("6\n", "", 0);
+}
+
+/// Lines holding the characters the repetition tests treat as literal.
+const OPERATOR_LINES: &str = "?i\n(?i)\ni\n+\n?x\nx\n*a\n^*\n^^\na\nb*\n*\n";
+
+/// Regression (issue 13, item 5): in BRE `\(\?i\)` is a group holding a
+/// literal `?` (a repetition with nothing before it), not a flag group.
+#[test]
+fn bre_question_at_group_start_is_literal_not_a_flag_group() {
+    let s = Sandbox::new();
+    s.write("l", OPERATOR_LINES);
+    s.grep(&["-n", "\\(\\?i\\)", "l"])
+        .expect("1:?i\n2:(?i)\n", "", 0);
+}
+
+/// Regression (issue 13, item 5): a BRE repetition first, or after an
+/// anchor, `\(` or `\|`, is a literal character; a `^` after `^` too.
+#[test]
+fn bre_repetition_at_start_or_after_anchor_is_literal() {
+    let s = Sandbox::new();
+    s.write("l", OPERATOR_LINES);
+    s.grep(&["-n", "^*", "l"]).expect("7:*a\n12:*\n", "", 0);
+    s.grep(&["-n", "\\<*", "l"]).expect("", "", 1);
+    s.grep(&["-n", "^^", "l"]).expect("8:^*\n9:^^\n", "", 0);
+    s.grep(&["-n", "\\+", "l"]).expect("4:+\n", "", 0);
+    s.grep(&["-n", "\\?x", "l"]).expect("5:?x\n", "", 0);
+    s.grep(&["-n", "a\\|\\?", "l"])
+        .expect("1:?i\n2:(?i)\n5:?x\n7:*a\n10:a\n", "", 0);
+}
+
+/// Regression (issue 13, item 5): an ERE repetition with nothing but anchors
+/// before it repeats the empty string, with GNU's warning.
+#[test]
+fn ere_repetition_at_start_or_after_anchor_repeats_nothing() {
+    let s = Sandbox::new();
+    s.write("l", OPERATOR_LINES);
+    s.grep(&["-E", "-c", "^*", "l"]).expect(
+        "12\n",
+        "gpugrep: warning: * at start of expression\n",
+        0,
+    );
+    s.grep(&["-E", "-n", "a|*b", "l"]).expect(
+        "7:*a\n10:a\n11:b*\n",
+        "gpugrep: warning: * at start of expression\n",
+        0,
+    );
+}
+
+/// Regression (issue 13, item 5): `` \` `` and `\'` anchor at each line's
+/// start and end (GNU grep matches line by line).
+#[test]
+fn buffer_anchors_match_at_each_line() {
+    let s = Sandbox::new();
+    s.write("b", "a\nb\n<\n>\na{,}\n");
+    s.grep(&["-n", "\\`a", "b"]).expect("1:a\n5:a{,}\n", "", 0);
+    s.grep(&["-n", "a\\'", "b"]).expect("1:a\n", "", 0);
+    s.grep(&["-c", "\\`b\\'", "b"]).expect("1\n", "", 0);
+}
+
+/// Regression (issue 13, item 5): ERE `a{,}` is `a{0,}`, as BRE `a\{,\}`.
+#[test]
+fn ere_interval_without_bounds_is_zero_or_more() {
+    let s = Sandbox::new();
+    s.write("b", "a\nb\n<\n>\na{,}\n");
+    s.grep(&["-E", "-c", "a{,}", "b"]).expect("5\n", "", 0);
+    s.grep(&["-c", "a\\{,\\}", "b"]).expect("5\n", "", 0);
+}
+
+/// Regression (issue 13, item 5): `[<]` failed with "invalid escape
+/// sequence"; `<` and `>` are ordinary in brackets.
+#[test]
+fn bracket_with_angle_brackets_matches_them() {
+    let s = Sandbox::new();
+    s.write("b", "a\nb\n<\n>\na{,}\n");
+    s.grep(&["-n", "[<]", "b"]).expect("3:<\n", "", 0);
+    s.grep(&["-E", "-n", "[<>]", "b"])
+        .expect("3:<\n4:>\n", "", 0);
+}
+
+/// Regression (issue 13, item 5): an unknown class name, a class as a range
+/// end, a reversed range and `[:alpha:]` for `[[:alpha:]]` are GNU's errors.
+#[test]
+fn bad_bracket_expressions_are_errors_exit_2() {
+    let s = Sandbox::new();
+    s.write("b", "a\n");
+    s.grep(&["[[:digits:]]", "b"])
+        .expect("", "gpugrep: Invalid character class name\n", 2);
+    s.grep(&["-E", "[[:alpha:]-z]", "b"])
+        .expect("", "gpugrep: Invalid range end\n", 2);
+    s.grep(&["[z-a]", "b"])
+        .expect("", "gpugrep: Invalid range end\n", 2);
+    s.grep(&["[:alpha:]", "b"]).expect(
+        "",
+        "gpugrep: character class syntax is [[:space:]], not [:space:]\n",
+        2,
+    );
+}
+
+/// `-w` takes GNU's word characters, `[_[:alnum:]]`: a combining mark that
+/// is not alphabetic (U+0301 of a decomposed `é`) or connector punctuation
+/// other than `_` (U+203F) is no word character, so `cafe` is a word in
+/// `cafe\u{301}`. For literals, regexes, and in `-o` spans.
+#[test]
+fn word_boundary_next_to_combining_mark_is_gnus() {
+    let s = Sandbox::new();
+    s.write(
+        "n",
+        "cafe\u{301}\ncafe\nx\u{301}y cafe\n\u{301}cafe\ncafe\u{203f}z\n",
+    );
+    let all = "1:cafe\u{301}\n2:cafe\n3:x\u{301}y cafe\n4:\u{301}cafe\n5:cafe\u{203f}z\n";
+    s.grep(&["-w", "-n", "cafe", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-F", "cafe", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-i", "CAFE", "n"]).expect(all, "", 0);
+    s.grep(&["-w", "-n", "-E", "(caf)?e", "n"])
+        .expect(all, "", 0);
+    s.grep(&["-w", "-o", "-b", "caf.", "n"]).expect(
+        "0:cafe\n7:cafe\n17:cafe\n24:cafe\n29:cafe\n",
+        "",
+        0,
+    );
+    s.grep(&["-w", "-o", "-n", ".", "n"])
+        .expect("3:x\n3:y\n5:z\n", "", 0);
 }

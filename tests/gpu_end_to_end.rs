@@ -117,6 +117,39 @@ fn ignore_case_finds_unicode_case_variants() {
     assert_eq!(gpu.stdout, cpu.stdout);
 }
 
+/// Regression (issue 13, item 1): with `-i`, a pattern whose case variants
+/// come from Unicode folding (`s`, `k`, a non-ASCII letter) was searched on
+/// the GPU as exact variants, and `-x`/`-w` were dropped: `-i -x is`
+/// selected `this is`. Expected outputs are GNU grep 3.8's.
+#[test]
+fn gpu_ignore_case_folded_variants_keep_word_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "this is\nsk\nIS\nis\n\u{17F} k\n\u{e9}T\u{c9}\n\u{e9}t\u{e9} x\n";
+    std::fs::write(dir.path().join("g"), text).unwrap();
+    let cases: [(&[&str], &str, i32); 8] = [
+        (&["-x", "is"], "IS\nis\n", 0),
+        (&["-c", "-x", "is"], "2\n", 0),
+        (&["-l", "-x", "is"], "g\n", 0),
+        (&["-L", "-x", "is"], "", 0),
+        (&["-w", "s"], "\u{17F} k\n", 0),
+        (&["-c", "-w", "s"], "1\n", 0),
+        (&["-x", "\u{e9}t\u{e9}"], "\u{e9}T\u{c9}\n", 0),
+        (
+            &["-n", "-w", "\u{c9}T\u{c9}"],
+            "6:\u{e9}T\u{c9}\n7:\u{e9}t\u{e9} x\n",
+            0,
+        ),
+    ];
+    for (opts, want, code) in cases {
+        let mut args: Vec<String> = vec!["-i".into()];
+        args.extend(opts.iter().map(|s| s.to_string()));
+        args.push("g".into());
+        let sim = run_with("gpu", &args, dir.path(), false, &[simulate()]);
+        assert_eq!(String::from_utf8_lossy(&sim.stdout), want, "{args:?}");
+        assert_eq!(sim.status.code(), Some(code), "{args:?}");
+    }
+}
+
 /// Shift_JIS text dense in false candidates: kanji whose trail byte is
 /// `A`, so a raw search for `A` hits every other byte. The back-read on the
 /// GPU (simulated: its CPU mirror) drops those before the count, so no

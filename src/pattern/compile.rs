@@ -14,7 +14,7 @@
 //! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
 use crate::config::{Config, Syntax};
-use crate::confirm::{LineLiterals, WordLiterals};
+use crate::confirm::{word_regex, LineLiterals, WordLiterals, WordRegex};
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
 use crate::engine::cpu;
@@ -226,15 +226,21 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
         let mut c = compile_regex(&alternatives, cfg)?;
-        if !holds_terminator {
-            c.literal_set = gpu_set(&lits, cfg.ignore_case);
+        if let Some(set) = gpu_set(&lits, cfg.ignore_case).filter(|_| !holds_terminator) {
+            // An occurrence of a variant is a match only without -w/-x;
+            // with them it is a candidate whose line the regex confirms.
+            if cfg.line || cfg.word {
+                c.prefilter_set = Some(set);
+            } else {
+                c.literal_set = Some(set);
+            }
         }
         return Ok(c);
     }
     let basic = cfg.syntax == Syntax::Basic;
     let translated = patterns
         .iter()
-        .map(|p| translate(p, basic))
+        .map(|p| translate(p, basic, cfg.ignore_case))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
@@ -370,30 +376,34 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
         .map(|a| format!("(?:{a})"))
         .collect::<Vec<_>>()
         .join("|");
+    // Under -x, -w changes nothing.
+    let word = cfg.word && !cfg.line;
     let wrapped = if cfg.line {
         format!("^(?:{joined})$")
-    } else if cfg.word {
+    } else if word {
         format!(r"\b{{start-half}}(?:{joined})\b{{end-half}}")
     } else {
-        joined
+        joined.clone()
     };
     let t = cfg.terminator;
-    let hir = regex_syntax::ParserBuilder::new()
-        .case_insensitive(cfg.ignore_case)
-        .multi_line(true)
-        .dot_matches_new_line(t != b'\n')
-        .line_terminator(t)
-        .utf8(false)
-        .build()
-        .parse(&wrapped)
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
-    let confined = strip_terminator(hir, t);
+    let confined = parse_confined(&wrapped, cfg)?;
     let required = required_literals(&confined);
     let re = build_regex(&confined, t)?;
     let (prefilter, how) = line_finder(&confined, required.as_ref(), &re, t)?;
+    // -w: the lines the finder gives (with the word boundaries dropped or
+    // through literals) are confirmed by the word matcher (see WordRegex).
+    let confirm: Box<dyn Matcher> = if word {
+        let fast = bytes_regex(&confined, t)?;
+        let full = bytes_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
+        let word = WordRegex::new(fast, full, t)
+            .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+        Box::new(word)
+    } else {
+        Box::new(cpu::Regex::new(re))
+    };
     Ok(Compiled {
         prefilter,
-        confirm: Some(Box::new(cpu::Regex::new(re))),
+        confirm: Some(confirm),
         literal: None,
         literal_set: None,
         description: format!(
@@ -569,6 +579,69 @@ fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
         }
     }
     Some(relax(hir, &unicode_word))
+}
+
+/// Parses `wrapped` as the configuration says and confines it to one line.
+fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, PatternError> {
+    let t = cfg.terminator;
+    let hir = regex_syntax::ParserBuilder::new()
+        .case_insensitive(cfg.ignore_case)
+        .multi_line(true)
+        .dot_matches_new_line(t != b'\n')
+        .line_terminator(t)
+        .utf8(false)
+        .build()
+        .parse(wrapped)
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
+    Ok(strip_terminator(hir, t))
+}
+
+/// The `regex` crate's regex for an expression (the `-w` matcher needs its
+/// capture groups), built from the expression printed back.
+fn bytes_regex(hir: &Hir, t: u8) -> Result<regex::bytes::Regex, PatternError> {
+    regex::bytes::RegexBuilder::new(&group_nested_repetitions(hir.clone()).to_string())
+        .multi_line(true)
+        .line_terminator(t)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
+        .build()
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
+}
+
+/// regex-syntax prints `(?:x+)?` as `x+?`, which reads back as a lazy
+/// `x+`: before printing, a repeated repetition is put in a group.
+fn group_nested_repetitions(h: Hir) -> Hir {
+    match h.into_kind() {
+        HirKind::Repetition(mut rep) => {
+            let sub = group_nested_repetitions(std::mem::replace(&mut *rep.sub, Hir::empty()));
+            rep.sub = Box::new(match sub.kind() {
+                HirKind::Repetition(_) => Hir::capture(hir::Capture {
+                    index: 0,
+                    name: None,
+                    sub: Box::new(sub),
+                }),
+                _ => sub,
+            });
+            Hir::repetition(rep)
+        }
+        HirKind::Capture(mut cap) => {
+            cap.sub = Box::new(group_nested_repetitions(std::mem::replace(
+                &mut *cap.sub,
+                Hir::empty(),
+            )));
+            Hir::capture(cap)
+        }
+        HirKind::Concat(subs) => {
+            Hir::concat(subs.into_iter().map(group_nested_repetitions).collect())
+        }
+        HirKind::Alternation(subs) => {
+            Hir::alternation(subs.into_iter().map(group_nested_repetitions).collect())
+        }
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(l) => Hir::literal(l.0),
+        HirKind::Class(c) => Hir::class(c),
+        HirKind::Look(l) => Hir::look(l),
+    }
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.

@@ -9,8 +9,11 @@
 //! for a regular expression, `required` finds literals every match contains,
 //! which the GPU's kernels search for candidate lines.
 
+pub mod bracket;
 pub mod compile;
 pub mod fold;
+pub mod interval;
+pub mod posix_class;
 pub mod read;
 pub mod required;
 pub mod translate;

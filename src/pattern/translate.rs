@@ -1,12 +1,29 @@
 //! POSIX basic and extended regular expressions → the `regex` crate's syntax.
 //!
 //! grep's users type POSIX syntax; the `regex` crate speaks a Perl-like one.
-//! The translation is a single left-to-right pass that knows the few places
-//! the two disagree: BRE's backslashed operators, literal `*`, `^` and `$`
-//! where POSIX says so, `{` that does not open an interval, and bracket
-//! expressions (where `\`, `[`, `&&`, `--` and `~~` are not special in
-//! POSIX). Back-references have no equivalent and are rejected clearly.
-//! Bytes that are not UTF-8 become `(?-u:\xNN)`.
+//! The translation is a single left-to-right pass that reads the pattern as
+//! GNU grep does (its DFA's lexer, and glibc's parser for what is an error)
+//! and writes only plain `regex` syntax, so nothing of the crate's own
+//! (lazy `+?`, flag groups `(?i)`, `\d`, `\p{..}`) can come from the user:
+//!
+//! - BRE's backslashed operators; `^` an anchor only first (or after `\(`,
+//!   `\|`), `$` only last (or before `\)`, `\|`); ERE's anchors anywhere.
+//! - A repetition with nothing before it but anchors (`*a`, `^*`, `\<*`,
+//!   `(+a)`) is a literal character in BRE; in ERE it repeats the empty
+//!   string, with GNU's warning "* at start of expression".
+//! - Stacked repetitions (`a+?`, `a*{2}`) repeat the repetition; a repeated
+//!   anchor (`a^*`) is grouped, as the crate repeats no bare assertion.
+//! - Intervals as glibc reads them (see `interval`), brackets and POSIX
+//!   classes as Unicode sets (see `bracket`, `posix_class`); `\w`, `\s` are
+//!   GNU's `[_[:alnum:]]` and `[[:space:]]`; `` \` `` and `\'` are line
+//!   anchors, as GNU grep matches line by line.
+//!
+//! Back-references have no equivalent and are rejected clearly. Bytes that
+//! are not UTF-8 become `(?-u:\xNN)`. Errors carry GNU grep's messages.
+
+use super::bracket::bracket;
+use super::interval::{interval, Interval};
+use super::posix_class;
 
 /// A translated pattern and the warnings GNU grep would print for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,14 +32,18 @@ pub struct Translated {
     pub warnings: Vec<String>,
 }
 
-/// Translates one pattern. `basic` selects BRE (`-G`), else ERE (`-E`).
-pub fn translate(pat: &[u8], basic: bool) -> Result<Translated, String> {
+/// Translates one pattern. `basic` selects BRE (`-G`), else ERE (`-E`);
+/// under `ignore_case` GNU grep matches `[:upper:]`/`[:lower:]` as `[:alpha:]`.
+pub fn translate(pat: &[u8], basic: bool, ignore_case: bool) -> Result<Translated, String> {
     let mut t = Translator {
         pat,
         i: 0,
         out: String::with_capacity(pat.len() * 2),
         basic,
-        depth: 0,
+        ignore_case,
+        groups: Vec::new(),
+        operand: None,
+        caret: true,
         warnings: Vec::new(),
     };
     t.run()?;
@@ -38,30 +59,21 @@ pub fn escape_literal(lit: &[u8]) -> String {
     let mut i = 0;
     while i < lit.len() {
         let (ch, len) = decode(&lit[i..]);
-        push_char(&mut out, ch, lit[i]);
+        push_char(&mut out, ch);
         i += len;
     }
     out
 }
 
-struct Translator<'a> {
-    pat: &'a [u8],
-    i: usize,
-    out: String,
-    basic: bool,
-    /// Open ERE groups: a `)` with none open is literal, as in GNU grep.
-    depth: usize,
-    warnings: Vec<String>,
-}
-
 /// One character of a pattern: a Unicode scalar or a byte that is not UTF-8.
 #[derive(Clone, Copy)]
-enum Ch {
+pub(super) enum Ch {
     Char(char),
     Byte(u8),
 }
 
-fn decode(bytes: &[u8]) -> (Ch, usize) {
+/// The character at the start of `bytes` (not empty) and its length.
+pub(super) fn decode(bytes: &[u8]) -> (Ch, usize) {
     let max = bytes.len().min(4);
     for len in 1..=max {
         if let Ok(s) = std::str::from_utf8(&bytes[..len]) {
@@ -70,10 +82,10 @@ fn decode(bytes: &[u8]) -> (Ch, usize) {
             }
         }
     }
-    (Ch::Byte(bytes[0]), 1)
+    (Ch::Byte(bytes.first().copied().unwrap_or_default()), 1)
 }
 
-fn push_char(out: &mut String, ch: Ch, _first: u8) {
+fn push_char(out: &mut String, ch: Ch) {
     match ch {
         Ch::Char(c) => {
             let mut buf = [0u8; 4];
@@ -83,236 +95,211 @@ fn push_char(out: &mut String, ch: Ch, _first: u8) {
     }
 }
 
-impl Translator<'_> {
-    fn peek(&self, k: usize) -> Option<u8> {
-        self.pat.get(self.i + k).copied()
-    }
-
-    fn literal(&mut self, b: u8) {
-        push_char(&mut self.out, Ch::Char(b as char), b);
-    }
-
-    fn run(&mut self) -> Result<(), String> {
-        // True where a `*` (or, in BRE, a `^`) starts a new expression.
-        let mut at_start = true;
-        while self.i < self.pat.len() {
-            let b = self.pat[self.i];
-            let was_start = at_start;
-            at_start = false;
-            match b {
-                b'\\' => {
-                    let Some(next) = self.peek(1) else {
-                        return Err("trailing backslash".into());
-                    };
-                    self.i += 2;
-                    match next {
-                        b'{' if self.basic && was_start => self.literal(b'{'),
-                        b'(' | b')' | b'{' | b'}' | b'|' | b'+' | b'?' if self.basic => {
-                            if next == b'{' {
-                                self.interval(true)?;
-                                continue;
-                            }
-                            self.out.push(next as char);
-                            at_start = next == b'(' || next == b'|';
-                        }
-                        b'<' => self.out.push_str(r"\b{start}"),
-                        b'>' => self.out.push_str(r"\b{end}"),
-                        b'b' | b'B' | b'w' | b'W' | b's' | b'S' => {
-                            self.out.push('\\');
-                            self.out.push(next as char);
-                        }
-                        b'`' => self.out.push_str(r"\A"),
-                        b'\'' => self.out.push_str(r"\z"),
-                        b'1'..=b'9' => {
-                            return Err("back-references (\\1 to \\9) are not supported".into())
-                        }
-                        _ => {
-                            let (ch, len) = decode(&self.pat[self.i - 1..]);
-                            push_char(&mut self.out, ch, next);
-                            self.i += len - 1;
-                        }
-                    }
-                    continue;
-                }
-                b'[' => {
-                    self.i += 1;
-                    self.bracket()?;
-                    continue;
-                }
-                b'*' if was_start && self.basic => self.literal(b'*'),
-                b'*' | b'+' | b'?' if was_start && !self.basic => {
-                    // GNU grep ignores a repetition with nothing to repeat.
-                    self.warnings
-                        .push(format!("{} at start of expression", b as char));
-                    at_start = true;
-                }
-                b'*' | b'.' => self.out.push(b as char),
-                b'^' => {
-                    if !self.basic || was_start {
-                        self.out.push('^');
-                        at_start = true;
-                    } else {
-                        self.literal(b'^');
-                    }
-                }
-                b'$' => {
-                    let rest = &self.pat[self.i + 1..];
-                    if !self.basic
-                        || rest.is_empty()
-                        || rest.starts_with(b"\\)")
-                        || rest.starts_with(b"\\|")
-                    {
-                        self.out.push('$');
-                    } else {
-                        self.literal(b'$');
-                    }
-                }
-                b'(' | b')' | b'|' | b'{' | b'}' | b'+' | b'?' if self.basic => self.literal(b),
-                b'{' => {
-                    self.i += 1;
-                    if was_start || !self.interval(false)? {
-                        self.literal(b'{');
-                    }
-                    continue;
-                }
-                b'(' | b'|' => {
-                    self.depth += usize::from(b == b'(');
-                    self.out.push(b as char);
-                    at_start = true;
-                }
-                b')' if self.depth == 0 => self.literal(b')'),
-                b')' => {
-                    self.depth -= 1;
-                    self.out.push(')');
-                }
-                b'+' | b'?' | b'}' => self.out.push(b as char),
-                _ => {
-                    let (ch, len) = decode(&self.pat[self.i..]);
-                    push_char(&mut self.out, ch, b);
-                    self.i += len;
-                    continue;
-                }
-            }
-            self.i += 1;
-        }
-        Ok(())
-    }
-
-    /// After `{` (or BRE's `\{`): an interval `n`, `n,`, `,m` or `n,m` closed
-    /// by `}` (BRE: `\}`). Returns false (consuming nothing) when ERE text is
-    /// not an interval, so `{` is literal; BRE's `\{` must open one.
-    fn interval(&mut self, basic: bool) -> Result<bool, String> {
-        let rest = &self.pat[self.i..];
-        let close: &[u8] = if basic { b"\\}" } else { b"}" };
-        let end = rest.windows(close.len()).position(|w| w == close);
-        let body = end.map(|e| &rest[..e]);
-        let valid = body.is_some_and(|body| {
-            let mut parts = body.splitn(2, |&c| c == b',');
-            let lo = parts.next().unwrap_or_default();
-            let hi = parts.next();
-            let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
-            digits(lo)
-                && hi.is_none_or(digits)
-                && !(lo.is_empty() && hi.is_none_or(<[u8]>::is_empty))
-        });
-        match (valid, body, end) {
-            (true, Some(body), Some(end)) => {
-                let text = String::from_utf8_lossy(body);
-                let text = if text.starts_with(',') {
-                    format!("0{text}")
-                } else {
-                    text.into_owned()
-                };
-                self.out.push('{');
-                self.out.push_str(&text);
-                self.out.push('}');
-                self.i += end + close.len();
-                Ok(true)
-            }
-            _ if basic => Err("invalid content of \\{\\}".into()),
-            _ => Ok(false),
-        }
-    }
-
-    /// After `[`: a bracket expression, up to its closing `]`.
-    fn bracket(&mut self) -> Result<(), String> {
-        let unmatched = || "unmatched [, [^, [:, [., or [=".to_string();
-        let mut out = String::from("[");
-        if self.peek(0) == Some(b'^') {
-            out.push('^');
-            self.i += 1;
-        }
-        let mut first = true;
-        loop {
-            let Some(b) = self.peek(0) else {
-                return Err(unmatched());
-            };
-            if b == b']' && !first {
-                self.i += 1;
-                break;
-            }
-            first = false;
-            if b == b'[' && matches!(self.peek(1), Some(b':') | Some(b'=') | Some(b'.')) {
-                let kind = self.pat[self.i + 1];
-                let rest = &self.pat[self.i + 2..];
-                let close = [kind, b']'];
-                let Some(end) = rest.windows(2).position(|w| w == close) else {
-                    return Err(unmatched());
-                };
-                let name = &rest[..end];
-                match kind {
-                    b':' => {
-                        out.push_str("[:");
-                        out.push_str(&String::from_utf8_lossy(name));
-                        out.push_str(":]");
-                    }
-                    _ => {
-                        // [=c=] and [.c.] name one character here.
-                        if name.is_empty() {
-                            return Err(
-                                "unsupported collating element in bracket expression".into()
-                            );
-                        }
-                        let (ch, len) = decode(name);
-                        if len != name.len() {
-                            return Err(
-                                "unsupported collating element in bracket expression".into()
-                            );
-                        }
-                        push_class_char(&mut out, ch)?;
-                    }
-                }
-                self.i += 2 + end + 2;
-                continue;
-            }
-            let (ch, len) = decode(&self.pat[self.i..]);
-            self.i += len;
-            push_class_char(&mut out, ch)?;
-            // A range `a-z`, unless `-` is last (then it is literal).
-            if self.peek(0) == Some(b'-') && self.peek(1).is_some_and(|c| c != b']') {
-                self.i += 1;
-                let (hi, len) = decode(&self.pat[self.i..]);
-                self.i += len;
-                out.push('-');
-                push_class_char(&mut out, hi)?;
-            }
-        }
-        out.push(']');
-        self.out.push_str(&out);
-        Ok(())
-    }
+/// What a repetition at this point of the pattern repeats.
+#[derive(Clone, Copy)]
+struct Operand {
+    /// Where it starts in the output.
+    start: usize,
+    /// It must be grouped to be repeated: an assertion, or a repetition.
+    group: bool,
 }
 
-fn push_class_char(out: &mut String, ch: Ch) -> Result<(), String> {
-    match ch {
-        Ch::Char(c) if c.is_ascii_punctuation() => {
-            out.push('\\');
-            out.push(c);
+struct Translator<'a> {
+    pat: &'a [u8],
+    i: usize,
+    out: String,
+    basic: bool,
+    ignore_case: bool,
+    /// Output offsets of the open groups.
+    groups: Vec<usize>,
+    /// `None` where GNU's lexer is at a "start" (nothing but anchors since
+    /// the beginning, `(` or `|`): a repetition there has no operand.
+    operand: Option<Operand>,
+    /// BRE: a `^` here is an anchor (first, or after `\(` or `\|`).
+    caret: bool,
+    warnings: Vec<String>,
+}
+
+impl Translator<'_> {
+    fn run(&mut self) -> Result<(), String> {
+        while let Some(&b) = self.pat.get(self.i) {
+            self.i += 1;
+            if b != b'\\' {
+                self.plain(b)?;
+                continue;
+            }
+            let Some(&next) = self.pat.get(self.i) else {
+                return Err("Trailing backslash".into());
+            };
+            self.i += 1;
+            self.escaped(next)?;
         }
-        Ch::Char(c) => out.push(c),
-        Ch::Byte(_) => return Err("bytes that are not UTF-8 inside [...] are not supported".into()),
+        if !self.groups.is_empty() {
+            return Err("Unmatched ( or \\(".into());
+        }
+        Ok(())
     }
-    Ok(())
+
+    /// A character without a backslash (already consumed).
+    fn plain(&mut self, b: u8) -> Result<(), String> {
+        let ere = !self.basic;
+        match b {
+            b'[' => {
+                let (class, next) = bracket(self.pat, self.i, self.ignore_case)?;
+                self.i = next;
+                self.atom(&class);
+            }
+            b'.' => self.atom("."),
+            b'*' => self.repeat("*"),
+            b'+' if ere => self.repeat("+"),
+            b'?' if ere => self.repeat("?"),
+            b'{' if ere => self.interval()?,
+            b'(' if ere => self.open(),
+            b')' if ere && !self.groups.is_empty() => self.close(),
+            b'|' if ere => self.alternate(),
+            b'^' if ere || self.caret => self.anchor("^"),
+            b'$' if ere || self.dollar_ends() => self.anchor("$"),
+            _ => self.literal_at(self.i - 1),
+        }
+        Ok(())
+    }
+
+    /// The character after a backslash (both consumed).
+    fn escaped(&mut self, next: u8) -> Result<(), String> {
+        let bre = self.basic;
+        match next {
+            b'(' if bre => self.open(),
+            b')' if bre && self.groups.is_empty() => return Err("Unmatched ) or \\)".into()),
+            b')' if bre => self.close(),
+            b'|' if bre => self.alternate(),
+            b'{' if bre => self.interval()?,
+            b'+' if bre => self.repeat("+"),
+            b'?' if bre => self.repeat("?"),
+            b'<' => self.anchor(r"\b{start}"),
+            b'>' => self.anchor(r"\b{end}"),
+            b'b' => self.anchor(r"\b"),
+            b'B' => self.anchor(r"\B"),
+            // GNU grep matches each line alone: buffer anchors are line anchors.
+            b'`' => self.anchor("^"),
+            b'\'' => self.anchor("$"),
+            b'w' => self.atom(&posix_class::word()),
+            b'W' => self.atom(&format!("[^{}]", posix_class::word())),
+            b's' => self.atom(&posix_class::space()),
+            b'S' => self.atom(&format!("[^{}]", posix_class::space())),
+            b'1'..=b'9' => return Err("back-references (\\1 to \\9) are not supported".into()),
+            _ => self.literal_at(self.i - 1),
+        }
+        Ok(())
+    }
+
+    /// The character at `pat[at]`, literally.
+    fn literal_at(&mut self, at: usize) {
+        let (ch, len) = decode(&self.pat[at..]);
+        self.i = at + len;
+        let mut s = String::new();
+        push_char(&mut s, ch);
+        self.atom(&s);
+    }
+
+    /// Something that matches text (a repetition may follow).
+    fn atom(&mut self, s: &str) {
+        let start = self.out.len();
+        self.out.push_str(s);
+        self.operand = Some(Operand {
+            start,
+            group: false,
+        });
+        self.caret = false;
+    }
+
+    /// A zero-width assertion: at a start it leaves the start as it is.
+    fn anchor(&mut self, s: &str) {
+        let start = self.out.len();
+        self.out.push_str(s);
+        if self.operand.is_some() {
+            self.operand = Some(Operand { start, group: true });
+        }
+        self.caret = false;
+    }
+
+    fn open(&mut self) {
+        self.groups.push(self.out.len());
+        self.out.push('(');
+        self.operand = None;
+        self.caret = true;
+    }
+
+    fn close(&mut self) {
+        let start = self.groups.pop().unwrap_or_default();
+        self.out.push(')');
+        self.operand = Some(Operand {
+            start,
+            group: false,
+        });
+        self.caret = false;
+    }
+
+    fn alternate(&mut self) {
+        self.out.push('|');
+        self.operand = None;
+        self.caret = true;
+    }
+
+    /// BRE: `$` is an anchor last, or before `\)` or `\|`.
+    fn dollar_ends(&self) -> bool {
+        let rest = &self.pat[self.i..];
+        rest.is_empty() || rest.starts_with(b"\\)") || rest.starts_with(b"\\|")
+    }
+
+    /// `*`, `+` or `?`, just consumed.
+    fn repeat(&mut self, op: &str) {
+        match self.operand {
+            // BRE: a character at a start.
+            None if self.basic => self.literal_at(self.i - 1),
+            // ERE: repeats the empty string.
+            None => self.warnings.push(format!("{op} at start of expression")),
+            Some(operand) => self.apply(operand, op),
+        }
+    }
+
+    fn apply(&mut self, operand: Operand, op: &str) {
+        if operand.group {
+            self.out.insert_str(operand.start, "(?:");
+            self.out.push(')');
+        }
+        self.out.push_str(op);
+        self.operand = Some(Operand {
+            start: operand.start,
+            group: true,
+        });
+        self.caret = false;
+    }
+
+    /// After ERE's `{` or BRE's `\{`.
+    fn interval(&mut self) -> Result<(), String> {
+        if self.operand.is_none() && self.basic {
+            self.atom(r"\{");
+            return Ok(());
+        }
+        match (interval(self.pat, self.i, self.basic), self.operand) {
+            (Interval::Valid { min, max, end }, operand) => {
+                self.i = end;
+                let op = match max {
+                    Some(max) if max == min => format!("{{{min}}}"),
+                    Some(max) => format!("{{{min},{max}}}"),
+                    None => format!("{{{min},}}"),
+                };
+                match operand {
+                    Some(operand) => self.apply(operand, &op),
+                    None => self.warnings.push("{...} at start of expression".into()),
+                }
+            }
+            (Interval::Error(e), Some(_)) => return Err(e.into()),
+            // At a start glibc reads the brace as a character.
+            (Interval::Error(_) | Interval::Literal, _) => self.atom(r"\{"),
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -320,10 +307,13 @@ mod tests {
     use super::*;
 
     fn bre(p: &str) -> String {
-        translate(p.as_bytes(), true).unwrap().regex
+        translate(p.as_bytes(), true, false).unwrap().regex
     }
     fn ere(p: &str) -> String {
-        translate(p.as_bytes(), false).unwrap().regex
+        translate(p.as_bytes(), false, false).unwrap().regex
+    }
+    fn err(p: &str, basic: bool) -> String {
+        translate(p.as_bytes(), basic, false).unwrap_err()
     }
 
     #[test]
@@ -341,50 +331,108 @@ mod tests {
         assert_eq!(bre("a^b$c"), r"a\^b\$c");
         assert_eq!(bre("^ab$"), "^ab$");
         assert_eq!(bre(r"\(^a$\)"), "(^a$)");
+        assert_eq!(bre("^^"), r"^\^");
+    }
+
+    #[test]
+    fn repetition_at_a_start_is_literal_in_bre() {
+        assert_eq!(bre(r"\(\?i\)"), r"(\?i)");
+        assert_eq!(bre(r"\+"), r"\+");
+        assert_eq!(bre(r"\?x"), r"\?x");
+        assert_eq!(bre(r"a\|\?"), r"a|\?");
+        assert_eq!(bre(r"\<*"), r"\b{start}\*");
+        assert_eq!(bre(r"\B*"), r"\B\*");
+        assert_eq!(bre(r"\{1\}a"), r"\{1\}a");
+    }
+
+    #[test]
+    fn repetition_at_a_start_repeats_nothing_in_ere() {
+        let t = translate(b"*a|+b", false, false).unwrap();
+        assert_eq!(t.regex, "a|b");
+        assert_eq!(
+            t.warnings,
+            vec!["* at start of expression", "+ at start of expression"]
+        );
+        assert_eq!(ere("^*"), "^");
+        assert_eq!(ere(r"\<*a"), r"\b{start}a");
+        let t = translate(b"{1}x", false, false).unwrap();
+        assert_eq!(
+            (t.regex.as_str(), t.warnings[0].as_str()),
+            ("x", "{...} at start of expression")
+        );
+        // Not at a start: the anchor itself is repeated.
+        assert_eq!(ere("a^*"), "a(?:^)*");
+    }
+
+    #[test]
+    fn stacked_repetitions_repeat_the_repetition() {
+        assert_eq!(ere("x+?"), "(?:x+)?");
+        assert_eq!(ere("a*?"), "(?:a*)?");
+        assert_eq!(ere("a{1,2}?"), "(?:a{1,2})?");
+        assert_eq!(ere("(ab)+*"), "(?:(ab)+)*");
+        assert_eq!(bre(r"a*\{2\}"), "(?:a*){2}");
     }
 
     #[test]
     fn ere_braces_that_are_not_intervals_are_literal() {
         assert_eq!(ere("a{2}"), "a{2}");
         assert_eq!(ere("a{,3}"), "a{0,3}");
+        assert_eq!(ere("a{,}"), "a{0,}");
         assert_eq!(ere("a{x"), r"a\{x");
         assert_eq!(ere("{a"), r"\{a");
-    }
-
-    #[test]
-    fn brackets_escape_what_regex_treats_specially() {
-        assert_eq!(ere(r"[\]"), r"[\\]");
-        assert_eq!(ere("[]a]"), r"[\]a]");
-        assert_eq!(ere("[^]a]"), r"[^\]a]");
-        assert_eq!(ere("[a-z&&[]"), r"[a-z\&\&\[]");
-        assert_eq!(ere("[[:digit:]x-]"), r"[[:digit:]x\-]");
+        assert_eq!(ere("{}"), r"\{\}");
+        assert_eq!(err("a{2,1}", false), "Invalid content of \\{\\}");
+        assert_eq!(err("a{}", false), "Invalid content of \\{\\}");
+        assert_eq!(err(r"a\{1", true), "Unmatched \\{");
+        assert_eq!(err("x{32768}", false), "Regular expression too big");
     }
 
     #[test]
     fn gnu_ere_leniencies() {
         assert_eq!(ere("a)"), r"a\)");
         assert_eq!(ere("(a))"), r"(a)\)");
-        let t = translate(b"*a|+b", false).unwrap();
-        assert_eq!(t.regex, "a|b");
-        assert_eq!(
-            t.warnings,
-            vec!["* at start of expression", "+ at start of expression"]
-        );
         assert_eq!(bre(r"\{1"), r"\{1");
+    }
+
+    #[test]
+    fn buffer_anchors_are_line_anchors() {
+        assert_eq!(bre(r"\`a"), "^a");
+        assert_eq!(ere(r"a\'"), "a$");
+    }
+
+    #[test]
+    fn no_rust_only_syntax_gets_through() {
+        assert_eq!(ere(r"\d\p"), "dp");
+        assert_eq!(ere("(?i)"), "(i)");
+        assert_eq!(bre(r"\(?i\)"), r"(\?i)");
+        assert_eq!(ere("[<>]"), "[<>]");
+        assert!(ere(r"\w").starts_with("[_[") && ere(r"\S").starts_with("[^["));
     }
 
     #[test]
     fn word_boundaries_and_errors() {
         assert_eq!(ere(r"\<a\>"), r"\b{start}a\b{end}");
-        assert!(translate(br"(a)\1", false).is_err());
-        assert!(translate(b"a\\", false).is_err());
-        assert!(translate(b"[abc", false).is_err());
+        assert!(translate(br"(a)\1", false, false).is_err());
+        assert_eq!(err("a\\", false), "Trailing backslash");
+        assert_eq!(err("[abc", false), "Unmatched [, [^, [:, [., or [=");
+        assert_eq!(err("(a", false), "Unmatched ( or \\(");
+        assert_eq!(err(r"a\)", true), "Unmatched ) or \\)");
+        assert_eq!(err("[[:digits:]]", false), "Invalid character class name");
+    }
+
+    #[test]
+    fn upper_and_lower_are_alpha_under_ignore_case() {
+        let ci = translate(b"[[:upper:]]", false, true).unwrap().regex;
+        assert_eq!(ci, translate(b"[[:alpha:]]", false, false).unwrap().regex);
     }
 
     #[test]
     fn non_utf8_bytes_become_byte_escapes() {
         assert_eq!(ere("a\u{e9}"), "a\u{e9}");
-        assert_eq!(translate(b"a\xff", false).unwrap().regex, r"a(?-u:\xFF)");
+        assert_eq!(
+            translate(b"a\xff", false, false).unwrap().regex,
+            r"a(?-u:\xFF)"
+        );
         assert_eq!(escape_literal(b"a.b\xff"), r"a\.b(?-u:\xFF)");
     }
 }

@@ -1,0 +1,174 @@
+//! GNU grep's word characters for `-w`, on top of the `regex` crate's.
+//!
+//! GNU's word characters are `_` and `[:alnum:]` (alphabetic characters
+//! and decimal digits). The crate's `\w`, which its word boundaries use,
+//! also holds marks that are not alphabetic (U+0301), connector punctuation
+//! other than `_` (U+203F) and the joiners: beside one of those, GNU's `-w`
+//! holds where `\b{start-half}` fails. Such characters are rare, so `-w`
+//! regexes run the crate's fast boundaries and switch to an exact (slower)
+//! regex only where one is near (see [`WordRegex`]); finding them must cost
+//! little, hence a bitmap of the Basic Multilingual Plane.
+
+use super::{char_after, char_before};
+use crate::engine::Matcher;
+use std::ops::Range;
+
+/// True when `c` is a word character for `-w`: `_`, `Alphabetic` and
+/// decimal digits (as `pattern::posix_class`'s `[:alnum:]`).
+pub fn is_word_char(c: char) -> bool {
+    c == '_' || c.is_alphabetic() || (c.is_numeric() && regex_syntax::is_word_character(c))
+}
+
+/// In the crate's `\w` and not a word character: the characters where the
+/// two boundaries differ. All are U+0300 or above.
+fn regex_only(c: char) -> bool {
+    regex_syntax::is_word_character(c) && !is_word_char(c)
+}
+
+/// [`regex_only`] as a class for the `regex` crate.
+const REGEX_ONLY: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";
+
+/// The regex for `-w` around `inner`: GNU's word boundaries (one of the
+/// [`regex_only`] characters may stand beside the match, and is then part
+/// of the regex's match), the match itself in the capture group `w`.
+pub fn word_regex(inner: &str) -> String {
+    let d = REGEX_ONLY;
+    format!(r"(?:\b{{start-half}}|{d})(?P<w>{inner})(?:\b{{end-half}}|{d})")
+}
+
+/// [`regex_only`] for the BMP, one bit per code point (8 KiB).
+struct Bitmap(Box<[u64]>);
+
+impl Bitmap {
+    fn new() -> Bitmap {
+        let mut bits = vec![0u64; 0x10000 / 64].into_boxed_slice();
+        for cp in 0x300..0x10000u32 {
+            if char::from_u32(cp).is_some_and(regex_only) {
+                bits[cp as usize / 64] |= 1 << (cp % 64);
+            }
+        }
+        Bitmap(bits)
+    }
+
+    fn has(&self, cp: u32) -> bool {
+        match char::from_u32(cp) {
+            Some(c) if cp >= 0x10000 => regex_only(c),
+            Some(_) => self.0[cp as usize / 64] & (1 << (cp % 64)) != 0,
+            None => false,
+        }
+    }
+
+    /// `bytes` hold a [`regex_only`] character (whole, as UTF-8).
+    fn any_in(&self, bytes: &[u8]) -> bool {
+        // Most text is ASCII, or nearly: only lead bytes from 0xCC on start
+        // characters from U+0300 on.
+        if bytes.is_ascii() {
+            return false;
+        }
+        let mut i = 0;
+        while let Some(skip) = bytes[i..].iter().position(|&b| b >= 0xCC) {
+            i += skip;
+            let width = super::utf8_width(bytes[i]);
+            let c = bytes
+                .get(i..i + width)
+                .and_then(|s| std::str::from_utf8(s).ok())
+                .and_then(|s| s.chars().next());
+            match c {
+                Some(c) if self.has(c as u32) => return true,
+                Some(_) => i += width,
+                None => i += 1,
+            }
+        }
+        false
+    }
+}
+
+/// `-w` as a regex, on one candidate line: exact on GNU's
+/// word characters, at the speed of the `regex` crate's own boundaries.
+///
+/// `fast` is `\b{start-half}(?:P)\b{end-half}` and `full` is
+/// [`word_regex`]`(P)`. They can differ only next to a [`regex_only`]
+/// character, and matches never cross lines: where the text from just
+/// before `at` to the end of the line of `fast`'s match holds none, `fast`
+/// answers; else `full`, whose match is its group `w`.
+pub struct WordRegex {
+    fast: regex::bytes::Regex,
+    full: regex::bytes::Regex,
+    group: usize,
+    others: Bitmap,
+    terminator: u8,
+}
+
+impl WordRegex {
+    /// `None` when `full` has no group `w`.
+    pub fn new(
+        fast: regex::bytes::Regex,
+        full: regex::bytes::Regex,
+        terminator: u8,
+    ) -> Option<WordRegex> {
+        let group = full.capture_names().position(|n| n == Some("w"))?;
+        Some(WordRegex {
+            fast,
+            full,
+            group,
+            others: Bitmap::new(),
+            terminator,
+        })
+    }
+
+    fn full_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let m = self.full.find_at(hay, at)?;
+        let taken = |c: Option<char>| c.is_some_and(regex_only);
+        // Only a match that starts or ends with such a character may hold
+        // more than the group (captures are slower: the rare case).
+        if !taken(char_after(hay, m.start())) && !taken(char_before(hay, m.end())) {
+            return Some(m.range());
+        }
+        let caps = self.full.captures_at(hay, at)?;
+        caps.get(self.group).map(|g| g.range())
+    }
+}
+
+impl Matcher for WordRegex {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        if at > hay.len() {
+            return None;
+        }
+        let fast = self.fast.find_at(hay, at);
+        // What a match from `at` on can touch: the character before `at`
+        // (4 bytes at most) to the end of the line where `fast` matched.
+        let to = match &fast {
+            Some(m) => memchr::memchr(self.terminator, &hay[m.start()..])
+                .map_or(hay.len(), |i| m.start() + i),
+            None => hay.len(),
+        };
+        if !self.others.any_in(&hay[at.saturating_sub(4)..to]) {
+            return fast.map(|m| m.range());
+        }
+        self.full_at(hay, at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_characters_are_gnus() {
+        assert!(is_word_char('_') && is_word_char('é') && is_word_char('٣'));
+        assert!(!is_word_char('\u{301}') && !is_word_char('\u{203f}') && !is_word_char('²'));
+    }
+
+    #[test]
+    fn bitmap_finds_exactly_the_regex_only_characters() {
+        let re = regex::Regex::new(&format!("^{REGEX_ONLY}$")).unwrap();
+        let map = Bitmap::new();
+        for c in (0..0x30000).filter_map(char::from_u32) {
+            assert_eq!(map.has(c as u32), re.is_match(&c.to_string()), "{c:?}");
+        }
+        assert!(map.any_in("abcdefghé e\u{301}".as_bytes()));
+        assert!(!map.any_in("abcdefghé Жж".as_bytes()));
+        assert!(map.any_in("x\u{203f}".as_bytes()));
+        assert!(!map.any_in(b"\xcc"));
+    }
+}
