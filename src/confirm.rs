@@ -46,6 +46,9 @@ pub fn word_before(hay: &[u8], pos: usize) -> bool {
     let Some(last) = pos.checked_sub(1) else {
         return false;
     };
+    if let Some(&b) = hay.get(last).filter(|b| b.is_ascii()) {
+        return is_ascii_word(b);
+    }
     (0..=3.min(last))
         .find_map(|back| {
             let start = last - back;
@@ -61,7 +64,15 @@ pub fn word_before(hay: &[u8], pos: usize) -> bool {
 
 /// The character starting at `pos` is a word character.
 pub fn word_after(hay: &[u8], pos: usize) -> bool {
-    char_after(hay, pos).is_some_and(is_word_char)
+    match hay.get(pos) {
+        Some(&b) if b.is_ascii() => is_ascii_word(b),
+        _ => char_after(hay, pos).is_some_and(is_word_char),
+    }
+}
+
+/// [`is_word_char`] for an ASCII byte (the common case, without decoding).
+fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// The length of the UTF-8 sequence a byte leads (0 for a continuation or
@@ -89,17 +100,29 @@ impl WordLiterals {
     }
 }
 
+impl WordLiterals {
+    /// Every occurrence at or after `at` that is a whole word.
+    fn words<'h>(&'h self, hay: &'h [u8], at: usize) -> impl Iterator<Item = Range<usize>> + 'h {
+        let input = aho_corasick::Input::new(hay).range(at.min(hay.len())..);
+        self.ac
+            .find_overlapping_iter(input)
+            .map(|m| m.range())
+            .filter(move |r| !word_before(hay, r.start) && !word_after(hay, r.end))
+    }
+}
+
 impl Matcher for WordLiterals {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         if at > hay.len() {
             return None;
         }
-        let input = aho_corasick::Input::new(hay).range(at..);
-        self.ac
-            .find_overlapping_iter(input)
-            .map(|m| m.range())
-            .filter(|r| !word_before(hay, r.start) && !word_after(hay, r.end))
+        self.words(hay, at)
             .min_by_key(|r| (r.start, usize::MAX - r.end))
+    }
+
+    /// Any whole-word occurrence decides the line: no need for the longest.
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        self.words(line, 0).next().is_some()
     }
 }
 
