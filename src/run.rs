@@ -41,6 +41,9 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    if selects_nothing(&cfg, &patterns) {
+        return ExitStatus::NothingSelected;
+    }
     let compiled = match pattern::compile(&patterns, &cfg) {
         Ok(c) => c,
         Err(e) => {
@@ -137,6 +140,23 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
+/// GNU grep's skip-read: when no line can be selected (`-m 0`, no patterns
+/// at all as with an empty `-f` file, or `-v` with only empty patterns,
+/// which match every line), it exits with status 1 at once, opening no
+/// file, unless `-L` must list the files.
+fn selects_nothing(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
+    if cfg.mode == Mode::FilesWithoutMatch {
+        return false;
+    }
+    let no_patterns = patterns.is_empty() && !cfg.invert;
+    let all_empty = !patterns.is_empty()
+        && patterns.iter().all(Vec::is_empty)
+        && cfg.invert
+        && !cfg.line
+        && !cfg.word;
+    cfg.max_count == Some(0) || no_patterns || all_empty
+}
+
 /// The inputs: listed in advance, or walked while searching, or listed
 /// with their sizes for the GPU pipeline (with its backend, and whether
 /// the GPU alone searches).
@@ -157,7 +177,9 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     let stdout = io::stdout().lock();
     // Block-buffer into pipes and files (one write per 64 KiB, not one per
     // line or file); a terminal and --line-buffered get every line at once.
-    let mut out: Box<dyn Write> = if shared.cfg.line_buffered || stdout.is_terminal() {
+    let mut out: Box<dyn Write> = if crate::stdio::stdout_closed() {
+        Box::new(crate::stdio::ClosedOutput)
+    } else if shared.cfg.line_buffered || stdout.is_terminal() {
         Box::new(stdout)
     } else {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))

@@ -72,5 +72,8 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
 
 /// Standard input, as a stream.
 pub fn stdin_reader() -> Box<dyn Read + Send> {
+    if crate::stdio::stdin_closed() {
+        return Box::new(crate::stdio::ClosedInput);
+    }
     Box::new(io::stdin())
 }

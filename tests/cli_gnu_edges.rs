@@ -1,0 +1,137 @@
+//! GNU grep's behaviours at the edges of the command line and of standard
+//! input and output (issue 13, item 11). Expected output from GNU grep 3.8.
+
+mod common;
+use common::{assert_output, sh, Sandbox};
+
+#[test]
+fn files_with_and_without_match_last_one_wins() {
+    let s = Sandbox::new();
+    s.write("f", "x\ny\n");
+    s.write("a", "e\n");
+    s.grep(&["-l", "-L", "x", "f", "a"]).expect("a\n", "", 0);
+    s.grep(&["-L", "-l", "x", "f", "a"]).expect("f\n", "", 0);
+    s.grep(&["--files-without-match", "-l", "x", "f", "a"])
+        .expect("f\n", "", 0);
+}
+
+/// GNU's `skip-read`: nothing can be selected, so no file is opened.
+#[test]
+fn max_count_zero_empty_pattern_file_and_v_empty_exit_at_once() {
+    let s = Sandbox::new();
+    s.write("empty", "");
+    s.write("f", "x\n");
+    for args in [
+        &["-m0", "x"][..],
+        &["-f", "empty"],
+        &["-v", ""],
+        &["-v", "-e", "", "-e", ""],
+        &["-x", "-f", "empty"],
+        &["-c", "-m0", "x"],
+        &["-l", "-v", "", "-F"],
+        &["-q", "-m0", "x", "-E"],
+    ] {
+        let mut all = args.to_vec();
+        all.push("no-such-file");
+        s.grep(&all).expect("", "", 1);
+    }
+    // -L still lists the files; -v with -x or -w, or -v -f empty, searches.
+    s.grep(&["-L", "-m0", "x", "f"]).expect("f\n", "", 1);
+    s.grep(&["-v", "-x", "", "no-such-file"]).expect(
+        "",
+        "gpugrep: no-such-file: No such file or directory\n",
+        2,
+    );
+    s.grep(&["-v", "-f", "empty", "f"]).expect("x\n", "", 0);
+}
+
+#[test]
+fn counts_beyond_u64_mean_unlimited() {
+    let s = Sandbox::new();
+    s.write("f", "x\ny\n");
+    let huge = "99999999999999999999999";
+    s.grep(&["-m", huge, "x", "f"]).expect("x\n", "", 0);
+    s.grep(&["-A", huge, "x", "f"]).expect("x\ny\n", "", 0);
+    s.grep(&["-C", huge, "y", "f"]).expect("x\ny\n", "", 0);
+    s.grep(&["-B", huge, "y", "f"]).expect("x\ny\n", "", 0);
+    s.grep(&["-m", &format!("-{huge}"), "x", "f"])
+        .expect("x\n", "", 0);
+}
+
+#[test]
+fn closed_stdout_is_a_write_error() {
+    let s = Sandbox::new();
+    s.write("f", "x\n");
+    let out = sh(s.path(), r#""$GPUGREP" x f >&-"#);
+    assert_output(
+        "x f >&-",
+        &out,
+        b"",
+        "gpugrep: write error: Bad file descriptor\n",
+        2,
+    );
+    // Nothing written, nothing wrong.
+    let out = sh(s.path(), r#""$GPUGREP" -q x f >&-"#);
+    assert_output("-q x f >&-", &out, b"", "", 0);
+    let out = sh(s.path(), r#""$GPUGREP" zzz f >&-"#);
+    assert_output("zzz f >&-", &out, b"", "", 1);
+    // A closed pipe stays quiet.
+    let out = sh(
+        s.path(),
+        r#"yes x | head -50000 > big; "$GPUGREP" x big | head -1"#,
+    );
+    assert_output("x big | head -1", &out, b"x\n", "", 0);
+}
+
+#[test]
+fn closed_stdin_is_an_error() {
+    let s = Sandbox::new();
+    s.write("f", "x\n");
+    let want = "gpugrep: (standard input): Bad file descriptor\n";
+    assert_output("x <&-", &sh(s.path(), r#""$GPUGREP" x <&-"#), b"", want, 2);
+    assert_output(
+        "x - <&-",
+        &sh(s.path(), r#""$GPUGREP" x - <&-"#),
+        b"",
+        want,
+        2,
+    );
+    let out = sh(s.path(), r#""$GPUGREP" x f <&-"#);
+    assert_output("x f <&-", &out, b"x\n", "", 0);
+    let out = sh(s.path(), r#""$GPUGREP" -f - f <&-"#);
+    assert_output(
+        "-f - f <&-",
+        &out,
+        b"",
+        "gpugrep: -: Bad file descriptor\n",
+        2,
+    );
+}
+
+#[test]
+fn command_line_errors_start_with_the_program_name() {
+    let s = Sandbox::new();
+    let usage = "Usage: gpugrep [OPTION]... PATTERNS [FILE]...\n\
+                 Try 'gpugrep --help' for more information.\n";
+    s.grep(&["--bogus", "x"]).expect(
+        "",
+        &format!("gpugrep: unrecognized option '--bogus'\n{usage}"),
+        2,
+    );
+    s.grep(&["-k", "x"])
+        .expect("", &format!("gpugrep: invalid option -- 'k'\n{usage}"), 2);
+    s.grep(&["--count=3", "x"]).expect(
+        "",
+        &format!("gpugrep: option '--count' doesn't allow an argument\n{usage}"),
+        2,
+    );
+}
+
+#[test]
+fn long_prefix_of_regexp_takes_a_dash_value() {
+    let s = Sandbox::new();
+    s.write("g", "a-2\nb\n");
+    s.grep(&["--reg", "-2", "g"]).expect("a-2\n", "", 0);
+    s.grep(&["--reg=-2", "g"]).expect("a-2\n", "", 0);
+    s.grep(&["--max", "1", "-e", "b", "g"]).expect("b\n", "", 0);
+}
