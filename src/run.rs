@@ -11,6 +11,7 @@ mod one;
 use crate::config::{Config, Mode};
 use crate::engine::gpu::GpuError;
 use crate::exit::ExitStatus;
+use crate::input::same_file::{self, OutputFile};
 use crate::input::walk::{self, Input, Item};
 use crate::output::json::{write_summary, JsonStats};
 use crate::output::standard::{write_separator, PrintOptions};
@@ -30,6 +31,8 @@ pub struct Shared {
     pub prog: String,
     /// Threads that may split one large file (the run's only input).
     pub split_threads: usize,
+    /// Standard output's file, when inputs must not be it.
+    pub output_file: Option<OutputFile>,
 }
 
 /// Runs the whole search and returns the exit status.
@@ -75,9 +78,15 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
     let started = std::time::Instant::now();
     // Listing, timed for --stats: the inputs, and for the GPU their sizes.
+    let output_file = same_file::output_file(&cfg);
     let list = || {
         let t = std::time::Instant::now();
         let items = walk::collect(&cfg);
+        // The GPU pipeline reads files itself: the output is taken out first.
+        let items = match output_file {
+            Some(o) if gpu_possible => without_output(items, o),
+            _ => items,
+        };
         let sizes = match gpu_possible {
             true => gpu::sizes(&items, cfg.threads),
             false => Vec::new(),
@@ -116,6 +125,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         print,
         prog: prog.to_string(),
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
+        output_file,
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let inputs = match gpu {
@@ -138,6 +148,23 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         }
     };
     ExitStatus::from_outcome(selected, had_error, quiet)
+}
+
+/// The items with the output file reported in its place.
+fn without_output(items: Vec<Item>, output: OutputFile) -> Vec<Item> {
+    let is_output = |input: &Input| match &input.path {
+        Some(path) => output.is(path),
+        None => output.is_stdin(),
+    };
+    items
+        .into_iter()
+        .map(|item| match item {
+            Item::Input(input) if is_output(&input) => {
+                Item::Error(same_file::message(&String::from_utf8_lossy(&input.name)))
+            }
+            item => item,
+        })
+        .collect()
 }
 
 /// GNU grep's skip-read: when no line can be selected (`-m 0`, no patterns

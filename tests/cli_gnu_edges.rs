@@ -135,3 +135,67 @@ fn long_prefix_of_regexp_takes_a_dash_value() {
     s.grep(&["--reg=-2", "g"]).expect("a-2\n", "", 0);
     s.grep(&["--max", "1", "-e", "b", "g"]).expect("b\n", "", 0);
 }
+
+#[test]
+fn output_file_inside_tree_is_skipped() {
+    let s = Sandbox::new();
+    s.write("a", "e1\ne2\n");
+    let out = sh(
+        s.path(),
+        r#""$GPUGREP" -r e . > ./out.txt; echo "rc=$?"; cat out.txt"#,
+    );
+    assert_output(
+        "-r e . > ./out.txt",
+        &out,
+        b"rc=2\n./a:e1\n./a:e2\n",
+        "gpugrep: ./out.txt: input file is also the output\n",
+        0,
+    );
+    // Appending, from standard input, and with -j1: the same.
+    let out = sh(s.path(), r#""$GPUGREP" -j1 e - a < out.txt >> out.txt"#);
+    assert_output(
+        "e - a < out.txt >> out.txt",
+        &out,
+        b"",
+        "gpugrep: (standard input): input file is also the output\n",
+        2,
+    );
+    // -c, -l, -q and -m1 cannot loop: no complaint.
+    let out = sh(s.path(), r#""$GPUGREP" -c e a out.txt >> out.txt"#);
+    assert_output("-c", &out, b"", "", 0);
+    let out = sh(s.path(), r#""$GPUGREP" -m1 e out.txt >> out.txt"#);
+    assert_output("-m1", &out, b"", "", 0);
+}
+
+#[test]
+fn max_count_leaves_seekable_stdin_after_last_line() {
+    let s = Sandbox::new();
+    s.write("f", "x1\ny\nx2\nz\n");
+    for (opts, want) in [
+        ("-m1", "x1\ny\nx2\nz\n"),
+        ("-m1 -A1", "x1\ny\ny\nx2\nz\n"),
+        ("-m1 -c", "1\ny\nx2\nz\n"),
+        ("-m1 -v", "y\nx2\nz\n"),
+        ("-m2", "x1\nx2\nz\n"),
+        // -l and -q read on: nothing is left.
+        ("-m1 -l", "(standard input)\n"),
+        ("-m1 -q", ""),
+    ] {
+        let out = sh(s.path(), &format!(r#"{{ "$GPUGREP" {opts} x; cat; }} < f"#));
+        assert_output(opts, &out, want.as_bytes(), "", 0);
+    }
+    // Twice in a row, and a last line without a newline.
+    let out = sh(
+        s.path(),
+        r#"{ "$GPUGREP" -m1 x; "$GPUGREP" -m1 x; cat; } < f; printf 'x1\nx2' > nt; { "$GPUGREP" -m2 x; echo "[$(cat)]"; } < nt"#,
+    );
+    assert_output("twice", &out, b"x1\nx2\nz\nx1\nx2\n[]\n", "", 0);
+}
+
+#[test]
+fn only_matching_with_invert_prints_context_matches() {
+    let s = Sandbox::new();
+    s.write("f", "a yes\nno\nb yes\n");
+    s.grep(&["-o", "-v", "-C1", "-n", "yes", "f"])
+        .expect("1-yes\n3-yes\n", "", 0);
+}

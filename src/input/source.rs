@@ -77,3 +77,30 @@ pub fn stdin_reader() -> Box<dyn Read + Send> {
     }
     Box::new(io::stdin())
 }
+
+/// The read offset of standard input, when it is a regular file (where
+/// `-m` must leave it after the last selected line).
+pub fn stdin_offset() -> Option<u64> {
+    if crate::stdio::stdin_closed() {
+        return None;
+    }
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat fills `st` when it returns 0; lseek with SEEK_CUR only
+    // reads the offset.
+    unsafe {
+        if libc::fstat(0, st.as_mut_ptr()) != 0
+            || st.assume_init().st_mode & libc::S_IFMT != libc::S_IFREG
+        {
+            return None;
+        }
+        u64::try_from(libc::lseek(0, 0, libc::SEEK_CUR)).ok()
+    }
+}
+
+/// Moves standard input's offset to `offset` (a regular file's).
+pub fn seek_stdin(offset: u64) {
+    if let Ok(offset) = libc::off_t::try_from(offset) {
+        // SAFETY: lseek on descriptor 0 changes only its offset.
+        unsafe { libc::lseek(0, offset, libc::SEEK_SET) };
+    }
+}

@@ -6,6 +6,7 @@ use crate::config::{BinaryMode, Mode};
 use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
+use crate::input::same_file;
 use crate::input::source::{self, Source};
 use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
@@ -48,6 +49,9 @@ pub struct FileResult {
     pub lines: u64,
     /// `--json` statistics for the summary.
     pub json: Option<JsonStats>,
+    /// Offset in the input just past the last selected line (not for
+    /// decoded inputs).
+    pub after_last_selected: Option<u64>,
 }
 
 const EISDIR: i32 = 21;
@@ -140,7 +144,37 @@ enum Body<'d> {
 /// prefilter's offsets then refer to exactly those bytes. A file with a BOM
 /// or in an encoding that is searched decoded (`crate::encoding`) is
 /// searched with the compiled prefilter instead.
+///
+/// When `-m` stops the search of a standard input that is a regular file,
+/// the input is left just after the last selected line, as GNU grep
+/// documents (`{ grep -m1 x; cat; } < f` prints the rest of `f`).
 pub fn search_input<'a>(
+    shared: &'a Shared,
+    input: &'a Input,
+    preloaded: Option<&'a [u8]>,
+    prefilter: &'a dyn Matcher,
+    stream: Option<&mut dyn Write>,
+) -> io::Result<FileResult> {
+    let max_count = shared.cfg.max_count;
+    // Not with -l, -L or -q, as GNU grep.
+    let lists = matches!(
+        shared.cfg.mode,
+        Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+    );
+    let start = match preloaded.is_none() && input.path.is_none() && max_count.is_some() && !lists {
+        true => source::stdin_offset(),
+        false => None,
+    };
+    let result = search_opened(shared, input, preloaded, prefilter, stream)?;
+    if let (Some(start), Some(m), Some(end)) = (start, max_count, result.after_last_selected) {
+        if result.lines >= m {
+            source::seek_stdin(start + end);
+        }
+    }
+    Ok(result)
+}
+
+fn search_opened<'a>(
     shared: &'a Shared,
     input: &'a Input,
     preloaded: Option<&'a [u8]>,
@@ -149,6 +183,19 @@ pub fn search_input<'a>(
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
+    if preloaded.is_none() {
+        if let Some(output) = shared.output_file {
+            let is_output = match &input.path {
+                Some(path) => output.is(path),
+                None => output.is_stdin(),
+            };
+            if is_output {
+                result.had_error = true;
+                result.messages.push(same_file::message(&display));
+                return Ok(result);
+            }
+        }
+    }
     let opened;
     let body = match (preloaded, &input.path) {
         (Some(bytes), _) => Body::Bytes(bytes),
@@ -321,8 +368,8 @@ fn search_body<'a>(
                     let mut quiet = CountOnly;
                     let o = searcher(opts).search_slice(data, &mut quiet)?;
                     Outcome {
-                        selected: o.selected,
                         binary: o.selected > 0,
+                        ..o
                     }
                 } else if let Some(d) = decoded {
                     let mut mapped = MapOffsets {
@@ -360,6 +407,9 @@ fn search_body<'a>(
 
     result.selected = outcome.selected > 0;
     result.lines = outcome.selected;
+    if decoded.is_none() {
+        result.after_last_selected = outcome.after_last_selected;
+    }
     result.printed_lines = lines_mode && sink.wrote();
     let matches = match &mut sink.format {
         Format::Standard(s) => s.matches,
@@ -571,8 +621,8 @@ fn search_stream<'m>(
             let o = s.outcome();
             return Ok(if suppress {
                 Outcome {
-                    selected: o.selected,
                     binary: o.selected > 0,
+                    ..o
                 }
             } else {
                 o
