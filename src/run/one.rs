@@ -15,7 +15,7 @@ use crate::output::{Format, Printer};
 use crate::search::{Line, Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
 use std::borrow::Cow;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 
 /// How many leading bytes decide that a file is binary (GNU grep's buffer).
 const BINARY_PROBE: usize = 32 * 1024;
@@ -389,7 +389,11 @@ fn search_body<'a>(
             }
         }
         Body::Stream(reader) => {
-            let binary = (binary_possible, cfg.binary);
+            let binary = StreamBinary {
+                possible: binary_possible,
+                mode: cfg.binary,
+                live: cfg.line_buffered || io::stdout().is_terminal(),
+            };
             let mut recycled = Recycled::take();
             search_stream(
                 reader,
@@ -533,8 +537,33 @@ impl Sink for CountOnly {
     }
 }
 
+/// A line of a stream longer than this that holds a NUL is cut after its
+/// last NUL: binary data need not have newlines (`/dev/zero`), and GNU
+/// grep, which takes every NUL of a binary file for a line end, holds
+/// about this much of it.
+const BINARY_LINE_CUT: usize = 1 << 20;
+
+/// How a stream's binary data is handled: whether it can be binary (not
+/// `-a`, not `-z`), what `--binary-files` says, and whether output goes out
+/// as it is found (`--line-buffered`, a terminal) instead of being held
+/// until the first 32 KiB are known to be text.
+#[derive(Clone, Copy)]
+struct StreamBinary {
+    possible: bool,
+    mode: BinaryMode,
+    live: bool,
+}
+
 /// Searches a stream block by block, keeping the last `-B` lines of each
 /// block in front of the next.
+///
+/// Binary detection sees what a file's would: a NUL anywhere in the first
+/// 32 KiB, however the bytes arrive, makes the stream binary from its
+/// start. Output is held back until those 32 KiB (or the end) have been
+/// read; only live output (`--line-buffered`, a terminal) goes out before,
+/// and a NUL arriving later in the 32 KiB then stops it from there on. A
+/// NUL found in a line cut at [`BINARY_LINE_CUT`] also makes the stream
+/// binary from there on.
 #[allow(clippy::too_many_arguments)]
 fn search_stream<'m>(
     mut reader: Box<dyn Read + Send>,
@@ -542,7 +571,7 @@ fn search_stream<'m>(
     start: u64,
     mut opts: SearchOptions,
     make_searcher: &dyn Fn(SearchOptions) -> Searcher<'m>,
-    (binary_possible, binary_mode): (bool, BinaryMode),
+    binary: StreamBinary,
     sink: &mut Printer,
     result: &mut FileResult,
     display: &str,
@@ -555,12 +584,18 @@ fn search_stream<'m>(
     let mut base = start;
     let mut from = 0usize;
     // `buf[from..scanned]` holds no terminator: a long line is scanned once,
-    // not once per chunk read.
+    // not once per chunk read. `buf[from..nul_scanned]` holds no NUL.
     let mut scanned = 0usize;
-    let mut probed = false;
+    let mut nul_scanned = 0usize;
+    let watch_nul = binary.possible && binary.mode != BinaryMode::Text;
+    // Bytes of the stream probed for NUL so far (up to BINARY_PROBE).
+    let mut probed = 0usize;
     let mut suppress = false;
     let mut searcher: Option<Searcher> = None;
     let mut count_only = CountOnly;
+    if watch_nul && !binary.live {
+        sink.hold(true);
+    }
     loop {
         if buf.len() < filled + chunk {
             buf.resize(filled + chunk, 0);
@@ -571,6 +606,7 @@ fn search_stream<'m>(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     // A read error ends this input; what was found stands.
+                    sink.hold(false);
                     read_error(result, display, &e);
                     return Ok(searcher.map(|s| s.outcome()).unwrap_or_default());
                 }
@@ -579,23 +615,13 @@ fn search_stream<'m>(
         filled += n;
         result.bytes += n as u64;
         let eof = n == 0;
-        // The first read decides (as grep's first buffer does): waiting for
-        // 32 KiB would hold back the first lines of a slow pipe (`tail -f`).
-        if !probed {
-            probed = true;
-            let binary =
-                binary_possible && memchr::memchr(0, &buf[..filled.min(BINARY_PROBE)]).is_some();
-            if binary {
-                if binary_mode == BinaryMode::WithoutMatch {
-                    return Ok(Outcome::default());
-                }
-                if opts.stop_on_nul {
-                    opts.max_count = Some(1);
-                    opts.before = 0;
-                    opts.after = 0;
-                    opts.stop_on_nul = false;
-                    suppress = true;
-                }
+        let mut nul_found = false;
+        if watch_nul && probed < BINARY_PROBE {
+            let new = &buf[filled - n..filled][..n.min(BINARY_PROBE - probed)];
+            probed += new.len();
+            nul_found = memchr::memchr(0, new).is_some();
+            if eof || probed >= BINARY_PROBE {
+                sink.hold(false);
             }
         }
         let end = if eof {
@@ -606,10 +632,47 @@ fn search_stream<'m>(
                 Some(i) => lo + i + 1,
                 None => {
                     scanned = filled;
-                    continue;
+                    let lo = nul_scanned.max(from);
+                    let cut = match watch_nul && filled - from >= BINARY_LINE_CUT {
+                        true => memrchr(0, &buf[lo..filled]).map(|i| lo + i + 1),
+                        false => None,
+                    };
+                    nul_scanned = filled;
+                    match cut {
+                        Some(cut) => {
+                            nul_found = true;
+                            cut
+                        }
+                        None if nul_found => from,
+                        None => continue,
+                    }
                 }
             }
         };
+        if nul_found && !suppress {
+            if binary.mode == BinaryMode::WithoutMatch {
+                sink.discard();
+                sink.hold(false);
+                return Ok(Outcome::default());
+            }
+            if opts.stop_on_nul {
+                // Binary from here on: what was held back is dropped, and
+                // the first selected line decides the message.
+                sink.discard();
+                sink.hold(false);
+                if let Some(o) = searcher.as_ref().map(Searcher::outcome) {
+                    if o.selected > 0 {
+                        return Ok(Outcome { binary: true, ..o });
+                    }
+                }
+                opts.max_count = Some(1);
+                opts.before = 0;
+                opts.after = 0;
+                opts.stop_on_nul = false;
+                suppress = true;
+                searcher = None;
+            }
+        }
         let s = searcher.get_or_insert_with(|| make_searcher(opts));
         if suppress {
             s.search_block(&buf[..end], base, from, &mut count_only)?;
@@ -619,6 +682,7 @@ fn search_stream<'m>(
         }
         if eof || s.is_done() {
             let o = s.outcome();
+            sink.hold(false);
             return Ok(if suppress {
                 Outcome {
                     binary: o.selected > 0,
@@ -641,6 +705,7 @@ fn search_stream<'m>(
         base += keep as u64;
         from = end - keep;
         scanned = filled;
+        nul_scanned = from;
     }
 }
 
