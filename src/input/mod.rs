@@ -9,6 +9,7 @@
 pub mod glob;
 pub mod same_file;
 pub mod source;
+pub mod truncation;
 pub mod walk;
 
 /// An I/O error as grep words it: "No such file or directory", without

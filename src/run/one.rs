@@ -7,7 +7,7 @@ use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
 use crate::input::same_file;
-use crate::input::source::{self, Source};
+use crate::input::source::{self, Mapped, Source};
 use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
 use crate::output::standard::{write_count, write_name, StandardSink};
@@ -196,7 +196,7 @@ fn search_opened<'a>(
             }
         }
     }
-    let opened;
+    let mut opened: Option<Mapped> = None;
     let body = match (preloaded, &input.path) {
         (Some(bytes), _) => Body::Bytes(bytes),
         (None, None) => Body::Stream(source::stdin_reader()),
@@ -213,8 +213,8 @@ fn search_opened<'a>(
         }
         (None, Some(path)) => match source::open(path, shared.split_threads > 1) {
             Ok(Source::Mapped(m)) => {
-                opened = m;
-                Body::Bytes(&opened)
+                opened = Some(m);
+                Body::Bytes(opened.as_deref().unwrap_or_default())
             }
             Ok(Source::Stream(r)) => Body::Stream(r),
             // Read in blocks through a buffer that stays in cache: with
@@ -235,11 +235,13 @@ fn search_opened<'a>(
     let (data, enc, skip) = match body {
         Body::Bytes(data) => match plan.for_file(&data[..data.len().min(BOM_PROBE)]) {
             FilePlan::Raw { skip: 0 } => {
-                return search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0)
+                let r = search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0);
+                return r.map(|r| note_truncation(r, opened.as_ref(), &display));
             }
             FilePlan::Raw { skip } => {
                 let body = Body::Bytes(&data[skip..]);
-                return search_body(shared, input, body, compiled_prefilter, stream, None, skip);
+                let r = search_body(shared, input, body, compiled_prefilter, stream, None, skip);
+                return r.map(|r| note_truncation(r, opened.as_ref(), &display));
             }
             FilePlan::Decode { enc, skip } => (Cow::Borrowed(data), enc, skip),
         },
@@ -293,7 +295,18 @@ fn search_opened<'a>(
     r.bytes = data.len() as u64;
     r.had_error |= result.had_error;
     r.messages.splice(0..0, result.messages);
-    Ok(r)
+    Ok(note_truncation(r, opened.as_ref(), &display))
+}
+
+/// A mapped file that shrank during the search: what was found stands
+/// (its lost end read as zeros), and the file is reported, exit status 2.
+fn note_truncation(mut r: FileResult, map: Option<&Mapped>, display: &str) -> FileResult {
+    if map.is_some_and(Mapped::truncated) {
+        r.had_error = true;
+        r.messages
+            .push(format!("{display}: file truncated while being read"));
+    }
+    r
 }
 
 /// Searches an opened input. `decoded`: the body is that file's decoded
