@@ -199,3 +199,18 @@ fn only_matching_with_invert_prints_context_matches() {
     s.grep(&["-o", "-v", "-C1", "-n", "yes", "f"])
         .expect("1-yes\n3-yes\n", "", 0);
 }
+
+/// Found by the differential test: groups of selected lines of which `-o`
+/// prints nothing still get their separators, between files too.
+#[test]
+fn only_matching_separators_around_groups_that_print_nothing() {
+    let s = Sandbox::new();
+    s.write("f0", "(y)\n(y)bar K\n\n\n[x] Foo\n");
+    s.write("f1", "(y) (y)\nabc b\n\n");
+    s.grep(&["-i", "-v", "-o", "-B0", "bar", "f0", "f1"])
+        .expect("--\n--\n", "", 0);
+    s.write("g", "ab k\nbar\n");
+    s.write("h", "baz\n");
+    s.grep(&["-E", "-o", "-n", "-H", "-C1", "(ab)*", "g", "h"])
+        .expect("g:1:ab\n--\n", "", 0);
+}

@@ -41,7 +41,8 @@ pub struct FileResult {
     pub messages: Vec<String>,
     pub selected: bool,
     pub had_error: bool,
-    /// The file printed lines (for context group separators between files).
+    /// The file printed lines, or selected lines of which `-o` printed
+    /// nothing (for context group separators between files).
     pub printed_lines: bool,
     /// Bytes searched.
     pub bytes: u64,
@@ -427,7 +428,10 @@ fn search_body<'a>(
     if decoded.is_none() {
         result.after_last_selected = outcome.after_last_selected;
     }
-    result.printed_lines = lines_mode && sink.wrote();
+    // A selected line counts as printed even when `-o` printed nothing of
+    // it: GNU grep puts group separators around such groups too.
+    let shown = outcome.selected > 0 && !outcome.binary;
+    result.printed_lines = lines_mode && (sink.wrote() || shown);
     let matches = match &mut sink.format {
         Format::Standard(s) => s.matches,
         Format::Json(j) => {
