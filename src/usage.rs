@@ -52,8 +52,7 @@ mod tests {
 
     fn message(args: &[&str]) -> String {
         let e = Cli::try_parse_from(std::iter::once("gpugrep").chain(args.iter().copied()))
-            .err()
-            .expect("an error");
+            .expect_err("an error");
         clap_message(&e, "gpugrep")
     }
 
