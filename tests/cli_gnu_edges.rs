@@ -214,3 +214,56 @@ fn only_matching_separators_around_groups_that_print_nothing() {
     s.grep(&["-E", "-o", "-n", "-H", "-C1", "(ab)*", "g", "h"])
         .expect("g:1:ab\n--\n", "", 0);
 }
+
+/// Issue 13, item 10: a file whose path is longer than PATH_MAX (4,096
+/// bytes) was skipped with "File name too long"; GNU grep finds it.
+#[test]
+fn paths_longer_than_path_max_are_searched() {
+    let s = Sandbox::new();
+    let d = "d".repeat(200);
+    s.dir("top");
+    deep_file(&s.join("top"), &d, 25, b"needle\n");
+    let out = sh(
+        s.path(),
+        r#""$GPUGREP" -r -c needle top; "$GPUGREP" -j1 -rl needle top | wc -c"#,
+    );
+    let path = format!("top/{}f", format!("{d}/").repeat(25));
+    let want = format!("{path}:1\n{}\n", path.len() + 1);
+    assert_output("-r -c needle top", &out, want.as_bytes(), "", 0);
+}
+
+/// Writes `data` to `f` under `depth` directories named `name` below
+/// `root`, each made relative to the one before (the whole path is longer
+/// than the kernel takes).
+fn deep_file(root: &std::path::Path, name: &str, depth: usize, data: &[u8]) {
+    use std::ffi::CString;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let mut dir = std::fs::File::open(root).unwrap();
+    let c = CString::new(name).unwrap();
+    for _ in 0..depth {
+        // SAFETY: mkdirat/openat on a descriptor owned here.
+        unsafe {
+            assert_eq!(libc::mkdirat(dir.as_raw_fd(), c.as_ptr(), 0o755), 0);
+            let fd = libc::openat(
+                dir.as_raw_fd(),
+                c.as_ptr(),
+                libc::O_RDONLY | libc::O_DIRECTORY,
+            );
+            assert!(fd >= 0);
+            dir = std::fs::File::from_raw_fd(fd);
+        }
+    }
+    let f = CString::new("f").unwrap();
+    // SAFETY: as above.
+    let mut file = unsafe {
+        let fd = libc::openat(
+            dir.as_raw_fd(),
+            f.as_ptr(),
+            libc::O_WRONLY | libc::O_CREAT,
+            0o644,
+        );
+        assert!(fd >= 0);
+        std::fs::File::from_raw_fd(fd)
+    };
+    std::io::Write::write_all(&mut file, data).unwrap();
+}

@@ -7,6 +7,7 @@
 //! files out in chunks itself: `run/gpu/pack.rs`.)
 
 pub mod glob;
+pub mod long_path;
 pub mod same_file;
 pub mod source;
 pub mod truncation;

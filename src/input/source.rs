@@ -58,7 +58,7 @@ const ALWAYS_MAP_BYTES: u64 = 64 << 20;
 /// Opens `path` for searching: mapped when `map` or when large, else left
 /// to read. Directories are an error ("Is a directory").
 pub fn open(path: &Path, map: bool) -> io::Result<Source> {
-    let file = File::open(path)?;
+    let file = open_file(path)?;
     let meta = file.metadata()?;
     if meta.is_dir() {
         return Err(io::Error::from_raw_os_error(21)); // EISDIR: "Is a directory"
@@ -84,6 +84,15 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
             file.read_to_end(&mut buf)?;
             Ok(Source::Mapped(Mapped::Owned(buf)))
         }
+    }
+}
+
+/// Opens a file for reading, also when its path is longer than `PATH_MAX`
+/// (found deep in a tree: `long_path`).
+pub fn open_file(path: &Path) -> io::Result<File> {
+    match File::open(path) {
+        Err(e) if super::long_path::too_long(&e) => super::long_path::open_file(path),
+        other => other,
     }
 }
 

@@ -204,7 +204,7 @@ fn search_opened<'a>(
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
         (None, Some(path)) if input.from_recursion && shared.split_threads <= 1 => {
-            match std::fs::File::open(path) {
+            match source::open_file(path) {
                 Ok(file) => Body::Stream(Box::new(file)),
                 Err(e) => {
                     read_error(&mut result, &display, &e);
