@@ -75,10 +75,18 @@ pub struct Cli {
     #[arg(long = "count-matches")]
     pub count_matches: bool,
     /// Print only names of files with selected lines.
-    #[arg(short = 'l', long = "files-with-matches")]
+    #[arg(
+        short = 'l',
+        long = "files-with-matches",
+        overrides_with = "files_without_match"
+    )]
     pub files_with_matches: bool,
     /// Print only names of files with no selected lines.
-    #[arg(short = 'L', long = "files-without-match")]
+    #[arg(
+        short = 'L',
+        long = "files-without-match",
+        overrides_with = "files_with_matches"
+    )]
     pub files_without_match: bool,
     /// Show only the matched parts of lines.
     #[arg(short = 'o', long = "only-matching")]
@@ -248,40 +256,57 @@ pub struct Cli {
     pub help: Option<bool>,
 }
 
-/// Short options that take their value as the next argument.
-const SHORT_WITH_VALUE: &[u8] = b"efmABCjdD";
+/// Options that take their value from the next argument, read from clap's
+/// own definitions (so this can never drift from them): the short letters,
+/// and every long name and alias.
+struct ValueOptions {
+    shorts: Vec<char>,
+    /// (long name or alias, whether it takes the next argument as value).
+    longs: Vec<(String, bool)>,
+}
 
-/// Long options that take their value as the next argument (without `=`).
-const LONG_WITH_VALUE: &[&str] = &[
-    "--regexp",
-    "--file",
-    "--max-count",
-    "--after-context",
-    "--before-context",
-    "--context",
-    "--label",
-    "--group-separator",
-    "--include",
-    "--exclude",
-    "--exclude-dir",
-    "--binary-files",
-    "--engine",
-    "--threads",
-    "--encoding",
-    "--directories",
-    "--devices",
-    "--exclude-from",
-    "--gpu-memory",
-    "--gpu-staging",
-    "--files-from",
-    "--files-from0",
-    "--generate",
-];
+impl ValueOptions {
+    fn from_clap() -> ValueOptions {
+        use clap::CommandFactory;
+        let mut cmd = Cli::command();
+        cmd.build();
+        let mut shorts = Vec::new();
+        let mut longs = Vec::new();
+        for arg in cmd.get_arguments() {
+            let takes = arg.get_action().takes_values() && !arg.is_require_equals_set();
+            if takes {
+                shorts.extend(arg.get_short_and_visible_aliases().unwrap_or_default());
+            }
+            if let Some(long) = arg.get_long() {
+                longs.push((long.to_string(), takes));
+            }
+            for alias in arg.get_all_aliases().unwrap_or_default() {
+                longs.push((alias.to_string(), takes));
+            }
+        }
+        ValueOptions { shorts, longs }
+    }
+
+    /// Whether `--NAME` (no `=`) takes the next argument: NAME is an option
+    /// or an unambiguous prefix of one (clap's `infer_long_args`, GNU's
+    /// getopt), where every candidate agrees.
+    fn long_takes_value(&self, name: &str) -> bool {
+        if let Some((_, takes)) = self.longs.iter().find(|(l, _)| l == name) {
+            return *takes;
+        }
+        let mut candidates = self.longs.iter().filter(|(l, _)| l.starts_with(name));
+        match candidates.next() {
+            Some((_, first)) => *first && candidates.all(|(_, t)| t == first),
+            None => false,
+        }
+    }
+}
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites
 /// those arguments (not option values, nothing after `--`) so clap sees a
 /// normal option.
 pub fn expand_context_shorthand(args: Vec<OsString>) -> Vec<OsString> {
+    let options = ValueOptions::from_clap();
     let mut out = Vec::with_capacity(args.len());
     let mut value_next = false;
     let mut done = false;
@@ -300,14 +325,17 @@ pub fn expand_context_shorthand(args: Vec<OsString>) -> Vec<OsString> {
         {
             out.push(OsString::from(format!("--context={num}")));
             continue;
-        } else if text.starts_with("--") {
-            value_next = LONG_WITH_VALUE.contains(&text);
+        } else if let Some(long) = text.strip_prefix("--") {
+            value_next = !long.contains('=') && options.long_takes_value(long);
         } else if let Some(cluster) = text.strip_prefix('-') {
             // `-ie PAT`: the value follows when the cluster ends with a
             // value-taking letter and holds no inline value.
-            let bytes = cluster.as_bytes();
-            value_next = bytes.iter().all(u8::is_ascii_alphabetic)
-                && bytes.last().is_some_and(|b| SHORT_WITH_VALUE.contains(b));
+            // A cluster's first value-taking letter takes the rest of it,
+            // or the next argument when it is the cluster's last letter.
+            let first_valued = cluster
+                .char_indices()
+                .find(|(_, c)| options.shorts.contains(c));
+            value_next = first_valued.is_some_and(|(i, c)| i + c.len_utf8() == cluster.len());
         }
         out.push(arg);
     }
@@ -341,5 +369,29 @@ mod tests {
             ["g", "-m", "-1", "--context=1", "x"]
         );
         assert_eq!(expand(&["g", "-n", "-"]), ["g", "-n", "-"]);
+    }
+
+    /// Regression: `--reg -2` (a prefix of `--regexp`) took `-2` as
+    /// `--context=2`: the option table beside clap's did not know prefixes.
+    #[test]
+    fn long_prefix_takes_its_value() {
+        assert_eq!(
+            expand(&["g", "--reg", "-2", "f"]),
+            ["g", "--reg", "-2", "f"]
+        );
+        assert_eq!(
+            expand(&["g", "--max", "-1", "-1"]),
+            ["g", "--max", "-1", "--context=1"]
+        );
+        assert_eq!(
+            expand(&["g", "--reg=x", "-2"]),
+            ["g", "--reg=x", "--context=2"]
+        );
+        assert_eq!(
+            expand(&["g", "--colour", "-2"]),
+            ["g", "--colour", "--context=2"]
+        );
+        assert_eq!(expand(&["g", "-e2", "-2"]), ["g", "-e2", "--context=2"]);
+        assert_eq!(expand(&["g", "-ne", "-2"]), ["g", "-ne", "-2"]);
     }
 }

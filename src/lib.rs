@@ -22,3 +22,5 @@ pub mod output;
 pub mod pattern;
 pub mod run;
 pub mod search;
+pub mod stdio;
+pub mod usage;

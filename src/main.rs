@@ -6,6 +6,23 @@ use gpugrep::config::Config;
 use gpugrep::exit::ExitStatus;
 use std::io::Write;
 
+/// Before Rust's runtime fills closed standard descriptors with
+/// `/dev/null`, note which were closed (`gpugrep::stdio`).
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_CLOSED_STDIO: extern "C" fn() = note_closed_stdio;
+
+#[cfg(target_os = "linux")]
+extern "C" fn note_closed_stdio() {
+    for fd in [0, 1] {
+        // SAFETY: F_GETFD only asks whether the descriptor is open.
+        if unsafe { libc::fcntl(fd, libc::F_GETFD) } == -1 {
+            gpugrep::stdio::note_closed(fd);
+        }
+    }
+}
+
 fn main() {
     let prog = std::env::args_os()
         .next()
@@ -20,12 +37,12 @@ fn main() {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
-            let code = match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => 0,
-                _ => ExitStatus::Error.code(),
-            };
-            let _ = e.print();
-            std::process::exit(code);
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                std::process::exit(0);
+            }
+            eprintln!("{}", gpugrep::usage::clap_message(&e, &prog));
+            std::process::exit(ExitStatus::Error.code());
         }
     };
     if let Some(kind) = &cli.generate {

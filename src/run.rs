@@ -11,6 +11,7 @@ mod one;
 use crate::config::{Config, Mode};
 use crate::engine::gpu::GpuError;
 use crate::exit::ExitStatus;
+use crate::input::same_file::{self, OutputFile};
 use crate::input::walk::{self, Input, Item};
 use crate::output::json::{write_summary, JsonStats};
 use crate::output::standard::{write_separator, PrintOptions};
@@ -30,6 +31,8 @@ pub struct Shared {
     pub prog: String,
     /// Threads that may split one large file (the run's only input).
     pub split_threads: usize,
+    /// Standard output's file, when inputs must not be it.
+    pub output_file: Option<OutputFile>,
 }
 
 /// Runs the whole search and returns the exit status.
@@ -41,6 +44,9 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
             return ExitStatus::Error;
         }
     };
+    if selects_nothing(&cfg, &patterns) {
+        return ExitStatus::NothingSelected;
+    }
     let compiled = match pattern::compile(&patterns, &cfg) {
         Ok(c) => c,
         Err(e) => {
@@ -72,9 +78,15 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         !gpu_possible && cfg.recursive && cfg.threads > 1 && !cfg.paths.iter().any(|p| p == "-");
     let started = std::time::Instant::now();
     // Listing, timed for --stats: the inputs, and for the GPU their sizes.
+    let output_file = same_file::output_file(&cfg);
     let list = || {
         let t = std::time::Instant::now();
         let items = walk::collect(&cfg);
+        // The GPU pipeline reads files itself: the output is taken out first.
+        let items = match output_file {
+            Some(o) if gpu_possible => without_output(items, o),
+            _ => items,
+        };
         let sizes = match gpu_possible {
             true => gpu::sizes(&items, cfg.threads),
             false => Vec::new(),
@@ -113,6 +125,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         print,
         prog: prog.to_string(),
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
+        output_file,
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let inputs = match gpu {
@@ -137,6 +150,40 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
     ExitStatus::from_outcome(selected, had_error, quiet)
 }
 
+/// The items with the output file reported in its place.
+fn without_output(items: Vec<Item>, output: OutputFile) -> Vec<Item> {
+    let is_output = |input: &Input| match &input.path {
+        Some(path) => output.is(path),
+        None => output.is_stdin(),
+    };
+    items
+        .into_iter()
+        .map(|item| match item {
+            Item::Input(input) if is_output(&input) => {
+                Item::Error(same_file::message(&String::from_utf8_lossy(&input.name)))
+            }
+            item => item,
+        })
+        .collect()
+}
+
+/// GNU grep's skip-read: when no line can be selected (`-m 0`, no patterns
+/// at all as with an empty `-f` file, or `-v` with only empty patterns,
+/// which match every line), it exits with status 1 at once, opening no
+/// file, unless `-L` must list the files.
+fn selects_nothing(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
+    if cfg.mode == Mode::FilesWithoutMatch {
+        return false;
+    }
+    let no_patterns = patterns.is_empty() && !cfg.invert;
+    let all_empty = !patterns.is_empty()
+        && patterns.iter().all(Vec::is_empty)
+        && cfg.invert
+        && !cfg.line
+        && !cfg.word;
+    cfg.max_count == Some(0) || no_patterns || all_empty
+}
+
 /// The inputs: listed in advance, or walked while searching, or listed
 /// with their sizes for the GPU pipeline (with its backend, and whether
 /// the GPU alone searches).
@@ -157,7 +204,9 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     let stdout = io::stdout().lock();
     // Block-buffer into pipes and files (one write per 64 KiB, not one per
     // line or file); a terminal and --line-buffered get every line at once.
-    let mut out: Box<dyn Write> = if shared.cfg.line_buffered || stdout.is_terminal() {
+    let mut out: Box<dyn Write> = if crate::stdio::stdout_closed() {
+        Box::new(crate::stdio::ClosedOutput)
+    } else if shared.cfg.line_buffered || stdout.is_terminal() {
         Box::new(stdout)
     } else {
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))

@@ -61,6 +61,9 @@ pub struct Outcome {
     pub selected: u64,
     /// A NUL byte was found in a line about to be printed.
     pub binary: bool,
+    /// Absolute offset just past the last selected line (its terminator
+    /// included): where `-m` leaves a seekable standard input.
+    pub after_last_selected: Option<u64>,
 }
 
 /// The searcher, with its state across blocks of one input.
@@ -75,6 +78,8 @@ pub struct Searcher<'m> {
     after_left: usize,
     /// Absolute offset just past the last line given to the sink.
     last_end: Option<u64>,
+    /// Absolute offset just past the last selected line.
+    after_last_selected: Option<u64>,
     /// Line-number cursor: the line starting at `count_pos` is `count_line`.
     count_pos: u64,
     count_line: u64,
@@ -125,6 +130,7 @@ impl<'m> Searcher<'m> {
             selected: 0,
             after_left: 0,
             last_end: None,
+            after_last_selected: None,
             count_pos: 0,
             count_line: 1,
             done: false,
@@ -144,6 +150,7 @@ impl<'m> Searcher<'m> {
         Outcome {
             selected: self.selected,
             binary: self.binary,
+            after_last_selected: self.after_last_selected,
         }
     }
 
@@ -241,6 +248,8 @@ impl<'m> Searcher<'m> {
         self.gap_if_needed(base + span.start as u64, sink)?;
         self.selected += 1;
         self.last_end = Some(base + span.end as u64 + 1);
+        // A last line without a terminator ends at the end of the input.
+        self.after_last_selected = Some(base + (span.end + 1).min(buf.len()) as u64);
         let go_on = sink.selected(&line)?;
         self.after_left = self.opts.after;
         if !go_on {

@@ -161,6 +161,6 @@ fn an_unknown_kind_is_a_usage_error() {
     assert_eq!(out.code, 2);
     assert!(out
         .stderr
-        .contains("invalid value 'man2' for '--generate <KIND>'"));
+        .contains("gpugrep: invalid argument 'man2' for '--generate' (man, "));
     assert!(out.stdout.is_empty());
 }

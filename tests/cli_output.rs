@@ -374,7 +374,17 @@ fn dash_o_regex_uses_leftmost_first_alternation() {
     s.write("a", "abcd\n");
     // Deliberate: the regex crate reports the leftmost-first alternative ("ab");
     // GNU grep's POSIX leftmost-longest match prints "abc".
-    s.grep(&["-o", "-E", "ab|abc", "a"]).expect("ab\n", "", 0);
+    s.grep(&["-o", "-E", "a.|abc", "a"]).expect("ab\n", "", 0);
+}
+
+/// An alternation of plain words is searched as a literal set, which is
+/// leftmost-longest, as GNU grep.
+#[test]
+fn dash_o_word_alternation_is_leftmost_longest() {
+    let s = Sandbox::new();
+    s.write("a", "abcd\n");
+    s.grep(&["-o", "-E", "ab|abc", "a"]).expect("abc\n", "", 0);
+    s.grep(&["-o", "ab\\|abc", "a"]).expect("abc\n", "", 0);
 }
 
 #[test]

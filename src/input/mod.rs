@@ -11,7 +11,10 @@
 pub mod decompress;
 pub mod glob;
 pub mod list;
+pub mod long_path;
+pub mod same_file;
 pub mod source;
+pub mod truncation;
 pub mod walk;
 
 /// An I/O error as grep words it: "No such file or directory", without

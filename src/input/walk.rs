@@ -235,6 +235,53 @@ fn item_of(
     }))
 }
 
+/// The tree under a directory the walker could not read because its path
+/// is longer than `PATH_MAX`, walked by `long_path` in name order (grep's
+/// filters apply; `.gitignore` rules are not read down there).
+fn long_tree(
+    cfg: &Config,
+    filters: &Filters,
+    entry: &Result<ignore::DirEntry, ignore::Error>,
+) -> Option<Vec<Item>> {
+    let e = entry.as_ref().err()?;
+    if !e.io_error().is_some_and(super::long_path::too_long) {
+        return None;
+    }
+    let dir = error_path(e)?;
+    let mut items = Vec::new();
+    let enter = |name: &std::ffi::OsStr| filters.dir_ok(&os_to_bytes(name.to_os_string()), false);
+    let mut errors = Vec::new();
+    super::long_path::walk(
+        &dir,
+        cfg.follow_links,
+        &enter,
+        &mut |path| {
+            let filtered = !filters.include.is_empty() || !filters.exclude.is_empty();
+            if filtered && !filters.file_ok(&base_name(&path), false) {
+                return;
+            }
+            let mut name = os_to_bytes(path.clone().into_os_string());
+            if cfg.implicit_path && name.starts_with(b"./") {
+                name.drain(..2);
+            }
+            items.push(Item::Input(Input {
+                name,
+                path: Some(path),
+                from_recursion: true,
+            }));
+        },
+        &mut |path, e| {
+            errors.push(Item::Error(format!(
+                "{}: {}",
+                path.to_string_lossy(),
+                super::io_reason(&e)
+            )))
+        },
+    );
+    items.extend(errors);
+    Some(items)
+}
+
 /// One thread walks the tree, in name order, handing out inputs as it goes.
 fn walk_dir(
     cfg: &Config,
@@ -248,6 +295,10 @@ fn walk_dir(
     for entry in builder.build() {
         if stop() {
             return;
+        }
+        if let Some(items) = long_tree(cfg, filters, &entry) {
+            items.into_iter().for_each(&mut *emit);
+            continue;
         }
         if let Some(item) = item_of(cfg, filters, entry) {
             emit(item);
@@ -320,6 +371,20 @@ impl<'s> ignore::ParallelVisitorBuilder<'s> for Visitors<'s> {
 
 impl ignore::ParallelVisitor for Visitor<'_> {
     fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> ignore::WalkState {
+        if let Some(items) = long_tree(self.cfg, self.filters, &entry) {
+            for item in items {
+                let key = match &item {
+                    Item::Input(Input { path: Some(p), .. }) => tree_key(p),
+                    _ => entry
+                        .as_ref()
+                        .err()
+                        .and_then(error_path)
+                        .map_or(Vec::new(), |p| tree_key(&p)),
+                };
+                self.mine.push((key, item));
+            }
+            return ignore::WalkState::Continue;
+        }
         // An error sorts by the path it names.
         let named = entry.as_ref().err().and_then(error_path);
         if let Some(item) = item_of(self.cfg, self.filters, entry) {

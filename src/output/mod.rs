@@ -33,6 +33,10 @@ pub struct Printer<'a, 'w> {
     line_buffered: bool,
     /// Output was produced (even if already written through).
     wrote: bool,
+    /// Output is held back (not written to the stream) while true.
+    hold: bool,
+    /// Some output went to the stream.
+    passed: bool,
 }
 
 /// Write the buffer through to the stream past this size.
@@ -45,6 +49,8 @@ impl<'a, 'w> Printer<'a, 'w> {
             stream,
             line_buffered,
             wrote: false,
+            hold: false,
+            passed: false,
         }
     }
 
@@ -65,7 +71,22 @@ impl<'a, 'w> Printer<'a, 'w> {
     /// it only when line-buffered: stdout is already line-buffered on a
     /// terminal, and block-buffered into pipes, as grep is).
     pub fn flush(&mut self) -> io::Result<()> {
-        self.write_through()
+        match self.hold {
+            true => Ok(()),
+            false => self.write_through(),
+        }
+    }
+
+    /// Holds output back from the stream (while a stream's first 32 KiB
+    /// may still turn out to be binary), or lets it through again.
+    pub fn hold(&mut self, hold: bool) {
+        self.hold = hold;
+    }
+
+    /// Drops the output not yet written to the stream.
+    pub fn discard(&mut self) {
+        self.out().clear();
+        self.wrote = self.passed;
     }
 
     /// Writes through to the stream when the buffer is full.
@@ -75,7 +96,7 @@ impl<'a, 'w> Printer<'a, 'w> {
 
     fn maybe_flush(&mut self) -> io::Result<()> {
         self.wrote |= !self.out().is_empty();
-        if self.line_buffered || self.out().len() >= FLUSH_AT {
+        if !self.hold && (self.line_buffered || self.out().len() >= FLUSH_AT) {
             self.write_through()?;
         }
         Ok(())
@@ -96,6 +117,7 @@ impl<'a, 'w> Printer<'a, 'w> {
             Format::Json(j) => &mut j.out,
         };
         stream.write_all(out)?;
+        self.passed |= !out.is_empty();
         out.clear();
         if *line_buffered {
             stream.flush()?;

@@ -196,6 +196,35 @@ impl<'a> StandardSink<'a> {
     }
 }
 
+impl StandardSink<'_> {
+    /// `-o`: each non-empty match of `line` on its own line, after the
+    /// prefix with `sep` (`:` for selected lines, `-` for context).
+    fn only_matches(&mut self, line: &Line, sep: u8) {
+        let mut spans = Vec::new();
+        for_each_match(self.matcher, line.bytes, |m| {
+            if !m.is_empty() {
+                spans.push(m);
+            }
+            true
+        });
+        let colors = self.opts.colors.clone();
+        let sgr = colors.as_ref().map(|c| match sep {
+            b':' => c.selected_match.as_str(),
+            _ => c.context_match.as_str(),
+        });
+        for m in spans {
+            let offset = match self.match_offsets {
+                Some(f) => f(line.offset, m.start),
+                None => line.offset + m.start as u64,
+            };
+            self.prefix(line, offset, sep);
+            let text = &decoded(self.opts.decode, &line.bytes[m])[..];
+            paint(&mut self.out, colors.as_ref(), sgr, text);
+            self.out.push(self.opts.terminator);
+        }
+    }
+}
+
 fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
     match (colors, sgr) {
         (Some(c), Some(s)) => c.paint(out, s, text),
@@ -226,29 +255,7 @@ impl Sink for StandardSink<'_> {
         let t = self.opts.terminator;
         if self.opts.only_matching {
             if !self.opts.invert {
-                let mut spans = Vec::new();
-                for_each_match(self.matcher, line.bytes, |m| {
-                    if !m.is_empty() {
-                        spans.push(m);
-                    }
-                    true
-                });
-                let colors = self.opts.colors.clone();
-                for m in spans {
-                    let offset = match self.match_offsets {
-                        Some(f) => f(line.offset, m.start),
-                        None => line.offset + m.start as u64,
-                    };
-                    self.prefix(line, offset, b':');
-                    let text = &decoded(self.opts.decode, &line.bytes[m])[..];
-                    paint(
-                        &mut self.out,
-                        colors.as_ref(),
-                        colors.as_ref().map(|c| c.selected_match.as_str()),
-                        text,
-                    );
-                    self.out.push(t);
-                }
+                self.only_matches(line, b':');
             }
         } else {
             self.prefix(line, line.offset, b':');
@@ -259,7 +266,15 @@ impl Sink for StandardSink<'_> {
     }
 
     fn context(&mut self, line: &Line) -> io::Result<()> {
-        if self.opts.mode != Mode::Lines || self.opts.only_matching {
+        if self.opts.mode != Mode::Lines {
+            return Ok(());
+        }
+        if self.opts.only_matching {
+            // With -v the context lines are the matching ones: GNU grep
+            // prints their matches, marked as context.
+            if self.opts.invert {
+                self.only_matches(line, b'-');
+            }
             return Ok(());
         }
         self.prefix(line, line.offset, b'-');

@@ -23,7 +23,9 @@ pub fn read_patterns(sources: &[PatternSource]) -> Result<Vec<Vec<u8>>, ReadErro
                 out.extend(split_arg(&os_to_bytes(arg.clone())));
             }
             PatternSource::File(path) => {
-                let data = if path == "-" {
+                let data = if path == "-" && crate::stdio::stdin_closed() {
+                    Err(std::io::Error::from_raw_os_error(libc::EBADF))
+                } else if path == "-" {
                     let mut buf = Vec::new();
                     std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
                 } else {

@@ -7,7 +7,8 @@ use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
 use crate::input::decompress;
-use crate::input::source::{self, Source};
+use crate::input::same_file;
+use crate::input::source::{self, Mapped, Source};
 use crate::input::walk::Input;
 use crate::output::json::{JsonSink, JsonStats};
 use crate::output::standard::{write_count, write_name, StandardSink};
@@ -15,7 +16,7 @@ use crate::output::{Format, Printer};
 use crate::search::{prefilter_selects, Line, Outcome, SearchOptions, Searcher, Sink};
 use memchr::memrchr;
 use std::borrow::Cow;
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 
 /// How many leading bytes decide that a file is binary (GNU grep's buffer).
 const BINARY_PROBE: usize = 32 * 1024;
@@ -41,7 +42,8 @@ pub struct FileResult {
     pub messages: Vec<String>,
     pub selected: bool,
     pub had_error: bool,
-    /// The file printed lines (for context group separators between files).
+    /// The file printed lines, or selected lines of which `-o` printed
+    /// nothing (for context group separators between files).
     pub printed_lines: bool,
     /// Bytes searched.
     pub bytes: u64,
@@ -49,6 +51,9 @@ pub struct FileResult {
     pub lines: u64,
     /// `--json` statistics for the summary.
     pub json: Option<JsonStats>,
+    /// Offset in the input just past the last selected line (not for
+    /// decoded inputs).
+    pub after_last_selected: Option<u64>,
 }
 
 const EISDIR: i32 = 21;
@@ -170,7 +175,37 @@ fn read_start(file: &mut std::fs::File, buf: &mut Vec<u8>) -> io::Result<(usize,
 /// prefilter's offsets then refer to exactly those bytes. A file with a BOM
 /// or in an encoding that is searched decoded (`crate::encoding`) is
 /// searched with the compiled prefilter instead.
+///
+/// When `-m` stops the search of a standard input that is a regular file,
+/// the input is left just after the last selected line, as GNU grep
+/// documents (`{ grep -m1 x; cat; } < f` prints the rest of `f`).
 pub fn search_input<'a>(
+    shared: &'a Shared,
+    input: &'a Input,
+    preloaded: Option<&'a [u8]>,
+    prefilter: &'a dyn Matcher,
+    stream: Option<&mut dyn Write>,
+) -> io::Result<FileResult> {
+    let max_count = shared.cfg.max_count;
+    // Not with -l, -L or -q, as GNU grep.
+    let lists = matches!(
+        shared.cfg.mode,
+        Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+    );
+    let start = match preloaded.is_none() && input.path.is_none() && max_count.is_some() && !lists {
+        true => source::stdin_offset(),
+        false => None,
+    };
+    let result = search_opened(shared, input, preloaded, prefilter, stream)?;
+    if let (Some(start), Some(m), Some(end)) = (start, max_count, result.after_last_selected) {
+        if result.lines >= m {
+            source::seek_stdin(start + end);
+        }
+    }
+    Ok(result)
+}
+
+fn search_opened<'a>(
     shared: &'a Shared,
     input: &'a Input,
     preloaded: Option<&'a [u8]>,
@@ -179,7 +214,20 @@ pub fn search_input<'a>(
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
     let display = String::from_utf8_lossy(&input.name).into_owned();
-    let mapped;
+    if preloaded.is_none() {
+        if let Some(output) = shared.output_file {
+            let is_output = match &input.path {
+                Some(path) => output.is(path),
+                None => output.is_stdin(),
+            };
+            if is_output {
+                result.had_error = true;
+                result.messages.push(same_file::message(&display));
+                return Ok(result);
+            }
+        }
+    }
+    let mut map: Option<Mapped> = None;
     let decompressed = match decompressed(shared, input, preloaded) {
         Ok(d) => d,
         Err(e) => {
@@ -194,7 +242,7 @@ pub fn search_input<'a>(
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
         (None, None, Some(path)) if input.from_recursion && shared.split_threads <= 1 => {
-            match std::fs::File::open(path) {
+            match source::open_file(path) {
                 Ok(file) => Opened::File(file),
                 Err(e) => {
                     read_error(&mut result, &display, &e);
@@ -204,8 +252,8 @@ pub fn search_input<'a>(
         }
         (None, None, Some(path)) => match source::open(path, shared.split_threads > 1) {
             Ok(Source::Mapped(m)) => {
-                mapped = m;
-                Opened::Body(Body::Bytes(&mapped))
+                map = Some(m);
+                Opened::Body(Body::Bytes(map.as_deref().unwrap_or_default()))
             }
             Ok(Source::Stream(r)) => Opened::Body(Body::Stream(r)),
             // Read in blocks through a buffer that stays in cache: with
@@ -251,11 +299,13 @@ pub fn search_input<'a>(
     let (data, enc, skip) = match body {
         Body::Bytes(data) => match plan.for_file(&data[..data.len().min(BOM_PROBE)]) {
             FilePlan::Raw { skip: 0 } => {
-                return search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0)
+                let r = search_body(shared, input, Body::Bytes(data), prefilter, stream, None, 0);
+                return r.map(|r| note_truncation(r, map.as_ref(), &display));
             }
             FilePlan::Raw { skip } => {
                 let body = Body::Bytes(&data[skip..]);
-                return search_body(shared, input, body, compiled_prefilter, stream, None, skip);
+                let r = search_body(shared, input, body, compiled_prefilter, stream, None, skip);
+                return r.map(|r| note_truncation(r, map.as_ref(), &display));
             }
             FilePlan::Decode { enc, skip } => (Cow::Borrowed(data), enc, skip),
         },
@@ -317,7 +367,18 @@ pub fn search_input<'a>(
     r.bytes = data.len() as u64;
     r.had_error |= result.had_error;
     r.messages.splice(0..0, result.messages);
-    Ok(r)
+    Ok(note_truncation(r, map.as_ref(), &display))
+}
+
+/// A mapped file that shrank during the search: what was found stands
+/// (its lost end read as zeros), and the file is reported, exit status 2.
+fn note_truncation(mut r: FileResult, map: Option<&Mapped>, display: &str) -> FileResult {
+    if map.is_some_and(Mapped::truncated) {
+        r.had_error = true;
+        r.messages
+            .push(format!("{display}: file truncated while being read"));
+    }
+    r
 }
 
 /// With `--decompress`, the decompressed stream of a compressed input
@@ -421,8 +482,8 @@ fn search_body<'a>(
                     let mut quiet = CountOnly;
                     let o = searcher(opts).search_slice(data, &mut quiet)?;
                     Outcome {
-                        selected: o.selected,
                         binary: o.selected > 0,
+                        ..o
                     }
                 } else if let Some(d) = decoded {
                     let mut mapped = MapOffsets {
@@ -442,7 +503,11 @@ fn search_body<'a>(
             }
         }
         Body::Stream(reader) => {
-            let binary = (binary_possible, cfg.binary);
+            let binary = StreamBinary {
+                possible: binary_possible,
+                mode: cfg.binary,
+                live: cfg.line_buffered || io::stdout().is_terminal(),
+            };
             let mut recycled = Recycled::take();
             search_stream(
                 reader,
@@ -460,7 +525,13 @@ fn search_body<'a>(
 
     result.selected = outcome.selected > 0;
     result.lines = outcome.selected;
-    result.printed_lines = lines_mode && sink.wrote();
+    if decoded.is_none() {
+        result.after_last_selected = outcome.after_last_selected;
+    }
+    // A selected line counts as printed even when `-o` printed nothing of
+    // it: GNU grep puts group separators around such groups too.
+    let shown = outcome.selected > 0 && !outcome.binary;
+    result.printed_lines = lines_mode && (sink.wrote() || shown);
     let matches = match &mut sink.format {
         Format::Standard(s) => s.matches,
         Format::Json(j) => {
@@ -583,8 +654,33 @@ impl Sink for CountOnly {
     }
 }
 
+/// A line of a stream longer than this that holds a NUL is cut after its
+/// last NUL: binary data need not have newlines (`/dev/zero`), and GNU
+/// grep, which takes every NUL of a binary file for a line end, holds
+/// about this much of it.
+const BINARY_LINE_CUT: usize = 1 << 20;
+
+/// How a stream's binary data is handled: whether it can be binary (not
+/// `-a`, not `-z`), what `--binary-files` says, and whether output goes out
+/// as it is found (`--line-buffered`, a terminal) instead of being held
+/// until the first 32 KiB are known to be text.
+#[derive(Clone, Copy)]
+struct StreamBinary {
+    possible: bool,
+    mode: BinaryMode,
+    live: bool,
+}
+
 /// Searches a stream block by block, keeping the last `-B` lines of each
 /// block in front of the next.
+///
+/// Binary detection sees what a file's would: a NUL anywhere in the first
+/// 32 KiB, however the bytes arrive, makes the stream binary from its
+/// start. Output is held back until those 32 KiB (or the end) have been
+/// read; only live output (`--line-buffered`, a terminal) goes out before,
+/// and a NUL arriving later in the 32 KiB then stops it from there on. A
+/// NUL found in a line cut at [`BINARY_LINE_CUT`] also makes the stream
+/// binary from there on.
 #[allow(clippy::too_many_arguments)]
 fn search_stream<'m>(
     mut reader: Box<dyn Read + Send>,
@@ -592,7 +688,7 @@ fn search_stream<'m>(
     start: u64,
     mut opts: SearchOptions,
     make_searcher: &dyn Fn(SearchOptions) -> Searcher<'m>,
-    (binary_possible, binary_mode): (bool, BinaryMode),
+    binary: StreamBinary,
     sink: &mut Printer,
     result: &mut FileResult,
     display: &str,
@@ -605,12 +701,18 @@ fn search_stream<'m>(
     let mut base = start;
     let mut from = 0usize;
     // `buf[from..scanned]` holds no terminator: a long line is scanned once,
-    // not once per chunk read.
+    // not once per chunk read. `buf[from..nul_scanned]` holds no NUL.
     let mut scanned = 0usize;
-    let mut probed = false;
+    let mut nul_scanned = 0usize;
+    let watch_nul = binary.possible && binary.mode != BinaryMode::Text;
+    // Bytes of the stream probed for NUL so far (up to BINARY_PROBE).
+    let mut probed = 0usize;
     let mut suppress = false;
     let mut searcher: Option<Searcher> = None;
     let mut count_only = CountOnly;
+    if watch_nul && !binary.live {
+        sink.hold(true);
+    }
     loop {
         if buf.len() < filled + chunk {
             buf.resize(filled + chunk, 0);
@@ -621,6 +723,7 @@ fn search_stream<'m>(
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(e) => {
                     // A read error ends this input; what was found stands.
+                    sink.hold(false);
                     read_error(result, display, &e);
                     return Ok(searcher.map(|s| s.outcome()).unwrap_or_default());
                 }
@@ -629,23 +732,13 @@ fn search_stream<'m>(
         filled += n;
         result.bytes += n as u64;
         let eof = n == 0;
-        // The first read decides (as grep's first buffer does): waiting for
-        // 32 KiB would hold back the first lines of a slow pipe (`tail -f`).
-        if !probed {
-            probed = true;
-            let binary =
-                binary_possible && memchr::memchr(0, &buf[..filled.min(BINARY_PROBE)]).is_some();
-            if binary {
-                if binary_mode == BinaryMode::WithoutMatch {
-                    return Ok(Outcome::default());
-                }
-                if opts.stop_on_nul {
-                    opts.max_count = Some(1);
-                    opts.before = 0;
-                    opts.after = 0;
-                    opts.stop_on_nul = false;
-                    suppress = true;
-                }
+        let mut nul_found = false;
+        if watch_nul && probed < BINARY_PROBE {
+            let new = &buf[filled - n..filled][..n.min(BINARY_PROBE - probed)];
+            probed += new.len();
+            nul_found = memchr::memchr(0, new).is_some();
+            if eof || probed >= BINARY_PROBE {
+                sink.hold(false);
             }
         }
         let end = if eof {
@@ -656,10 +749,47 @@ fn search_stream<'m>(
                 Some(i) => lo + i + 1,
                 None => {
                     scanned = filled;
-                    continue;
+                    let lo = nul_scanned.max(from);
+                    let cut = match watch_nul && filled - from >= BINARY_LINE_CUT {
+                        true => memrchr(0, &buf[lo..filled]).map(|i| lo + i + 1),
+                        false => None,
+                    };
+                    nul_scanned = filled;
+                    match cut {
+                        Some(cut) => {
+                            nul_found = true;
+                            cut
+                        }
+                        None if nul_found => from,
+                        None => continue,
+                    }
                 }
             }
         };
+        if nul_found && !suppress {
+            if binary.mode == BinaryMode::WithoutMatch {
+                sink.discard();
+                sink.hold(false);
+                return Ok(Outcome::default());
+            }
+            if opts.stop_on_nul {
+                // Binary from here on: what was held back is dropped, and
+                // the first selected line decides the message.
+                sink.discard();
+                sink.hold(false);
+                if let Some(o) = searcher.as_ref().map(Searcher::outcome) {
+                    if o.selected > 0 {
+                        return Ok(Outcome { binary: true, ..o });
+                    }
+                }
+                opts.max_count = Some(1);
+                opts.before = 0;
+                opts.after = 0;
+                opts.stop_on_nul = false;
+                suppress = true;
+                searcher = None;
+            }
+        }
         let s = searcher.get_or_insert_with(|| make_searcher(opts));
         if suppress {
             s.search_block(&buf[..end], base, from, &mut count_only)?;
@@ -669,10 +799,11 @@ fn search_stream<'m>(
         }
         if eof || s.is_done() {
             let o = s.outcome();
+            sink.hold(false);
             return Ok(if suppress {
                 Outcome {
-                    selected: o.selected,
                     binary: o.selected > 0,
+                    ..o
                 }
             } else {
                 o
@@ -691,6 +822,7 @@ fn search_stream<'m>(
         base += keep as u64;
         from = end - keep;
         scanned = filled;
+        nul_scanned = from;
     }
 }
 

@@ -91,6 +91,27 @@ impl Sandbox {
     }
 }
 
+/// Runs `script` with `sh -c` in `dir`, where `$GPUGREP` is the binary
+/// under test (for redirections such as `>&-` or `{ gpugrep; cat; } < f`).
+pub fn sh(dir: &Path, script: &str) -> Output {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .current_dir(dir)
+        .env("GPUGREP", bin())
+        .env_remove("GREP_COLORS")
+        .env_remove("GREP_COLOR")
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sh");
+    Output {
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
 /// What a run produced.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Output {
