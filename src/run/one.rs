@@ -213,7 +213,7 @@ fn search_opened<'a>(
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
-    let display = String::from_utf8_lossy(&input.name).into_owned();
+    let display = String::from_utf8_lossy(&input.name);
     if preloaded.is_none() {
         if let Some(output) = shared.output_file {
             let is_output = match &input.path {
@@ -423,7 +423,7 @@ fn search_body<'a>(
     base: usize,
 ) -> io::Result<FileResult> {
     let mut result = FileResult::default();
-    let display = String::from_utf8_lossy(&input.name).into_owned();
+    let display = String::from_utf8_lossy(&input.name);
     let cfg = &shared.cfg;
     let name = shown_name(shared, input);
     let started = std::time::Instant::now();
