@@ -122,6 +122,22 @@ fn naive_selected(text: &[u8], keep: impl Fn(&[u8]) -> bool, invert: bool) -> Ve
         .collect()
 }
 
+/// The oracle for one line: `pat` with -i/-w/-x, as the `regex` crate
+/// reads it, applied to each line by itself.
+fn line_oracle(pat: &str, ci: bool, word: bool, whole: bool) -> regex::bytes::Regex {
+    let wrapped = if whole {
+        format!("^(?:{pat})$")
+    } else if word {
+        format!(r"\b{{start-half}}(?:{pat})\b{{end-half}}")
+    } else {
+        pat.to_string()
+    };
+    regex::bytes::RegexBuilder::new(&wrapped)
+        .case_insensitive(ci)
+        .build()
+        .unwrap()
+}
+
 fn text_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(b"abAB_ -\n".to_vec()), 0..300)
 }
@@ -161,15 +177,7 @@ proptest! {
     ) {
         let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
         let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        // The oracle: the same expression, applied to each line by itself.
-        let wrapped = if whole {
-            format!("^(?:{pat})$")
-        } else if word {
-            format!(r"\b{{start-half}}(?:{pat})\b{{end-half}}")
-        } else {
-            pat.to_string()
-        };
-        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(ci).build().unwrap();
+        let re = line_oracle(pat, ci, word, whole);
         let want = naive_selected(&text, |l| re.is_match(l), invert);
         prop_assert_eq!(got, want);
     }
@@ -204,14 +212,7 @@ proptest! {
     ) {
         let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
         let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        let wrapped = if whole {
-            format!("^(?:{pat})$")
-        } else if word {
-            format!(r"\b{{start-half}}(?:{pat})\b{{end-half}}")
-        } else {
-            pat.to_string()
-        };
-        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(ci).build().unwrap();
+        let re = line_oracle(pat, ci, word, whole);
         let want = naive_selected(&text, |l| re.is_match(l), invert);
         prop_assert_eq!(got, want);
     }
@@ -231,14 +232,7 @@ proptest! {
         // word characters for -w (the text holds é and Ж); the pattern
         // letters have no k or s, so Unicode folding is ASCII folding.
         let alt = pats.iter().map(|p| regex::escape(std::str::from_utf8(p).unwrap())).collect::<Vec<_>>().join("|");
-        let wrapped = if whole {
-            format!("^(?:{alt})$")
-        } else if word {
-            format!(r"\b{{start-half}}(?:{alt})\b{{end-half}}")
-        } else {
-            alt
-        };
-        let re = regex::bytes::RegexBuilder::new(&wrapped).case_insensitive(true).build().unwrap();
+        let re = line_oracle(&alt, true, word, whole);
         let want = naive_selected(&text, |l| re.is_match(l), invert);
         prop_assert_eq!(got, want);
     }
