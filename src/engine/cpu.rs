@@ -120,9 +120,9 @@ impl Matcher for RegexLines {
 }
 
 /// Candidates for a regex or a case-insensitive literal: occurrences of
-/// literals one of which every match contains (memmem for one, the SIMD
-/// Teddy searcher behind Aho-Corasick for a few). The confirm step decides
-/// each candidate's line.
+/// literals one of which every match contains (memmem for one, a byte they
+/// all share, the SIMD Teddy searcher for a few dozen, Aho-Corasick for
+/// more). The confirm step decides each candidate's line.
 pub struct Candidates {
     finder: CandidateFinder,
     /// The literals are the regex's whole language: a line holding one
@@ -158,39 +158,35 @@ impl Candidates {
     }
 
     fn build(lits: &[Vec<u8>], exact: bool) -> Option<Candidates> {
-        let packed = || {
+        let aho_corasick = || {
+            aho_corasick::AhoCorasickBuilder::new()
+                .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+                .build(lits)
+                .ok()
+        };
+        let teddy = || {
             let mut b = aho_corasick::packed::Config::new()
                 .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
                 .builder();
             b.extend(lits);
             b.build()
         };
-        let finder = match lits {
-            [one] => CandidateFinder::One(memmem::Finder::new(one).into_owned()),
+        let finder = if let [one] = lits {
+            CandidateFinder::One(memmem::Finder::new(one).into_owned())
+        } else if let Some((byte, place)) = shared_rare_byte(lits) {
             // Literals that all hold one non-ASCII byte at one place
             // (`(?i)müller`'s case variants: 0xC3 second) are found by
             // memchr for it: such bytes are rare in most text.
-            _ if shared_rare_byte(lits).is_some() => {
-                let (byte, place) = shared_rare_byte(lits)?;
-                CandidateFinder::RareByte { byte, place }
-            }
+            CandidateFinder::RareByte { byte, place }
+        } else if lits.iter().all(|l| !l.is_ascii()) {
             // Else, when every literal holds some non-ASCII byte,
             // Aho-Corasick's own rare-byte prefilter.
-            _ if lits.iter().all(|l| !l.is_ascii()) => CandidateFinder::Many(
-                aho_corasick::AhoCorasickBuilder::new()
-                    .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                    .build(lits)
-                    .ok()?,
-            ),
-            _ => match (lits.len() <= 64).then(packed).flatten() {
-                Some(p) => CandidateFinder::Packed(p),
-                None => CandidateFinder::Many(
-                    aho_corasick::AhoCorasickBuilder::new()
-                        .match_kind(aho_corasick::MatchKind::LeftmostFirst)
-                        .build(lits)
-                        .ok()?,
-                ),
-            },
+            CandidateFinder::Many(aho_corasick()?)
+        } else {
+            match (lits.len() <= 64).then(teddy).flatten() {
+                Some(t) => CandidateFinder::Packed(t),
+                None => CandidateFinder::Many(aho_corasick()?),
+            }
         };
         // A shared byte only points at candidates, whatever the literals.
         let exact = exact && !matches!(finder, CandidateFinder::RareByte { .. });

@@ -1,12 +1,15 @@
 //! Compiling a pattern list into a prefilter and a confirmer.
 //!
 //! The cheapest exact engine is chosen for what was typed: memmem for one
-//! literal, Aho-Corasick for several, the `regex` crate otherwise. Literal
-//! sets under `-w`/`-x` keep the literal prefilter and add a confirm step;
-//! regexes fold `-w`/`-x`/`-i` into the expression itself. Regexes are made
-//! line-confined by removing the line terminator from every class and
-//! literal in the parsed expression, so no match can span lines (or files,
-//! whose separator is the terminator).
+//! literal, Aho-Corasick for several, the `regex` crate's engine otherwise.
+//! Literal sets under `-w`/`-x` keep the literal prefilter and add a confirm
+//! step; `-i` literals get a SIMD prefilter over case variants of a window
+//! and the exact engine confirms. Regexes fold `-w`/`-x`/`-i` into the
+//! expression and always confirm candidate lines: a *line finder* (see
+//! [`line_finder`]) scans whole buffers with the cheapest thing that finds
+//! every matching line. Regexes are made line-confined by removing the line
+//! terminator from every class and literal in the parsed expression, so no
+//! match can span lines (or files, whose separator is the terminator).
 //!
 //! With `--encoding` naming a legacy encoding, literal patterns are
 //! transcoded into it and searched as raw bytes behind a
