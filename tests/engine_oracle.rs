@@ -325,3 +325,12 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 }
+
+/// Regression: a set of literals found by Teddy was taken as exact for
+/// lines, which skipped the -w confirm (`xab` selected for `-w ab`).
+#[test]
+fn word_literal_set_through_teddy_still_confirms_words() {
+    let cfg = config(&["-w", "-F", "-e", "unused"]);
+    let pats = [b"ab".to_vec(), b"cd".to_vec()];
+    assert_eq!(engine_lines(b"xab\nab\ncdx\n", &pats, &cfg), vec![2]);
+}

@@ -331,6 +331,20 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
             confirm.get_or_insert(exact);
             engine = "case variants of a window of each literal (Teddy), then aho-corasick";
         }
+    } else if !ci && (2..=TEDDY_LITERALS_MAX).contains(&lits.len()) {
+        // A few dozen literals: Teddy finds the lines (Aho-Corasick's own
+        // prefilter memchr's their first bytes: `TODO|FIXME|XXX` in C
+        // source took 1.5x the CPU time), the automaton finds what to print.
+        // Exact for lines unless -w/-x must confirm them.
+        let candidates = match confirm {
+            None => cpu::Candidates::exact(&lits),
+            Some(_) => cpu::Candidates::new(&lits),
+        };
+        if let Some(candidates) = candidates {
+            let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
+            confirm.get_or_insert(exact);
+            engine = "Teddy, then aho-corasick";
+        }
     }
     Ok(Compiled {
         prefilter,
@@ -344,6 +358,8 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
     })
 }
 
+/// Teddy's pattern limit.
+const TEDDY_LITERALS_MAX: usize = 64;
 /// Case variants searched for `-i` literals: Teddy's pattern limit.
 const CI_WINDOW_VARIANTS: usize = 64;
 /// Most `-i` literals searched through windows (16 leaves two letters each).
