@@ -7,10 +7,12 @@
 //! the CPU engine's matchers (`compile`). Fixed strings stay byte strings so
 //! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them;
 //! for a regular expression, `required` finds literals every match contains,
-//! which the GPU's kernels search for candidate lines.
+//! which the GPU's kernels search for candidate lines, and `finder` chooses
+//! how the CPU engine finds its lines in whole buffers.
 
 pub mod bracket;
 pub mod compile;
+mod finder;
 pub mod fold;
 pub mod interval;
 pub mod posix_class;

@@ -1,0 +1,189 @@
+//! Line finders: how a regular expression finds its matching lines in a
+//! whole buffer (ripgrep's design). The regex itself runs on whole buffers
+//! only where nothing cheaper finds every matching line; the lines found
+//! are then confirmed one by one by the regex (or, for `-w`, the word
+//! matcher). Each finder is sound: it finds at least every line the regex
+//! matches. `--debug` names the one chosen (`tests/engine_oracle.rs` checks
+//! each against a per-line oracle).
+
+use crate::engine::cpu;
+use crate::engine::Matcher;
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_syntax::hir::literal::{ExtractKind, Extractor};
+use regex_syntax::hir::{self, Hir, HirKind, Look};
+
+use super::compile::{first_line_of_error, PatternError, REGEX_SIZE_LIMIT};
+use super::required::{Required, LITERALS_MAX};
+
+/// The regex engine for a parsed, line-confined expression: the meta
+/// engine the `regex` crate wraps, built from the HIR (no second parse),
+/// with byte semantics, multi-line anchors at `t` and no capture groups.
+pub(super) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, PatternError> {
+    let config = meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+        .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
+    meta::Builder::new()
+        .configure(config)
+        .build_from_hir(hir)
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
+}
+
+/// Most literals handed to the candidate finder (Teddy takes up to 64; a
+/// larger set runs through an Aho-Corasick automaton).
+const CANDIDATE_LITERALS_MAX: usize = 256;
+
+/// How a regex finds matching lines in a whole buffer (ripgrep's design:
+/// the regex runs on whole buffers only where nothing cheaper finds its
+/// lines): occurrences of literals every match contains, each line holding
+/// one confirmed by the regex; else the regex's forward DFA, stopped at the
+/// first match state, over the buffer. A regex with Unicode word boundaries
+/// runs relaxed there (boundaries dropped: the lazy DFA gives up on them
+/// in non-ASCII text and would leave the rest of the buffer to a slow
+/// engine) and the regex confirms the candidate lines.
+pub(super) fn line_finder(
+    hir: &Hir,
+    required: Option<&Required>,
+    re: &meta::Regex,
+    t: u8,
+) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    if let Some(lits) = exact_literals(hir) {
+        if let Some(c) = cpu::Candidates::exact(&lits) {
+            return Ok((Box::new(c), "its literals"));
+        }
+    }
+    if let Some(r) = required {
+        // A set that shares a prefix or suffix (`error\[E[0-9]` gives
+        // `error[E0` to `error[E9`, `[0-9]+ms` `0ms` to `9ms`) is searched
+        // as that one literal when it is long or the set's are short:
+        // memmem beats Teddy, whose fingerprint sees mostly shared bytes
+        // (1.7x on `[0-9]+ms\b` in CI logs).
+        let shared = shared_affix(&r.literals);
+        let shortest = r.literals.iter().map(Vec::len).min().unwrap_or(0);
+        let one = shared.len() >= 4 || (shared.len() >= 2 && shortest <= 3);
+        let lits = match one && r.literals.len() > 1 {
+            true => std::slice::from_ref(&shared),
+            false => &r.literals[..],
+        };
+        if good_candidates(lits) {
+            if let Some(c) = cpu::Candidates::new(lits) {
+                return Ok((Box::new(c), "literal candidates"));
+            }
+        }
+    }
+    match relax_word_boundaries(hir) {
+        Some(relaxed) => {
+            let relaxed = build_regex(&relaxed, t)?;
+            Ok((
+                Box::new(cpu::RegexLines::new(relaxed, false)),
+                "the regex without word boundaries",
+            ))
+        }
+        None => Ok((
+            Box::new(cpu::RegexLines::new(re.clone(), true)),
+            "the regex",
+        )),
+    }
+}
+
+/// The literals a regex without assertions matches exactly (an alternation
+/// of words, `(?i)` variants of a short one), when it is such a finite set.
+fn exact_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
+    if !hir.properties().look_set().is_empty() {
+        return None;
+    }
+    let seq = Extractor::new()
+        .kind(ExtractKind::Prefix)
+        .limit_total(LITERALS_MAX)
+        .extract(hir);
+    let lits = seq.literals().filter(|_| seq.is_exact())?;
+    if lits.is_empty() || lits.iter().any(|l| l.as_bytes().is_empty()) {
+        return None;
+    }
+    Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
+}
+
+/// The longer of the literals' longest common prefix and suffix.
+fn shared_affix(lits: &[Vec<u8>]) -> Vec<u8> {
+    let Some((first, rest)) = lits.split_first() else {
+        return Vec::new();
+    };
+    let common = |forward: bool| {
+        rest.iter().fold(first.len(), |n, l| {
+            let pairs: Box<dyn Iterator<Item = (&u8, &u8)>> = match forward {
+                true => Box::new(first.iter().zip(l)),
+                false => Box::new(first.iter().rev().zip(l.iter().rev())),
+            };
+            n.min(pairs.take_while(|(a, b)| a == b).count())
+        })
+    };
+    let (prefix, suffix) = (common(true), common(false));
+    match prefix >= suffix {
+        true => first[..prefix].to_vec(),
+        false => first[first.len() - suffix..].to_vec(),
+    }
+}
+
+/// Literals rare enough to find lines by: 2-byte ones hit too often in a
+/// set (IPv4's `0.` to `9.` made the search 1.3x slower than the DFA alone).
+fn good_candidates(lits: &[Vec<u8>]) -> bool {
+    let shortest = lits.iter().map(Vec::len).min().unwrap_or(0);
+    lits.len() <= CANDIDATE_LITERALS_MAX && (shortest >= 3 || (shortest == 2 && lits.len() <= 2))
+}
+
+/// `hir` with its Unicode word-boundary assertions replaced by the empty
+/// expression (which matches wherever they do, and more), or `None` when
+/// it has none.
+fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
+    fn unicode_word(l: Look) -> bool {
+        matches!(
+            l,
+            Look::WordUnicode
+                | Look::WordUnicodeNegate
+                | Look::WordStartUnicode
+                | Look::WordEndUnicode
+                | Look::WordStartHalfUnicode
+                | Look::WordEndHalfUnicode
+        )
+    }
+    if !hir.properties().look_set().iter().any(unicode_word) {
+        return None;
+    }
+    fn relax(h: &Hir, word: &dyn Fn(Look) -> bool) -> Hir {
+        match h.kind() {
+            HirKind::Look(l) if word(*l) => Hir::empty(),
+            HirKind::Repetition(rep) => Hir::repetition(hir::Repetition {
+                sub: Box::new(relax(&rep.sub, word)),
+                ..rep.clone()
+            }),
+            HirKind::Capture(cap) => Hir::capture(hir::Capture {
+                sub: Box::new(relax(&cap.sub, word)),
+                ..cap.clone()
+            }),
+            HirKind::Concat(subs) => Hir::concat(subs.iter().map(|s| relax(s, word)).collect()),
+            HirKind::Alternation(subs) => {
+                Hir::alternation(subs.iter().map(|s| relax(s, word)).collect())
+            }
+            _ => h.clone(),
+        }
+    }
+    Some(relax(hir, &unicode_word))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_affix_is_the_longer_common_end() {
+        let v = |s: &[&str]| s.iter().map(|x| x.as_bytes().to_vec()).collect::<Vec<_>>();
+        assert_eq!(shared_affix(&v(&["error[E0", "error[E9"])), b"error[E");
+        assert_eq!(shared_affix(&v(&["x_lock", "yy_lock"])), b"_lock");
+        assert_eq!(shared_affix(&v(&["abc", "xyz"])), b"");
+        assert_eq!(shared_affix(&v(&["same"])), b"same");
+        assert_eq!(shared_affix(&[]), b"");
+    }
+}
