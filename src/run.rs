@@ -345,7 +345,9 @@ fn search_walking(
     })
 }
 
-/// How many files past the last one printed a worker may search.
+/// How many files past the last one printed a worker may search, at least;
+/// with many workers, each may hold two full batches ahead (with 16 workers
+/// and a fixed 1,024, half of them slept while the others searched).
 const AHEAD_LIMIT: usize = 1024;
 
 /// Most files found in a tree handed to a search thread at once. Every
@@ -380,6 +382,7 @@ fn search_parallel(
     // stay at most this many files ahead of the printer, so one slow file
     // early in a large tree cannot make the others pile up.
     let printed = AtomicUsize::new(0);
+    let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
         for _ in 0..workers {
@@ -394,7 +397,7 @@ fn search_parallel(
                     break;
                 };
                 // The batch holding the next file to print never waits here.
-                while first > printed.load(Ordering::Acquire) + AHEAD_LIMIT
+                while first > printed.load(Ordering::Acquire) + ahead
                     && !stop.load(Ordering::Relaxed)
                 {
                     std::thread::sleep(std::time::Duration::from_millis(1));
