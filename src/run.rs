@@ -152,14 +152,10 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
 
 /// The items with the output file reported in its place.
 fn without_output(items: Vec<Item>, output: OutputFile) -> Vec<Item> {
-    let is_output = |input: &Input| match &input.path {
-        Some(path) => output.is(path),
-        None => output.is_stdin(),
-    };
     items
         .into_iter()
         .map(|item| match item {
-            Item::Input(input) if is_output(&input) => {
+            Item::Input(input) if output.is_input(&input) => {
                 Item::Error(same_file::message(&String::from_utf8_lossy(&input.name)))
             }
             item => item,

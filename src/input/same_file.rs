@@ -7,6 +7,7 @@
 //! (exit status 2). The check costs one `stat` per input, and only when
 //! standard output is a regular file.
 
+use super::walk::Input;
 use crate::config::{Config, Mode};
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -39,6 +40,14 @@ impl OutputFile {
     /// Standard input is the output.
     pub fn is_stdin(&self) -> bool {
         fstat(0).is_some_and(|(dev, ino, regular)| regular && (dev, ino) == (self.dev, self.ino))
+    }
+
+    /// `input` (a file, or standard input) is the output.
+    pub fn is_input(&self, input: &Input) -> bool {
+        match &input.path {
+            Some(path) => self.is(path),
+            None => self.is_stdin(),
+        }
     }
 }
 

@@ -216,11 +216,7 @@ fn search_opened<'a>(
     let display = String::from_utf8_lossy(&input.name);
     if preloaded.is_none() {
         if let Some(output) = shared.output_file {
-            let is_output = match &input.path {
-                Some(path) => output.is(path),
-                None => output.is_stdin(),
-            };
-            if is_output {
+            if output.is_input(input) {
                 result.had_error = true;
                 result.messages.push(same_file::message(&display));
                 return Ok(result);
