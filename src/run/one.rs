@@ -102,6 +102,22 @@ fn read_error(result: &mut FileResult, display: &str, e: &io::Error) {
         .push(format!("{display}: {}", crate::input::io_reason(e)));
 }
 
+/// The result for an input that could not be opened or read: grep's
+/// message, and for a directory operand the summary GNU grep still prints.
+fn unreadable(
+    shared: &Shared,
+    input: &Input,
+    mut result: FileResult,
+    display: &str,
+    e: &io::Error,
+) -> FileResult {
+    read_error(&mut result, display, e);
+    if e.raw_os_error() == Some(EISDIR) {
+        directory_summary(shared, input, &mut result.out);
+    }
+    result
+}
+
 /// The first read of a stream (what grep calls its first buffer), read
 /// further only while it could still be the start of a byte-order mark. A
 /// slow pipe gives what it has (a short first line is not held back), a file
@@ -255,13 +271,7 @@ fn search_opened<'a>(
             // Read in blocks through a buffer that stays in cache: with
             // many threads, memory bandwidth is what runs out first.
             Ok(Source::File(file, _)) => Opened::File(file),
-            Err(e) => {
-                read_error(&mut result, &display, &e);
-                if e.raw_os_error() == Some(EISDIR) {
-                    directory_summary(shared, input, &mut result.out);
-                }
-                return Ok(result);
-            }
+            Err(e) => return Ok(unreadable(shared, input, result, &display, &e)),
         },
     };
     // A small regular file is read whole, without the stream's copies.
@@ -278,13 +288,7 @@ fn search_opened<'a>(
                     let head = io::Cursor::new(buf.0[..n].to_vec());
                     Body::Stream(Box::new(head.chain(file)))
                 }
-                Err(e) => {
-                    read_error(&mut result, &display, &e);
-                    if e.raw_os_error() == Some(EISDIR) {
-                        directory_summary(shared, input, &mut result.out);
-                    }
-                    return Ok(result);
-                }
+                Err(e) => return Ok(unreadable(shared, input, result, &display, &e)),
             }
         }
         Opened::Body(body) => body,
