@@ -319,30 +319,34 @@ fn compile_literals(mut lits: Vec<Vec<u8>>, cfg: &Config) -> Result<Compiled, Pa
     } else {
         (None, "")
     };
-    // -i: Aho-Corasick's own prefilter cannot fold case, so a SIMD search
-    // for the case variants of a window of each literal finds the lines,
-    // and the exact engine confirms them.
-    if ci && lits.len() <= CI_WINDOW_LITERALS_MAX {
-        let windows = fold::ascii_window_variants(&lits, CI_WINDOW_VARIANTS);
-        if let Some(candidates) = windows.as_deref().and_then(cpu::Candidates::new) {
-            let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
-            confirm.get_or_insert(exact);
-            engine = "case variants of a window of each literal (Teddy), then aho-corasick";
-        }
+    // Aho-Corasick's own prefilter cannot fold case (-i), and for a few
+    // dozen literals it memchr's their first bytes (`TODO|FIXME|XXX` in C
+    // source took 1.5x the CPU time): Teddy finds the lines there, over
+    // case variants of a window of each literal with -i, and the automaton
+    // confirms them and finds what to print. Exact literals without -w/-x
+    // select their lines.
+    let teddy = if ci && lits.len() <= CI_WINDOW_LITERALS_MAX {
+        fold::ascii_window_variants(&lits, CI_WINDOW_VARIANTS)
+            .and_then(|windows| cpu::Candidates::new(&windows))
+            .map(|c| {
+                (
+                    c,
+                    "case variants of a window of each literal (Teddy), then aho-corasick",
+                )
+            })
     } else if !ci && (2..=TEDDY_LITERALS_MAX).contains(&lits.len()) {
-        // A few dozen literals: Teddy finds the lines (Aho-Corasick's own
-        // prefilter memchr's their first bytes: `TODO|FIXME|XXX` in C
-        // source took 1.5x the CPU time), the automaton finds what to print.
-        // Exact for lines unless -w/-x must confirm them.
         let candidates = match confirm {
             None => cpu::Candidates::exact(&lits),
             Some(_) => cpu::Candidates::new(&lits),
         };
-        if let Some(candidates) = candidates {
-            let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
-            confirm.get_or_insert(exact);
-            engine = "Teddy, then aho-corasick";
-        }
+        candidates.map(|c| (c, "Teddy, then aho-corasick"))
+    } else {
+        None
+    };
+    if let Some((candidates, how)) = teddy {
+        let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
+        confirm.get_or_insert(exact);
+        engine = how;
     }
     Ok(Compiled {
         prefilter,
