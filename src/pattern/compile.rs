@@ -430,18 +430,20 @@ fn compile_regex(alternatives: &[String], cfg: &Config) -> Result<Compiled, Patt
     let t = cfg.terminator;
     let confined = parse_confined(&wrapped, cfg)?;
     let required = required_literals(&confined);
-    let re = build_regex(&confined, t)?;
-    let (prefilter, how) = line_finder(&confined, required.as_ref(), &re, t)?;
-    // -w: the lines the finder gives (with the word boundaries dropped or
-    // through literals) are confirmed by the word matcher (see WordRegex).
-    let confirm: Box<dyn Matcher> = if word {
-        let fast = bytes_regex(&confined, t)?;
-        let full = bytes_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
-        let word = WordRegex::new(fast, full, t)
-            .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
-        Box::new(word)
-    } else {
-        Box::new(cpu::Regex::new(re))
+    // The meta regex confirms lines, except under -w, where the lines the
+    // finder gives (word boundaries dropped, or through literals) are
+    // confirmed by the word matcher (see WordRegex): not built there.
+    let re = (!word).then(|| build_regex(&confined, t)).transpose()?;
+    let (prefilter, how) = line_finder(&confined, required.as_ref(), re.as_ref(), t)?;
+    let confirm: Box<dyn Matcher> = match re {
+        Some(re) => Box::new(cpu::Regex::new(re)),
+        None => {
+            let fast = bytes_regex(&confined, t)?;
+            let full = bytes_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
+            let word = WordRegex::new(fast, full, t)
+                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+            Box::new(word)
+        }
     };
     Ok(Compiled {
         prefilter,

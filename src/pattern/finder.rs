@@ -43,11 +43,12 @@ const CANDIDATE_LITERALS_MAX: usize = 256;
 /// first match state, over the buffer. A regex with Unicode word boundaries
 /// runs relaxed there (boundaries dropped: the lazy DFA gives up on them
 /// in non-ASCII text and would leave the rest of the buffer to a slow
-/// engine) and the regex confirms the candidate lines.
+/// engine) and the regex confirms the candidate lines. `re`, the regex of
+/// `hir` when the caller built one, is shared rather than built again.
 pub(super) fn line_finder(
     hir: &Hir,
     required: Option<&Required>,
-    re: &meta::Regex,
+    re: Option<&meta::Regex>,
     t: u8,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
     if let Some(lits) = exact_literals(hir) {
@@ -82,10 +83,13 @@ pub(super) fn line_finder(
                 "the regex without word boundaries",
             ))
         }
-        None => Ok((
-            Box::new(cpu::RegexLines::new(re.clone(), true)),
-            "the regex",
-        )),
+        None => {
+            let re = match re {
+                Some(re) => re.clone(),
+                None => build_regex(hir, t)?,
+            };
+            Ok((Box::new(cpu::RegexLines::new(re, true)), "the regex"))
+        }
     }
 }
 
