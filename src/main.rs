@@ -6,6 +6,16 @@ use gpugrep::config::Config;
 use gpugrep::exit::ExitStatus;
 use std::io::Write;
 
+/// mimalloc, not glibc's malloc: a tree search hands each file from the
+/// walking thread to a search thread and its output on to the printing
+/// thread, so memory is freed by a thread other than the one that took it,
+/// and glibc's per-arena locks serialised 16 threads. On the 16-core host,
+/// 100,000 small files (`-r -c ERROR`): 0.284 s with glibc, 0.130 s with
+/// mimalloc (rg 0.134 s); the Linux tree 0.095 s → 0.043 s; one 1 GiB file
+/// unchanged (0.248 s / 0.250 s). Peak memory 11 → 22 MB there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Before Rust's runtime fills closed standard descriptors with
 /// `/dev/null`, note which were closed (`gpugrep::stdio`).
 #[cfg(target_os = "linux")]
