@@ -8,7 +8,7 @@
 //! - `context` (device, stream, kernel modules, settings), `memory`
 //!   (buffers, readback), `chunk` (one chunk's search and its result
 //!   shapes): the shared machinery;
-//! - `kind` (the [`Kind`](kind::Kind) trait and [`Target`]) and one file
+//! - `kind` (the `Kind` trait and [`Target`]) and one file
 //!   per search kind beside its kernel: `literal` (kernels/literal.cu),
 //!   `multi` (kernels/multi.cu);
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
