@@ -1,10 +1,14 @@
 //! Build script: checks that every committed `kernels/NAME.ptx` was generated
-//! from the current `kernels/NAME.cu`, and embeds the PTX.
+//! from the current `kernels/NAME.cu` and the headers it includes, and
+//! embeds the PTX.
 //!
 //! Each .ptx starts with a header line written by `kernels/build-ptx` that
-//! carries the SHA-256 of its .cu source. When they disagree the build fails
-//! with "kernels/NAME.cu changed; run kernels/build-ptx", so a stale kernel
-//! can never ship. SHA-256 is implemented here (FIPS 180-4) to avoid a
+//! carries its source hash: the SHA-256 of the .cu's bytes followed by the
+//! bytes of every header it includes (`#include "NAME"` lines, depth first in
+//! order of appearance, each header once; `sources_of`, the same rule as
+//! build-ptx's). When they disagree the build fails with "kernels/NAME.cu
+//! (or a header it includes) changed; run kernels/build-ptx", so a stale
+//! kernel can never ship, whichever file changed. SHA-256 is implemented here (FIPS 180-4) to avoid a
 //! build-dependency; it checks itself against the standard test vectors on
 //! every run. The embedded PTX lands in `$OUT_DIR/kernels.rs` as one
 //! `pub const NAME_PTX: &str` per kernel file.
@@ -36,8 +40,10 @@ fn main() {
         let ptx_path = cu.with_extension("ptx");
         println!("cargo:rerun-if-changed={}", cu.display());
         println!("cargo:rerun-if-changed={}", ptx_path.display());
-        let src =
-            fs::read(cu).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", cu.display())));
+        let mut src = Vec::new();
+        for part in sources_of(cu, &mut Vec::new()) {
+            src.extend_from_slice(&part);
+        }
         let ptx = fs::read_to_string(&ptx_path).unwrap_or_else(|_| {
             fail(&format!(
                 "kernels/{stem}.ptx is missing; run kernels/build-ptx"
@@ -51,7 +57,7 @@ fn main() {
             .unwrap_or("");
         if have != want {
             fail(&format!(
-                "kernels/{stem}.cu changed; run kernels/build-ptx \
+                "kernels/{stem}.cu (or a header it includes) changed; run kernels/build-ptx \
                  (source sha256 {want}, kernels/{stem}.ptx built from {})",
                 if have.is_empty() { "unknown" } else { have }
             ));
@@ -68,6 +74,39 @@ fn main() {
     if let Err(e) = fs::write(out_dir.join("kernels.rs"), out) {
         fail(&format!("cannot write kernels.rs: {e}"));
     }
+}
+
+/// The bytes of `path`, then of each header it includes (`#include "NAME"`,
+/// NAME beside it), depth first in order of appearance, each file once:
+/// what the source hash covers (kernels/build-ptx `sources_of`).
+fn sources_of(path: &Path, seen: &mut Vec<PathBuf>) -> Vec<Vec<u8>> {
+    seen.push(path.to_path_buf());
+    let data =
+        fs::read(path).unwrap_or_else(|e| fail(&format!("cannot read {}: {e}", path.display())));
+    let mut out = Vec::new();
+    let includes: Vec<PathBuf> = String::from_utf8_lossy(&data)
+        .lines()
+        .filter_map(included)
+        .map(|name| path.with_file_name(name))
+        .collect();
+    out.push(data);
+    for header in includes {
+        if !seen.contains(&header) {
+            out.extend(sources_of(&header, seen));
+        }
+    }
+    out
+}
+
+/// NAME of a line `#include "NAME"` (blanks allowed around `#`), as
+/// build-ptx's `INCLUDE` pattern reads it.
+fn included(line: &str) -> Option<&str> {
+    let rest = line.trim_start_matches([' ', '\t']).strip_prefix('#')?;
+    let rest = rest
+        .trim_start_matches([' ', '\t'])
+        .strip_prefix("include")?;
+    let rest = rest.trim_start_matches([' ', '\t']).strip_prefix('"')?;
+    rest.split_once('"').map(|(name, _)| name)
 }
 
 fn fail(msg: &str) -> ! {

@@ -1,13 +1,15 @@
-//! gpugrep-kernel-bench: GPU kernel throughput per pattern length, and
-//! `find_literal` end to end (upload included) for a few sizes.
+//! gpugrep-kernel-bench: GPU kernel throughput per pattern length, and one
+//! chunk's search through a lane end to end (upload included, the path the
+//! pipeline ships) for a few sizes.
 //!
 //! Kernel mode: a 64 MiB block of English-like text is generated on the host,
 //! uploaded once and replicated on the GPU to `--gib` GiB; each kernel runs
 //! `--reps` times per pattern length, timed with CUDA events; the table shows
 //! the median. Match counts are checked against the CPU (memchr's memmem on
 //! the block, times the copies, plus matches spanning copies) and between
-//! kernels. End-to-end mode times `find_literal` wall-clock against a
-//! single-threaded CPU memmem count on the same text.
+//! kernels. End-to-end mode times `GpuLane::search` wall-clock (text in
+//! pinned and in pageable memory) against a single-threaded CPU memmem
+//! count on the same text.
 //!
 //! Usage: gpugrep-kernel-bench [--gib N] [--reps N] [--e2e-only] [--kernel-only] [--csv PATH]
 
@@ -15,7 +17,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION;
-use gpugrep::engine::gpu::{GpuEngine, Kernel};
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Kernel, Timings};
 
 const BLOCK: usize = 64 << 20;
 const LENGTHS: [usize; 10] = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -199,6 +201,16 @@ fn cpu_count_repeated(block: &[u8], copies: u64, pat: &[u8]) -> u64 {
     inner * copies + spanning * (copies - 1)
 }
 
+/// The lane's time between two readings of its (cumulative) timings.
+fn since(before: Timings, after: Timings) -> Timings {
+    Timings {
+        upload_ms: after.upload_ms - before.upload_ms,
+        search_ms: after.search_ms - before.search_ms,
+        readback_ms: after.readback_ms - before.readback_ms,
+        segments: after.segments - before.segments,
+    }
+}
+
 fn median(v: &mut [f32]) -> f32 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
@@ -375,14 +387,14 @@ fn main() {
 
     if args.e2e {
         println!(
-            "\nfind_literal end to end (upload + kernel + count + results), median of 3 (GB/s = 1e9 text bytes/s);"
+            "\none chunk end to end through a lane (upload + kernel + count + results), median of 3 (GB/s = 1e9 text bytes/s);"
         );
-        println!("upload: T threads fill pinned staging buffers, or 'pageable' = driver copies from the Vec; cpu = memmem, 1 thread");
+        println!("text: 'pinned' = in page-locked memory as the pipeline holds it, 'pageable' = the driver copies from the Vec; cpu = memmem, 1 thread");
         println!(
             "{:>10} {:>4} {:>9} {:>10} {:>10} {:>8} {:>8} {:>8} {:>9} {:>8}",
             "size",
             "m",
-            "upload",
+            "text",
             "gpu ms",
             "gpu GB/s",
             "up ms",
@@ -393,13 +405,30 @@ fn main() {
         );
         let sizes: [usize; 4] = [1 << 20, 16 << 20, 256 << 20, 1 << 30];
         let big: Vec<u8> = block.iter().copied().cycle().take(1 << 30).collect();
+        let pinned = match engine.alloc_host(big.len(), 8) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("pinned memory: {e}");
+                std::process::exit(1);
+            }
+        };
+        // SAFETY: the buffer holds big.len() bytes, lives until the end of
+        // this block, and only this thread touches it.
+        let pinned_text = unsafe { std::slice::from_raw_parts_mut(pinned.as_ptr(), pinned.len()) };
+        pinned_text.copy_from_slice(&big);
+        let mut lane = match engine.lane() {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("lane: {e}");
+                std::process::exit(1);
+            }
+        };
         let mut cpu_rows = Vec::new();
         for &size in &sizes {
-            let text = &big[..size];
             for m in [4usize, 32] {
                 let pat = pattern_from(&block, m, 2);
                 let t = Instant::now();
-                let want = cpu_count(text, &pat);
+                let want = cpu_count(&big[..size], &pat);
                 let cpu_ms = t.elapsed().as_secs_f32() * 1e3;
                 let gb = |ms: f32| size as f64 / (f64::from(ms) * 1e-3) / 1e9;
                 cpu_rows.push(format!(
@@ -410,34 +439,32 @@ fn main() {
                     "cpu,memmem,0,{m},{size},{cpu_ms:.3},{:.2},{want},\n",
                     gb(cpu_ms)
                 ));
-                let modes: &[usize] = if m == 4 { &[0, 1, 4, 8] } else { &[4] };
-                for &threads in modes {
-                    engine.set_upload_threads(threads);
+                let modes: &[(&str, &[u8])] =
+                    &[("pinned", &pinned_text[..size]), ("pageable", &big[..size])];
+                for &(mode, text) in modes {
                     let mut times = Vec::new();
                     let mut got = None;
+                    let mut tm = Default::default();
                     for _ in 0..3 {
+                        let before = lane.timings();
                         let t = Instant::now();
-                        let r = engine.find_literal(text, &pat);
+                        let r = lane.search(text, &pat, None, u64::MAX, None);
                         times.push(t.elapsed().as_secs_f32() * 1e3);
+                        tm = since(before, lane.timings());
                         got = Some(r);
                     }
                     let gpu_ms = median(&mut times);
                     let (count, shape) = match got {
-                        Some(Ok(s)) => (s.len() as u64, s.representation()),
+                        Some(Ok(ChunkFound::Offsets(v))) => (v.len() as u64, lane.last_shipped()),
+                        Some(Ok(_)) => (u64::MAX, "unexpected"),
                         Some(Err(e)) => {
-                            eprintln!("find_literal: {e}");
+                            eprintln!("search: {e}");
                             (u64::MAX, "error")
                         }
                         None => (u64::MAX, "none"),
                     };
                     let ok = count == want;
                     failures += usize::from(!ok);
-                    let tm = engine.last_timings();
-                    let mode = if threads == 0 {
-                        "pageable".to_string()
-                    } else {
-                        format!("T={threads}")
-                    };
                     println!(
                         "{size:>10} {m:>4} {mode:>9} {gpu_ms:>10.2} {:>10.2} {:>8.2} {:>8.2} {:>8.2} {count:>9} {shape:>8}{}",
                         gb(gpu_ms),
@@ -448,20 +475,18 @@ fn main() {
                     );
                     csv.push_str(&format!(
                         "e2e-{mode},{},0,{m},{size},{gpu_ms:.3},{:.2},{count},{}\n",
-                        engine.last_kernel(),
+                        lane.last_kernel(),
                         gb(gpu_ms),
                         if ok { "ok" } else { "MISMATCH" }
                     ));
                 }
             }
         }
-        engine.set_upload_threads(4);
+        drop(lane);
         // Dense matches (bitmap shipped) and a pathological text for prefix4
         // (every position passes the 4-byte prefix test).
-        println!(
-            "\nspecial texts ({{a,b}}: 256 MiB, all-a: 64 MiB), find_literal_with, median of 3;"
-        );
-        println!("shape: auto, or forced to offsets / bitmap; phases from last_timings() of the last run");
+        println!("\nspecial texts ({{a,b}}: 256 MiB, all-a: 64 MiB), kernel forced, median of 3;");
+        println!("shape: auto, or forced to offsets / bitmap; phases of the last run");
         println!(
             "{:>16} {:>4} {:>12} {:>14} {:>9} {:>8} {:>8} {:>8} {:>10}",
             "text", "m", "kernel", "shape", "total ms", "upload", "search", "back", "matches"
@@ -490,20 +515,37 @@ fn main() {
                 if force.is_some() && want == 0 {
                     continue;
                 }
+                // A lane takes the engine's settings when it is made.
                 engine.bench_force_offsets(force);
+                let mut lane = match engine.lane() {
+                    Ok(l) => l,
+                    Err(e) => {
+                        failures += 1;
+                        println!("lane: {e}");
+                        continue;
+                    }
+                };
+                lane.set_kernel(Some(k));
                 let mut times = Vec::new();
                 let mut shape = "";
+                let mut tm = Default::default();
                 for _ in 0..3 {
+                    let before = lane.timings();
                     let t = Instant::now();
-                    let r = engine.find_literal_with(text, &pat, k);
+                    let r = lane.search(text, &pat, None, u64::MAX, None);
                     times.push(t.elapsed().as_secs_f32() * 1e3);
+                    tm = since(before, lane.timings());
                     match r {
-                        Ok(s) => {
-                            shape = s.representation();
-                            if s.len() as u64 != want {
+                        Ok(ChunkFound::Offsets(v)) => {
+                            shape = lane.last_shipped();
+                            if v.len() as u64 != want {
                                 failures += 1;
                                 println!("MISMATCH {label} m={} {k:?}", pat.len());
                             }
+                        }
+                        Ok(_) => {
+                            failures += 1;
+                            println!("unexpected result shape {label}");
                         }
                         Err(e) => {
                             failures += 1;
@@ -512,7 +554,6 @@ fn main() {
                     }
                 }
                 let ms = median(&mut times);
-                let tm = engine.last_timings();
                 let shape_col = match force {
                     None => format!("auto:{shape}"),
                     Some(_) => format!("forced:{shape}"),
@@ -520,7 +561,7 @@ fn main() {
                 println!(
                     "{label:>16} {:>4} {:>12} {shape_col:>14} {ms:>9.2} {:>8.2} {:>8.2} {:>8.2} {want:>10}",
                     pat.len(),
-                    k.name(),
+                    lane.last_kernel(),
                     tm.upload_ms,
                     tm.search_ms,
                     tm.readback_ms

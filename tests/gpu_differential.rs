@@ -1,4 +1,6 @@
-//! GPU `find_literal` against a naive oracle, on random and adversarial cases.
+//! The GPU search kinds through a lane (`GpuLane::search`, the path the
+//! pipeline ships) against their CPU mirror (`Target::reference`) and a
+//! naive oracle, on random and adversarial cases.
 //!
 //! Skips (and passes) on machines without a usable GPU. Environment:
 //! `GPUGREP_DIFF_CASES` = number of random cases (default 100000; each runs
@@ -12,7 +14,7 @@ mod common;
 use common::XorShift;
 use gpugrep::encoding::boundary::Scheme;
 use gpugrep::engine::gpu::backread::{self, Backread, WALK_CAP};
-use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Kernel, MatchSet};
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, GpuLane, Kernel, Target};
 
 const WORDS: &[&str] = &[
     "the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by",
@@ -51,7 +53,7 @@ struct Stats {
 }
 
 fn check(
-    engine: &mut GpuEngine,
+    lane: &mut GpuLane,
     stats: &mut Stats,
     text: &[u8],
     pat: &[u8],
@@ -60,56 +62,42 @@ fn check(
 ) {
     stats.cases += 1;
     let want = naive(text, pat);
-    let got: MatchSet = match engine.find_literal_with(text, pat, kernel) {
-        Ok(s) => s,
+    let mirror = Target::One(pat.to_vec()).reference(text);
+    lane.set_kernel(Some(kernel));
+    let got = match lane.search(text, pat, None, u64::MAX, None) {
+        Ok(ChunkFound::Offsets(v)) => v,
+        Ok(other) => panic!("{label}: unexpected result {other:?}"),
         Err(e) => panic!("{label}: GPU error {e} (n={}, m={})", text.len(), pat.len()),
     };
-    *stats.kernels.entry(engine.last_kernel()).or_default() += 1;
-    if !got.is_empty() {
-        if got.representation() == "bitmap" {
-            stats.bitmap += 1;
-        } else {
-            stats.offsets += 1;
-        }
+    *stats.kernels.entry(lane.last_kernel()).or_default() += 1;
+    match lane.last_shipped() {
+        "bitmap" => stats.bitmap += 1,
+        "offsets" => stats.offsets += 1,
+        _ => {}
     }
-    let got_v = got.to_vec();
-    let mut ok = got_v == want && got.len() == want.len();
-    // next_at_or_after agrees with the oracle at a few probes.
-    for probe in [
-        0u64,
-        1,
-        31,
-        32,
-        63,
-        64,
-        text.len() as u64 / 2,
-        text.len() as u64,
-    ] {
-        let w = want.iter().copied().find(|&o| o >= probe);
-        ok &= got.next_at_or_after(probe) == w;
-    }
-    if !ok {
+    if got != want || mirror != want {
         stats.mismatches += 1;
         if stats.mismatches <= 10 {
-            let first_diff = got_v.iter().zip(&want).position(|(a, b)| a != b);
+            let first_diff = got.iter().zip(&want).position(|(a, b)| a != b);
             eprintln!(
-                "MISMATCH {label} kernel={kernel:?} ran={} n={} m={} got {} want {} first diff at {:?} (got {:?}, want {:?})",
-                engine.last_kernel(),
+                "MISMATCH {label} kernel={kernel:?} ran={} n={} m={} got {} mirror {} want {} first diff at {:?} (got {:?}, want {:?})",
+                lane.last_kernel(),
                 text.len(),
                 pat.len(),
-                got_v.len(),
+                got.len(),
+                mirror.len(),
                 want.len(),
                 first_diff,
-                first_diff.map(|i| got_v[i]),
+                first_diff.map(|i| got[i]),
                 first_diff.map(|i| want[i]),
             );
         }
     }
 }
 
-fn both(engine: &mut GpuEngine, stats: &mut Stats, text: &[u8], pat: &[u8], label: &str) {
-    check(engine, stats, text, pat, Kernel::Prefix4, label);
-    check(engine, stats, text, pat, Kernel::BoyerMoore, label);
+fn both(lane: &mut GpuLane, stats: &mut Stats, text: &[u8], pat: &[u8], label: &str) {
+    check(lane, stats, text, pat, Kernel::Prefix4, label);
+    check(lane, stats, text, pat, Kernel::BoyerMoore, label);
 }
 
 fn open() -> Option<GpuEngine> {
@@ -127,7 +115,8 @@ fn open() -> Option<GpuEngine> {
 
 #[test]
 fn gpu_matches_naive_oracle() {
-    let Some(mut engine) = open() else { return };
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
     let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
     let cases: usize = if small {
         60
@@ -160,15 +149,9 @@ fn gpu_matches_naive_oracle() {
                 let mut text = vec![b'x'; b + m + 40];
                 let pat: Vec<u8> = (0..m).map(|i| b'a' + (i % 7) as u8).collect();
                 text[at..at + m].copy_from_slice(&pat);
-                both(&mut engine, &mut stats, &text, &pat, "aligned");
+                both(&mut lane, &mut stats, &text, &pat, "aligned");
                 // and the text ending exactly at the match
-                both(
-                    &mut engine,
-                    &mut stats,
-                    &text[..at + m],
-                    &pat,
-                    "aligned-end",
-                );
+                both(&mut lane, &mut stats, &text[..at + m], &pat, "aligned-end");
             }
         }
     }
@@ -178,7 +161,7 @@ fn gpu_matches_naive_oracle() {
         for m in 1..4 {
             let text = rng.bytes(n, b"ab");
             let pat = rng.bytes(m, b"ab");
-            both(&mut engine, &mut stats, &text, &pat, "tiny");
+            both(&mut lane, &mut stats, &text, &pat, "tiny");
         }
     }
 
@@ -220,10 +203,10 @@ fn gpu_matches_naive_oracle() {
         };
         // Alternate kernels case by case; every 8th case runs both.
         if case % 8 == 0 {
-            both(&mut engine, &mut stats, &text, &pat, "random");
+            both(&mut lane, &mut stats, &text, &pat, "random");
         } else if case % 2 == 0 {
             check(
-                &mut engine,
+                &mut lane,
                 &mut stats,
                 &text,
                 &pat,
@@ -232,7 +215,7 @@ fn gpu_matches_naive_oracle() {
             );
         } else {
             check(
-                &mut engine,
+                &mut lane,
                 &mut stats,
                 &text,
                 &pat,
@@ -255,28 +238,31 @@ fn gpu_matches_naive_oracle() {
             let unit: Vec<u8> = (0..period).map(|i| b'a' + (i % 3) as u8).collect();
             let text: Vec<u8> = unit.iter().copied().cycle().take(3 * m + 100).collect();
             let pat = text[..m].to_vec();
-            both(&mut engine, &mut stats, &text, &pat, "long-periodic");
+            both(&mut lane, &mut stats, &text, &pat, "long-periodic");
             let mut near = pat.clone();
             near[m / 2] = b'z';
-            both(&mut engine, &mut stats, &text, &near, "long-near-miss");
+            both(&mut lane, &mut stats, &text, &near, "long-near-miss");
         }
         let text = english(&mut rng, 40_000);
         let at = rng.below(40_000 - m);
         let pat = text[at..at + m].to_vec();
-        both(&mut engine, &mut stats, &text, &pat, "long-english");
-        let auto = engine.find_literal(&text, &pat).expect("auto");
-        assert_eq!(auto.to_vec(), naive(&text, &pat));
+        both(&mut lane, &mut stats, &text, &pat, "long-english");
+        lane.set_kernel(None);
+        let auto = lane
+            .search(&text, &pat, None, u64::MAX, None)
+            .expect("auto");
+        assert_eq!(auto, ChunkFound::Offsets(naive(&text, &pat)));
     }
 
     // 5. Shapes: a dense result (bitmap) and a sparse one (offsets), large.
     if !small {
         let text = rng.bytes(3 << 20, b"ab");
-        both(&mut engine, &mut stats, &text, b"ab", "dense-large");
+        both(&mut lane, &mut stats, &text, b"ab", "dense-large");
         // Results over 1 MiB come back through the pinned readback buffer,
         // in 16 MiB chunks: a 3 MiB-word bitmap, and ~190K offsets.
         let text = rng.bytes(24 << 20, b"ab");
         check(
-            &mut engine,
+            &mut lane,
             &mut stats,
             &text,
             b"ab",
@@ -284,7 +270,7 @@ fn gpu_matches_naive_oracle() {
             "dense-chunked",
         );
         check(
-            &mut engine,
+            &mut lane,
             &mut stats,
             &text,
             b"abbabab",
@@ -293,7 +279,7 @@ fn gpu_matches_naive_oracle() {
         );
         let text = english(&mut rng, 5 << 20);
         both(
-            &mut engine,
+            &mut lane,
             &mut stats,
             &text,
             b"pattern search",
@@ -318,89 +304,34 @@ fn gpu_matches_naive_oracle() {
 #[test]
 fn gpu_edge_cases() {
     let Some(mut engine) = open() else { return };
-    assert!(
-        engine.find_literal(b"abc", b"").is_err(),
-        "empty pattern is an error"
-    );
-    assert!(engine
-        .find_literal(b"", b"a")
-        .expect("empty text")
-        .is_empty());
-    assert!(engine
-        .find_literal(b"ab", b"abc")
-        .expect("short text")
-        .is_empty());
-    let s = engine.find_literal(b"aaaa", b"aa").expect("overlap");
-    assert_eq!(s.to_vec(), vec![0, 1, 2]);
-    let s = engine
-        .find_literal(&[0u8, 0, 255, 0], &[255])
-        .expect("binary");
-    assert_eq!(s.to_vec(), vec![2]);
-    // Portions: every accepted one gives the same answer.
+    let mut lane = engine.lane().expect("lane");
+    let mut search = |text: &[u8], pat: &[u8]| lane.search(text, pat, None, u64::MAX, None);
+    assert!(search(b"abc", b"").is_err(), "empty pattern is an error");
+    let none = ChunkFound::Offsets(Vec::new());
+    assert_eq!(search(b"", b"a").expect("empty text"), none);
+    assert_eq!(search(b"ab", b"abc").expect("short text"), none);
+    let s = search(b"aaaa", b"aa").expect("overlap");
+    assert_eq!(s, ChunkFound::Offsets(vec![0, 1, 2]));
+    let s = search(&[0u8, 0, 255, 0], &[255]).expect("binary");
+    assert_eq!(s, ChunkFound::Offsets(vec![2]));
+    // Portions: every accepted one gives the same answer (a lane takes
+    // the engine's portion when it is made).
     let mut rng = XorShift(99);
     let text = rng.bytes(100_000, b"abc");
     let pat = text[5000..5040].to_vec();
     let want = naive(&text, &pat);
     for portion in [32u32, 64, 128, 256, 512, 1024] {
         engine.set_bm_portion(portion).expect("portion");
-        let got = engine
-            .find_literal_with(&text, &pat, Kernel::BoyerMoore)
-            .expect("bm");
-        assert_eq!(engine.last_kernel(), "boyer-moore");
-        assert_eq!(got.to_vec(), want, "portion {portion}");
+        let mut lane = engine.lane().expect("lane");
+        lane.set_kernel(Some(Kernel::BoyerMoore));
+        let got = lane.search(&text, &pat, None, u64::MAX, None).expect("bm");
+        assert_eq!(lane.last_kernel(), "boyer-moore");
+        assert_eq!(got, ChunkFound::Offsets(want.clone()), "portion {portion}");
     }
     assert!(engine.set_bm_portion(200).is_err());
     engine
         .set_bm_portion(gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION)
         .expect("reset");
-}
-
-#[test]
-fn gpu_segmented_matches_naive_oracle() {
-    let Some(mut engine) = open() else { return };
-    let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
-    let mut rng = XorShift(0x0bad_5eed_1234_5678);
-    let mut stats = Stats::default();
-    let cases = if small { 20 } else { 3000 };
-    for case in 0..cases {
-        // Segments of 1, 2 or 3 tiles (32 KiB each): texts span several.
-        engine.set_max_segment(32768 * (1 + case as u64 % 3));
-        let n = rng.below(if small { 80_000 } else { 300_000 });
-        let text = match case % 3 {
-            0 => rng.bytes(n, b"ab"),
-            1 => english(&mut rng, n),
-            _ => rng.bytes(n, b"abcd"),
-        };
-        let m = 1 + if case % 50 == 0 {
-            4000 + rng.below(2000)
-        } else {
-            rng.below(if case % 2 == 0 { 8 } else { 300 })
-        };
-        let pat = if n > m && rng.below(4) > 0 {
-            let at = rng.below(n - m);
-            text[at..at + m].to_vec()
-        } else {
-            rng.bytes(m, b"ab")
-        };
-        let kernel = if case % 2 == 0 {
-            Kernel::Prefix4
-        } else {
-            Kernel::BoyerMoore
-        };
-        check(&mut engine, &mut stats, &text, &pat, kernel, "segmented");
-    }
-    // A match straddling every segment boundary.
-    engine.set_max_segment(32768);
-    let mut text = vec![b'x'; 32768 * 4 + 100];
-    for b in 1..4 {
-        text[32768 * b - 3..32768 * b + 3].copy_from_slice(b"needle");
-    }
-    both(&mut engine, &mut stats, &text, b"needle", "straddle");
-    eprintln!(
-        "segmented: {} searches, {} mismatches; bitmap {} / offsets {}",
-        stats.cases, stats.mismatches, stats.bitmap, stats.offsets
-    );
-    assert_eq!(stats.mismatches, 0);
 }
 
 /// A set of `count` patterns in one of the shapes the `multi` kernel must
@@ -514,7 +445,7 @@ fn gpu_multi_matches_naive_oracle() {
             Ok(gpugrep::engine::gpu::ChunkFound::Offsets(v)) => v,
             other => panic!("case {case}: unexpected {other:?}"),
         };
-        if got != want {
+        if got != want || tables.reference(&text) != want {
             mismatches += 1;
             if mismatches <= 5 {
                 eprintln!(

@@ -1,5 +1,5 @@
 //! The character-boundary back-read on the GPU (`backread` in
-//! `kernels/literal.cu`), and its CPU mirror.
+//! `kernels/backread.cu`), its launch, and its CPU mirror.
 //!
 //! In a legacy multi-byte encoding a raw search for a transcoded pattern
 //! also hits inside characters (an ASCII letter is the trail byte of many
@@ -19,10 +19,16 @@
 //! [`filter`] is the kernel line by line on the CPU: the simulated
 //! pipeline runs it, and tests/gpu_differential.rs compares the two.
 
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use super::context::{cuda, Device};
+use super::kernels::{self, BLOCK};
+use super::memory::up;
+use super::GpuError;
 use crate::encoding::boundary::Scheme;
 
 /// Most bytes the walk back goes before it keeps the candidate undecided
-/// (literal.cu `WALK_CAP`).
+/// (backread.cu `WALK_CAP`).
 pub const WALK_CAP: usize = 4096;
 
 /// Text bytes whose candidates one kernel thread checks with one walk
@@ -38,7 +44,7 @@ pub struct Backread {
     pub start_is_boundary: bool,
 }
 
-/// The kernel's id for `scheme` (literal.cu `SHIFT_JIS` ... `GB18030`).
+/// The kernel's id for `scheme` (backread.cu `SHIFT_JIS` ... `GB18030`).
 pub(crate) fn scheme_id(scheme: Scheme) -> i32 {
     match scheme {
         Scheme::ShiftJis => 0,
@@ -49,7 +55,7 @@ pub(crate) fn scheme_id(scheme: Scheme) -> i32 {
     }
 }
 
-/// The walk back from candidate `p` (literal.cu `walk_back`): just after
+/// The walk back from candidate `p` (backread.cu `walk_back`): just after
 /// the nearest sure byte before `p`, or 0 when the text starts a character;
 /// `None` when undecidable. `fence` is 0 or an earlier candidate whose walk
 /// was undecided: reaching it without a sure byte is undecided too.
@@ -95,6 +101,46 @@ pub fn filter(text: &[u8], starts: &mut Vec<u64>, b: Backread) {
         }
         *q == p
     });
+}
+
+impl Device {
+    /// Launches `backread` over the resident text and the bitmap a search
+    /// kernel just filled (uploading the scheme's pair table when needed):
+    /// clears candidates inside characters and rewrites the tile counts.
+    pub(super) fn launch_backread(&mut self, b: Backread) -> Result<(), GpuError> {
+        if self.pairs_loaded != Some(b.scheme) {
+            self.pairs_loaded = None;
+            // The table is on the stack, pageable: staged when `up` returns.
+            up(&self.stream, &mut self.pairs, &b.scheme.ascii_pair_words())?;
+            self.pairs_loaded = Some(b.scheme);
+        }
+        let n = self.resident;
+        let tiles = kernels::tiles_for(n);
+        let scheme = scheme_id(b.scheme);
+        let start = i32::from(b.start_is_boundary);
+        let cfg = LaunchConfig {
+            grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut l = self.stream.launch_builder(&self.f.backread);
+        l.arg(self.text.get("backread")?)
+            .arg(&n)
+            .arg(self.bitmap.get("backread")?)
+            .arg(self.counts.get("backread")?)
+            .arg(&tiles)
+            .arg(&scheme)
+            .arg(self.pairs.get("backread")?)
+            .arg(&start);
+        // SAFETY: arguments match backread's launch contract (backread.cu):
+        // block of BLOCK = 256 threads; text holds n bytes, bitmap
+        // tiles*TILE_WORDS words (16-byte aligned: a fresh allocation, tiles
+        // of 4 KiB) filled by the search kernel just launched on this
+        // stream, counts `tiles`, pairs 512 words (ascii_pair_words); scheme is
+        // 0..4 (scheme_id).
+        unsafe { l.launch(cfg) }.map_err(cuda("launching backread"))?;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -2,15 +2,16 @@
 //! automatic choice of kernel, and the launch arithmetic.
 //!
 //! Everything here is pure (no CUDA calls) so it is unit-tested on any
-//! machine. The constants mirror the top of `kernels/literal.cu`; the PTX is
-//! checked against its source's SHA-256 by `build.rs` and embedded through
-//! `$OUT_DIR/kernels.rs`.
+//! machine. The constants mirror `kernels/common.cuh`; the PTX of each
+//! `kernels/*.cu` family is checked against the SHA-256 of its source and
+//! the headers it includes by `build.rs`, and embedded through
+//! `$OUT_DIR/kernels.rs` (one `NAME_PTX` constant per family).
 
 include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
 
-/// Text bytes per tile: the unit of per-tile match counts (literal.cu `TILE_BYTES`).
+/// Text bytes per tile: the unit of per-tile match counts (common.cuh `TILE_BYTES`).
 pub const TILE_BYTES: u64 = 32768;
-/// 32-bit bitmap words per tile (literal.cu `TILE_WORDS`).
+/// 32-bit bitmap words per tile (common.cuh `TILE_WORDS`).
 pub const TILE_WORDS: u64 = TILE_BYTES / 32;
 /// Readable bytes the device text buffer holds past the last tile
 /// (`prefix4` reads 4 bytes past each 32-byte word).
@@ -117,33 +118,6 @@ pub fn valid_portion(portion: u32) -> bool {
     portion.is_power_of_two() && (32..=1024).contains(&portion)
 }
 
-/// Longest text searched in one pass on a card of `total_mem` bytes: text,
-/// bitmap and offsets take about 1.25 bytes per text byte, so 2/5 of the
-/// card, at most 16 GiB, in whole tiles, at least one tile.
-pub fn default_segment(total_mem: u64) -> u64 {
-    let cap = (total_mem / 5 * 2).min(16 << 30);
-    round_segment(cap)
-}
-
-/// `bytes` rounded down to whole tiles, at least one tile.
-pub fn round_segment(bytes: u64) -> u64 {
-    (bytes / TILE_BYTES).max(1) * TILE_BYTES
-}
-
-/// Segments of a text of `n` bytes searched for `m`-byte patterns in passes
-/// of `seg` bytes: (start, end) byte ranges to upload. Segment i owns match
-/// starts [i*seg, (i+1)*seg) and uploads m-1 bytes more (the overlap), so
-/// every match is found once, by the segment holding its start.
-pub fn segments(n: u64, m: u64, seg: u64) -> Vec<(u64, u64)> {
-    let mut v = Vec::new();
-    let mut s = 0u64;
-    while m >= 1 && s + m <= n {
-        v.push((s, (s + seg + m - 1).min(n)));
-        s += seg;
-    }
-    v
-}
-
 /// The automatic choice in words, for `--debug`.
 pub fn describe_choice() -> String {
     match BM_AUTO_MIN_LEN {
@@ -170,26 +144,28 @@ mod tests {
 
     #[test]
     fn ptx_is_embedded_and_has_every_kernel() {
-        assert!(LITERAL_PTX.starts_with("// gpugrep-ptx source-sha256: "));
-        for name in [
-            "prefix4_full",
-            "prefix4_short",
-            "bm",
-            "scan_counts",
-            "compact",
+        for (ptx, names) in [
+            (LITERAL_PTX, &["prefix4_full", "prefix4_short", "bm"][..]),
+            (MULTI_PTX, &["multi"]),
+            (TALLY_PTX, &["tally"]),
+            (BACKREAD_PTX, &["backread"]),
+            (COMPACT_PTX, &["scan_counts", "compact"]),
         ] {
-            assert!(
-                LITERAL_PTX.contains(&format!(".entry {name}(")),
-                "missing kernel {name}"
-            );
+            assert!(ptx.starts_with("// gpugrep-ptx source-sha256: "));
+            for name in names {
+                assert!(
+                    ptx.contains(&format!(".entry {name}(")),
+                    "missing kernel {name}"
+                );
+            }
+            assert!(ptx.contains(".target sm_70"));
+            assert!(!ptx.contains('\0'));
         }
-        assert!(LITERAL_PTX.contains(".target sm_70"));
-        assert!(!LITERAL_PTX.contains('\0'));
     }
 
     #[test]
     fn constants_match_the_cuda_source() {
-        let src = include_str!("../../../kernels/literal.cu");
+        let src = include_str!("../../../kernels/common.cuh");
         assert!(src.contains(&format!("#define TILE_BYTES {TILE_BYTES}u")));
         assert!(src.contains("#define TILE_WORDS (TILE_BYTES / 32u)"));
     }
@@ -243,41 +219,6 @@ mod tests {
         assert!(!valid_portion(200) && !valid_portion(16) && !valid_portion(2048));
         assert_eq!(grid_for(5, 100), 5);
         assert_eq!(grid_for(500, 100), 100);
-    }
-
-    #[test]
-    fn segmentation() {
-        assert_eq!(round_segment(0), TILE_BYTES);
-        assert_eq!(round_segment(3 * TILE_BYTES + 5), 3 * TILE_BYTES);
-        assert_eq!(default_segment(80 << 30), 16 << 30);
-        assert_eq!(default_segment(8 << 30) % TILE_BYTES, 0);
-        // Every start position 0..=n-m is owned by exactly one segment, and
-        // every segment's upload holds the whole of each match it owns.
-        for (n, m, seg) in [
-            (100u64, 3u64, 32u64),
-            (64, 1, 32),
-            (65, 2, 32),
-            (31, 31, 32),
-            (10, 11, 32),
-            (1000, 300, 64),
-        ] {
-            let segs = segments(n, m, seg);
-            let mut owned = vec![0u32; n as usize + 1];
-            for (i, &(s, e)) in segs.iter().enumerate() {
-                assert_eq!(s, i as u64 * seg);
-                assert!(e <= n);
-                // last valid start inside the upload: e - m; owned: [s, s + seg)
-                for p in s..=(e - m) {
-                    assert!(p < s + seg, "segment owns only its starts");
-                    owned[p as usize] += 1;
-                }
-            }
-            for p in 0..=n.saturating_sub(m) {
-                if n >= m {
-                    assert_eq!(owned[p as usize], 1, "n {n} m {m} seg {seg} p {p}");
-                }
-            }
-        }
     }
 
     #[test]

@@ -20,18 +20,31 @@
 //! two probes, not a binary search of the sorted keys: the kernel looks a
 //! key up at about a fifth of the text's positions with 10,000 phrases.
 //!
-//! The layout mirrors the `multi` launch contract in `kernels/literal.cu`;
-//! `reference` computes on the CPU, from the same tables, the positions the
-//! kernel marks, and is tested against a naive search; the kernel is tested
-//! against a naive search on the GPU (tests/gpu_differential.rs).
+//! The layout mirrors the `multi` launch contract in `kernels/multi.cu`
+//! (and the helpers of `kernels/multi.cuh`); `reference` computes on the
+//! CPU, from the same tables, the positions the kernel marks, and is tested
+//! against a naive search; the kernel is tested against a naive search on
+//! the GPU (tests/gpu_differential.rs). This is the literal-set search
+//! kind: its device half (upload, launch, tally chains) is at the end. A
+//! little over 400 lines on purpose: one kind is one file (see `kind`),
+//! and the tables, their CPU reference and their upload share one layout.
+//! Its tests are in `multi/tests.rs`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// log2 of the filter's bits (literal.cu `FILTER_LOG2`).
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use super::context::{cuda, Device};
+use super::kernels::{self, BLOCK};
+use super::kind::{Chain, Kind};
+use super::memory::{ptr, up, Buf};
+use super::GpuError;
+
+/// log2 of the filter's bits (multi.cuh `FILTER_LOG2`).
 pub const FILTER_LOG2: u32 = 18;
-/// u32 words of the filter (literal.cu `FILTER_WORDS`).
+/// u32 words of the filter (multi.cuh `FILTER_WORDS`).
 pub const FILTER_WORDS: usize = (1 << FILTER_LOG2) / 32;
-/// u32 words of the 1-, 2- and 3-byte sets (literal.cu `SET*_WORDS`).
+/// u32 words of the 1-, 2- and 3-byte sets (multi.cuh `SET*_WORDS`).
 pub const SET1_WORDS: usize = 256 / 32;
 pub const SET2_WORDS: usize = 65536 / 32;
 pub const SET3_WORDS: usize = (1 << 24) / 32;
@@ -41,13 +54,13 @@ pub const SHARED_BYTES: u32 = ((FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4) as 
 // The shared memory the launch asks for fits the default 48 KiB.
 const _: () = assert!(SHARED_BYTES <= 48 * 1024);
 
-/// The kernel's hash of a key (literal.cu `multi_hash`).
+/// The kernel's hash of a key (multi.cuh `multi_hash`).
 pub fn hash(key: u32) -> u32 {
     key.wrapping_mul(0x9E37_79B1) >> (32 - FILTER_LOG2)
 }
 
 /// Where the probe for `key` starts in a table of `2^log2` slots
-/// (literal.cu `slot_hash`; 1 <= log2 <= 31).
+/// (multi.cuh `slot_hash`; 1 <= log2 <= 31).
 pub fn slot_hash(key: u32, log2: u32) -> u32 {
     key.wrapping_mul(0x85EB_CA6B) >> (32 - log2)
 }
@@ -291,108 +304,136 @@ impl MultiTables {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
+/// The `multi` kernel's tables on the GPU.
+#[derive(Default)]
+pub(super) struct Tables {
+    set1: Buf<u32>,
+    set2: Buf<u32>,
+    set3: Buf<u32>,
+    filter: Buf<u32>,
+    keys: Buf<u32>,
+    slots: Buf<u32>,
+    first: Buf<u32>,
+    starts: Buf<u32>,
+    bytes: Buf<u8>,
+    links: Buf<u32>,
+    /// The `MultiTables::id` of the tables held.
+    loaded: Option<u64>,
+}
 
-    fn naive(text: &[u8], pats: &[Vec<u8>]) -> Vec<u64> {
-        (0..text.len())
-            .filter(|&i| pats.iter().any(|p| text[i..].starts_with(p)))
-            .map(|i| i as u64)
-            .collect()
-    }
-
-    proptest! {
-        /// Sets with shared prefixes, substrings of each other, duplicates
-        /// and 1-byte patterns: the reference finds exactly the naive starts.
-        #[test]
-        fn reference_equals_naive(
-            pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abc\n".to_vec()), 1..7), 1..40),
-            text in prop::collection::vec(prop::sample::select(b"abc\n".to_vec()), 0..300),
-        ) {
-            let t = MultiTables::new(&pats).unwrap();
-            prop_assert_eq!(t.reference(&text), naive(&text, &pats));
-            for at in 0..text.len() {
-                let want = pats.iter().filter(|p| text[at..].starts_with(p)).map(|p| p.len()).max();
-                prop_assert_eq!(t.longest_at(&text, at), want);
-            }
+impl MultiTables {
+    /// Uploads these tables unless they are loaded already (the pipeline
+    /// keeps one set for the whole run).
+    fn upload(&self, dev: &Device, m: &mut Tables) -> Result<(), GpuError> {
+        if m.loaded == Some(self.id) {
+            return Ok(());
         }
+        m.loaded = None;
+        let s = &dev.stream;
+        up(s, &mut m.set1, &self.set1)?;
+        up(s, &mut m.set2, &self.set2)?;
+        up(s, &mut m.set3, &self.set3)?;
+        up(s, &mut m.filter, &self.filter)?;
+        up(s, &mut m.keys, &self.keys)?;
+        up(s, &mut m.slots, &self.slots)?;
+        up(s, &mut m.first, &self.first)?;
+        up(s, &mut m.starts, &self.starts)?;
+        up(s, &mut m.bytes, &self.bytes)?;
+        up(s, &mut m.links, &self.links)?;
+        s.synchronize().map_err(cuda("copying tables"))?;
+        m.loaded = Some(self.id);
+        Ok(())
     }
 
-    proptest! {
-        /// Large groups (one shared 4-byte key) whose patterns are prefixes
-        /// of each other in chains and trees: the binary search and prefix
-        /// links find exactly the naive starts.
-        #[test]
-        fn prefix_chains_in_one_group_equal_naive(
-            tails in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab".to_vec()), 0..6), 1..60),
-            text in prop::collection::vec(prop::sample::select(b"key ab".to_vec()), 0..400),
-        ) {
-            let pats: Vec<Vec<u8>> = tails.iter().map(|t| [b"key ".as_slice(), t].concat()).collect();
-            let t = MultiTables::new(&pats).unwrap();
-            prop_assert_eq!(t.reference(&text), naive(&text, &pats));
-        }
-    }
-
-    #[test]
-    fn links_point_at_the_longest_prefix_in_the_group() {
-        let pats: Vec<Vec<u8>> = ["abcd", "abcdx", "abcdxy", "abcdz", "abcdxz", "bcde"]
-            .iter()
-            .map(|s| s.as_bytes().to_vec())
-            .collect();
-        let t = MultiTables::new(&pats).unwrap();
-        // Sorted: abcd, abcdx, abcdxy, abcdxz, abcdz | bcde
-        assert_eq!(t.links, vec![NO_LINK, 0, 1, 1, 0, NO_LINK]);
-    }
-
-    #[test]
-    fn tables_are_sorted_and_deduplicated() {
-        let pats: Vec<Vec<u8>> = ["abcd", "abce", "ab", "abcd", "zz"]
-            .iter()
-            .map(|s| s.as_bytes().to_vec())
-            .collect();
-        let t = MultiTables::new(&pats).unwrap();
-        assert_eq!((t.classes, t.minlen, t.maxlen, t.len()), (0b1010, 2, 4, 4));
-        assert_eq!(t.keys.len(), 2); // "abcd", "abce"
-        assert!(t.keys.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(t.slots.len(), 4);
-        assert_eq!(t.slots.iter().filter(|&&s| s != NO_LINK).count(), 2);
-        for (i, &k) in t.keys.iter().enumerate() {
-            assert_eq!(t.key_index(k), Some(i));
-        }
-        assert_eq!(t.key_index(u32::from_le_bytes(*b"abcf")), None);
-        assert_eq!(t.first, vec![0, 1, 2]);
-        assert!(has_bit(&t.set2, u32::from_le_bytes([b'a', b'b', 0, 0])));
-        assert!(has_bit(&t.set2, u32::from_le_bytes([b'z', b'z', 0, 0])));
-        assert_ne!(MultiTables::new(&pats).unwrap().id, t.id);
-        assert!(MultiTables::new(&[b"a".to_vec(), Vec::new()]).is_none());
-        assert!(MultiTables::new(&[]).is_none());
-    }
-
-    proptest! {
-        /// Every key is found, through collisions and wrap-arounds, and no
-        /// other word is.
-        #[test]
-        fn every_key_is_found_in_the_slots(
-            keys in prop::collection::btree_set(any::<u32>(), 0..300),
-            others in prop::collection::vec(any::<u32>(), 0..50),
-        ) {
-            let pats: Vec<Vec<u8>> = keys.iter().map(|k| k.to_le_bytes().to_vec()).collect();
-            let Some(t) = MultiTables::new(&pats) else { return Ok(()) };
-            for (i, &k) in t.keys.iter().enumerate() {
-                prop_assert_eq!(t.key_index(k), Some(i));
-            }
-            for o in others.into_iter().filter(|o| !keys.contains(o)) {
-                prop_assert_eq!(t.key_index(o), None);
-            }
-        }
-    }
-
-    #[test]
-    fn hash_matches_the_kernel_constant() {
-        // literal.cu: (key * 0x9E3779B1u) >> (32u - FILTER_LOG2)
-        assert_eq!(hash(1), 0x9E37_79B1 >> 14);
-        assert!(crate::engine::gpu::kernels::LITERAL_PTX.contains(".entry multi("));
+    /// Launches `multi` over the resident text with the loaded tables.
+    fn launch_with(&self, dev: &Device, m: &Tables) -> Result<(), GpuError> {
+        let n = dev.resident;
+        let tiles = kernels::tiles_for(n);
+        let cfg = LaunchConfig {
+            // Fewer blocks than prefix4: each copies 40 KiB of tables first.
+            grid_dim: (kernels::grid_for(tiles, dev.sm_count * 4), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: SHARED_BYTES,
+        };
+        let mut b = dev.stream.launch_builder(&dev.f.multi);
+        b.arg(dev.text.get("multi")?)
+            .arg(&n)
+            .arg(&self.classes)
+            .arg(&self.minlen);
+        b.arg(m.set1.get("multi")?)
+            .arg(m.set2.get("multi")?)
+            .arg(m.set3.get("multi")?)
+            .arg(m.filter.get("multi")?)
+            .arg(m.keys.get("multi")?)
+            .arg(m.slots.get("multi")?)
+            .arg(&self.slot_log2)
+            .arg(m.first.get("multi")?)
+            .arg(m.starts.get("multi")?)
+            .arg(m.bytes.get("multi")?)
+            .arg(m.links.get("multi")?);
+        b.arg(dev.bitmap.get("multi")?)
+            .arg(dev.counts.get("multi")?)
+            .arg(&tiles);
+        // SAFETY: arguments match multi's launch contract (multi.cu): the
+        // tables of `self` (MultiTables::new: sets of SET*_WORDS and
+        // FILTER_WORDS words, a key table of 2^slot_log2 slots at most half
+        // full, keys + 1 firsts, starts into bytes, one link per longer
+        // pattern) were uploaded by `upload`; text, bitmap and counts
+        // sized by reserve(n).
+        unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
+        Ok(())
     }
 }
+
+impl Kind for MultiTables {
+    fn shortest(&self) -> usize {
+        self.minlen as usize
+    }
+
+    fn longest(&self) -> usize {
+        self.maxlen as usize
+    }
+
+    fn match_at(&self, hay: &[u8], at: usize) -> Option<usize> {
+        self.longest_at(hay, at)
+    }
+
+    fn reference(&self, text: &[u8]) -> Vec<u64> {
+        MultiTables::reference(self, text)
+    }
+
+    fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError> {
+        let mut m = dev.take_tables::<Tables>();
+        let r = self
+            .upload(dev, &mut m)
+            .and_then(|()| self.launch_with(dev, &m));
+        dev.keep_tables(m);
+        r.map(|()| "multi")
+    }
+
+    fn chain(&self, dev: &Device) -> Result<Chain, GpuError> {
+        let m = dev
+            .tables::<Tables>()
+            .ok_or_else(|| GpuError::Cuda("tally: the set's tables are not loaded".into()))?;
+        let s = &dev.stream;
+        let p = |b: &Buf<u32>| b.get("tally").map(|x| ptr(x, s));
+        Ok(Chain {
+            fixed: 0,
+            classes: self.classes,
+            slot_log2: self.slot_log2,
+            tables: [
+                p(&m.set2)?,
+                p(&m.set3)?,
+                p(&m.keys)?,
+                p(&m.slots)?,
+                p(&m.first)?,
+                p(&m.starts)?,
+                ptr(m.bytes.get("tally")?, s),
+                p(&m.links)?,
+            ],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

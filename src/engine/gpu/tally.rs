@@ -1,10 +1,20 @@
 //! Per-file counts the GPU computes instead of shipping match offsets
-//! (`tally` in `kernels/literal.cu`), and its CPU mirror: the simulated
-//! pipeline runs the mirror, unit tests check it against counting the
-//! obvious way, and tests/gpu_differential.rs checks the kernel against
+//! (`tally` in `kernels/tally.cu`), its launch, and its CPU mirror: the
+//! simulated pipeline runs the mirror, unit tests check it against counting
+//! the obvious way, and tests/gpu_differential.rs checks the kernel against
 //! both.
 
-use super::device;
+use cudarc::driver::{result, LaunchConfig, PushKernelArg};
+
+use super::context::{cuda, Device};
+use super::kernels;
+use super::kind::Kind;
+use super::memory::{ptr, up};
+use super::GpuError;
+
+/// Longest walk back (bytes) the tally kernel takes to find a line's start
+/// before it gives up and the chunk's offsets ship instead.
+pub(crate) const TALLY_REACH: u32 = 1 << 18;
 
 /// What the GPU counted in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,7 +61,7 @@ impl Tally {
     ) -> Option<Vec<FileCount>> {
         let mut counts = vec![FileCount::default(); self.starts.len()];
         let is_match = |q: u64| matches.binary_search(&q).is_ok();
-        let reach = u64::from(device::TALLY_REACH);
+        let reach = u64::from(TALLY_REACH);
         for &p in matches {
             let k = self.starts.partition_point(|&s| s <= p);
             if k == 0 || p >= self.ends[k - 1] {
@@ -104,6 +114,91 @@ impl Tally {
             }
         }
         Some(counts)
+    }
+}
+
+impl Device {
+    /// Runs `tally` over the resident text and the bitmap that `kind`'s
+    /// search left: lines, then matches, per file of `t`; `None` when a
+    /// walk gave up (a line over `TALLY_REACH`).
+    pub(super) fn tally(
+        &mut self,
+        t: &Tally,
+        kind: &dyn Kind,
+    ) -> Result<Option<Vec<u32>>, GpuError> {
+        let pieces = t.starts.len();
+        if pieces == 0 || t.ends.len() != pieces {
+            return Ok(Some(Vec::new()));
+        }
+        up(&self.stream, &mut self.tally_starts, &t.starts)?;
+        up(&self.stream, &mut self.tally_ends, &t.ends)?;
+        // Lines and matches per file, then the gave-up flag.
+        let len = 2 * pieces + 1;
+        let out = self
+            .tally_counts
+            .ensure(&self.stream, len, "allocating tallies")?;
+        let out_ptr = ptr(out, &self.stream);
+        // SAFETY: the buffer holds `len` u32s (ensure above).
+        unsafe { result::memset_d8_async(out_ptr, 0, len * 4, self.stream.cu_stream()) }
+            .map_err(cuda("clearing tallies"))?;
+        let n = self.resident;
+        let words = n.div_ceil(32);
+        let cfg = LaunchConfig {
+            grid_dim: (
+                kernels::grid_for(words.div_ceil(256), self.sm_count * 16),
+                1,
+                1,
+            ),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
+        let gave_up = out_ptr + 2 * pieces as u64 * 4;
+        let chain = u32::from(t.count == MatchCount::NonOverlapping);
+        // Match lengths for chains: the literal's, or the set's tables.
+        let c = match chain {
+            0 => super::kind::Chain::fixed(0),
+            _ => kind.chain(self)?,
+        };
+        let (fixed, classes, slot_log2) = (c.fixed, c.classes, c.slot_log2);
+        let [set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
+        let mut b = self.stream.launch_builder(&self.f.tally);
+        b.arg(self.text.get("tally")?)
+            .arg(&n)
+            .arg(self.bitmap.get("tally")?)
+            .arg(self.tally_starts.get("tally")?)
+            .arg(self.tally_ends.get("tally")?)
+            .arg(&pieces32)
+            .arg(&term)
+            .arg(&reach)
+            .arg(&chain)
+            .arg(&fixed)
+            .arg(&classes)
+            .arg(&set2)
+            .arg(&set3)
+            .arg(&keys)
+            .arg(&slots)
+            .arg(&slot_log2)
+            .arg(&first)
+            .arg(&pstarts)
+            .arg(&bytes)
+            .arg(&links)
+            .arg(&out_ptr)
+            .arg(&gave_up);
+        // SAFETY: tally's contract (tally.cu): text and bitmap hold the
+        // resident n bytes and their match bits (the search just ran);
+        // starts and ends hold `pieces` ascending disjoint ranges (Tally);
+        // counts and the flag were zeroed above; the tables, read only for
+        // chains of a set, are the ones `multi` searched with (Kind::chain).
+        unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
+        let mut host = vec![0u32; len];
+        // SAFETY: the device buffer holds `len` u32s; the copy is
+        // waited for before `host` is read, and `t`'s vectors outlive it.
+        unsafe { result::memcpy_dtoh_async(&mut host[..], out_ptr, self.stream.cu_stream()) }
+            .map_err(cuda("reading tallies"))?;
+        self.stream.synchronize().map_err(cuda("tallying"))?;
+        let gave_up = host.pop().unwrap_or(1) != 0;
+        Ok((!gave_up).then_some(host))
     }
 }
 

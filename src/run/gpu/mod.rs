@@ -19,14 +19,15 @@ use crate::config::{BinaryMode, Config, EngineChoice, Mode};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
 use crate::engine::gpu::{GpuEngine, GpuError};
-use crate::engine::gpu::{MatchCount, MultiTables};
+use crate::engine::gpu::{MatchCount, Target};
 use crate::engine::Matcher;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
+use crate::pattern::compile::GpuPlan;
 use crate::pattern::Compiled;
 use crate::search::prefilter_selects;
 pub use pipeline::Backend;
-use pipeline::{Flow, Shape, Take, Target};
+use pipeline::{Flow, Shape, Take};
 use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::atomic::Ordering;
@@ -120,7 +121,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         return cpu_instead("--json with -m");
     }
     let c = compiled;
-    if c.literal.is_none() && c.literal_set.is_none() && c.prefilter_set.is_none() {
+    if c.gpu.is_none() {
         return cpu_instead(&format!(
             "the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {}",
             compiled.description
@@ -141,12 +142,12 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         // Sets measured to pay: case-sensitive literals. `-i` (case
         // variants) and regexes with few required literals measured slower
         // on the GPU, or were not measured: they stay on the CPU.
-        let set = match cfg.ignore_case {
-            true => 0,
-            false => compiled.literal_set.as_ref().map_or(0, |s| s.len()),
+        let set = match (&compiled.gpu, cfg.ignore_case) {
+            (Some(GpuPlan::LiteralSet(s)), false) => s.len(),
+            _ => 0,
         };
-        let required = match (&compiled.literal, &compiled.literal_set) {
-            (None, None) => compiled.prefilter_set.as_ref().map_or(0, |s| s.len()),
+        let required = match &compiled.gpu {
+            Some(GpuPlan::Required(s)) => s.len(),
             _ => 0,
         };
         let min = if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
@@ -359,15 +360,8 @@ impl Matcher for FileOffsets<'_> {
 /// What the GPU searches for in this run, if it can, and whether what it
 /// finds are matches (else candidates for the regex).
 fn target(compiled: &Compiled) -> Option<(Target, bool)> {
-    let c = compiled;
-    match (&c.literal, &c.literal_set, &c.prefilter_set) {
-        (Some(l), _, _) => Some((Target::One(l.clone()), true)),
-        (None, Some(set), _) => MultiTables::new(set).map(|t| (Target::Many(Box::new(t)), true)),
-        (None, None, Some(set)) => {
-            MultiTables::new(set).map(|t| (Target::Many(Box::new(t)), false))
-        }
-        _ => None,
-    }
+    let plan = compiled.gpu.as_ref()?;
+    Target::new(plan).map(|t| (t, plan.offsets_are_matches()))
 }
 
 /// Whether chunks report counts per file instead of match offsets, and
@@ -599,6 +593,7 @@ fn report(shared: &Shared, flow: &Flow, shape: Shape, state: &mut Printed) {
 mod tests {
     use super::*;
     use crate::engine::cpu::Literal;
+    use crate::engine::gpu::MultiTables;
     use crate::search::{Line, SearchOptions, Searcher, Sink};
     use proptest::prelude::*;
 

@@ -27,7 +27,7 @@ use super::pack::{self, Packer, Plan};
 use crate::encoding::boundary::Scheme;
 use crate::engine::gpu::backread::{self, Backread};
 use crate::engine::gpu::{
-    ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MatchCount, MultiTables, Tally,
+    ChunkFound, FileCount, GpuEngine, GpuError, GpuLane, HostBuf, MatchCount, Tally, Target,
     Timings,
 };
 use crate::engine::{cpu, Matcher};
@@ -62,32 +62,6 @@ pub enum Backend {
     /// The same pipeline with a CPU search per chunk (`GPUGREP_GPU_SIMULATE`):
     /// exercises packing, ordering and fallbacks on machines without a GPU.
     Simulated,
-}
-
-/// What the chunks are searched for.
-pub enum Target {
-    /// One literal: the Boyer-Moore or prefix kernel.
-    One(Vec<u8>),
-    /// Several literals: the `multi` kernel.
-    Many(Box<MultiTables>),
-}
-
-impl Target {
-    /// The longest pattern: chunks' cut pieces overlap by this - 1.
-    pub fn longest(&self) -> usize {
-        match self {
-            Target::One(p) => p.len(),
-            Target::Many(t) => t.maxlen as usize,
-        }
-    }
-
-    /// The shortest pattern: a match must fit in its piece.
-    pub fn shortest(&self) -> usize {
-        match self {
-            Target::One(p) => p.len(),
-            Target::Many(t) => t.minlen as usize,
-        }
-    }
 }
 
 enum Lane {

@@ -1,0 +1,110 @@
+// Many literals in one pass: the `multi` kernel. Host side:
+// src/engine/gpu/multi.rs (tables, CPU reference, upload, launch).
+
+#include "multi.cuh"
+
+// ---------------------------------------------------------------------------
+// multi: many literals in one pass. Patterns of 1, 2 and 3 bytes are exact
+// bit sets (1- and 2-byte sets in shared memory, the 3-byte set of 2 MiB in
+// global memory, cached); longer patterns are keyed by their first 4 bytes:
+// a hash filter of the keys in shared memory, then a hash table of the keys
+// in global memory, then the key's patterns (in byte order): a binary search
+// finds the greatest one not above the text, and the text starts with some
+// pattern of the group iff it starts with that one or one of its prefixes
+// in the set, followed through `links` (why: src/engine/gpu/multi.rs).
+//
+// Launch contract:
+//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
+//   dynamic shared = (FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4 bytes (40 KiB).
+//   args   = text (as prefix4)   n
+//            classes (bit 0: 1-byte patterns exist, bit 1: 2-byte, bit 2:
+//                     3-byte, bit 3: longer)
+//            minlen (the shortest pattern's length, >= 1)
+//            set1 (u32[SET1_WORDS]: bit b  iff the pattern {b} exists)
+//            set2 (u32[SET2_WORDS]: bit b0 | b1 << 8  iff {b0, b1} exists)
+//            set3 (u32[SET3_WORDS]: bit b0 | b1 << 8 | b2 << 16  likewise)
+//            filter (u32[FILTER_WORDS]: bit multi_hash(key) for every key)
+//            keys (u32[nkeys], ascending, distinct: the longer patterns'
+//                  first 4 bytes, little-endian)
+//            slots (u32[1 << slot_log2], at most half full: an index into
+//                   keys or NO_LINK; key v sits at the first slot holding it
+//                   from slot_hash(v, slot_log2) on, wrapping)   slot_log2
+//                   (1..31)
+//            first (u32[nkeys + 1]: the longer patterns with key keys[i] are
+//                   numbers first[i] .. first[i+1])
+//            starts (u32[npat + 1]: longer pattern k is bytes[starts[k] ..
+//                    starts[k+1]]; a key's patterns ascend in byte order)   bytes
+//            links (u32[npat]: the longest pattern of k's group that is a
+//                   proper prefix of k, or 0xffffffff)
+//            bitmap (u32[tiles*TILE_WORDS])   counts (u32[tiles])   tiles
+//   The block copies set1, set2 and the filter to shared memory, then walks
+//   tiles like prefix4 (thread t owns words t + 256*k, k = 0..3, writes each
+//   once; thread 0 writes counts[tile]). Bit p is set iff some pattern
+//   occurs at p entirely inside the text (p + len <= n). Built, and mirrored
+//   by a CPU reference, in src/engine/gpu/multi.rs.
+// ---------------------------------------------------------------------------
+
+extern "C" __global__ void __launch_bounds__(256)
+multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
+      const u32* __restrict__ set1_g, const u32* __restrict__ set2_g,
+      const u32* __restrict__ set3, const u32* __restrict__ filter_g,
+      const u32* __restrict__ keys, const u32* __restrict__ slots, u32 slot_log2,
+      const u32* __restrict__ first,
+      const u32* __restrict__ starts, const unsigned char* __restrict__ bytes,
+      const u32* __restrict__ links, u32* __restrict__ bitmap, u32* __restrict__ counts,
+      u64 tiles)
+{
+    extern __shared__ u32 smem_multi[];
+    u32* filter = smem_multi;
+    u32* set2 = filter + FILTER_WORDS;
+    u32* set1 = set2 + SET2_WORDS;
+    __shared__ u32 scratch[MAX_BLOCK / 32];
+    for (u32 i = threadIdx.x; i < FILTER_WORDS; i += blockDim.x) filter[i] = filter_g[i];
+    for (u32 i = threadIdx.x; i < SET2_WORDS; i += blockDim.x) set2[i] = set2_g[i];
+    if (threadIdx.x < SET1_WORDS) set1[threadIdx.x] = set1_g[threadIdx.x];
+    __syncthreads();
+    const bool any = n >= (u64)minlen;
+    const u64 last = any ? n - minlen : 0ull;
+    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        u32 cnt = 0;
+        for (int k = 0; k < 4; ++k) {
+            const u64 w = tile * TILE_WORDS + (u64)k * 256u + threadIdx.x;
+            const u64 base = w * 32u;
+            const uint4* p = reinterpret_cast<const uint4*>(text + base);
+            const uint4 a = __ldg(p), b = __ldg(p + 1);
+            const u32 wd[9] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
+                               __ldg(reinterpret_cast<const u32*>(text + base + 32u))};
+            const u32 valid = valid_mask(base, any, last);
+            // First the cheap tests for all 32 positions, then the key and
+            // group searches for the filter's candidates only: a warp then
+            // runs the slow path as often as its busiest lane has
+            // candidates, not at every position some lane has one.
+            u32 bits = 0, cand = 0;
+            for (int i = 0; i < 8; ++i) {
+                for (int r = 0; r < 4; ++r) {
+                    const u32 at = 4u * i + r;
+                    if (!((valid >> at) & 1u)) continue;
+                    const u32 v = r == 0 ? wd[i] : __funnelshift_r(wd[i], wd[i + 1], 8 * r);
+                    const u64 rem = n - (base + at);  // >= minlen >= 1: valid
+                    bool hit = (classes & 1u) && has_bit(set1, v & 0xffu);
+                    hit = hit || ((classes & 2u) && rem >= 2 && has_bit(set2, v & 0xffffu));
+                    hit = hit || ((classes & 4u) && rem >= 3 && ((__ldg(set3 + ((v & 0xffffffu) >> 5)) >> (v & 31u)) & 1u));
+                    if (hit) bits |= 1u << at;
+                    else if ((classes & 8u) && rem >= 4 && has_bit(filter, multi_hash(v))) cand |= 1u << at;
+                }
+            }
+            while (cand) {
+                const u32 at = __ffs(cand) - 1u;
+                cand &= cand - 1u;
+                const u64 pos = base + at;  // pos + 4 <= n: a candidate
+                const u32 v = (u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
+                              (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24;
+                if (group_longest(text, pos, n, v, keys, slots, slot_log2, first, starts, bytes, links)) bits |= 1u << at;
+            }
+            bitmap[w] = bits;
+            cnt += __popc(bits);
+        }
+        const u32 total = block_sum(cnt, scratch);
+        if (threadIdx.x == 0) counts[tile] = total;
+    }
+}

@@ -1,0 +1,117 @@
+//! What a chunk is searched for: the trait every GPU search kind
+//! implements, and [`Target`], the kinds a run can search.
+//!
+//! A kind is one file beside its `kernels/NAME.cu` (`literal.rs` beside
+//! `literal.cu`, `multi.rs` beside `multi.cu`): its tables on the host and
+//! on the GPU, its launch, its CPU mirror. Everything after the launch is
+//! shared (`chunk`): every search kernel leaves the same result, one bit
+//! per text byte where a match (or candidate) starts and the per-tile
+//! counts of those bits, and the back-read, the tallies and the readback
+//! read only that. Adding a kind: a file implementing [`Kind`], a variant
+//! of [`Target`] (and of `pattern::compile::GpuPlan` when the compiler
+//! should choose it), and a `.cu` with its kernel (`kernels/build-ptx`).
+
+use cudarc::driver::sys::CUdeviceptr;
+
+use super::context::Device;
+use super::literal::Literal;
+use super::multi::MultiTables;
+use super::GpuError;
+use crate::pattern::compile::GpuPlan;
+
+/// One kind of GPU search. The CPU half (lengths, mirror) is what the
+/// simulated pipeline and the per-file matcher use; the device half runs
+/// on a lane.
+pub(crate) trait Kind {
+    /// The shortest match: a chunk shorter than this has none.
+    fn shortest(&self) -> usize;
+    /// The longest match: chunks cut inside a file overlap by this - 1.
+    fn longest(&self) -> usize;
+    /// The length of the longest match starting at `at` that lies inside
+    /// `hay`, if any.
+    fn match_at(&self, hay: &[u8], at: usize) -> Option<usize>;
+    /// The CPU mirror of the kernel: every start it marks in `text`,
+    /// ascending (overlapping matches included).
+    fn reference(&self, text: &[u8]) -> Vec<u64>;
+    /// Uploads the kind's tables (unless the device holds them already)
+    /// and launches its kernel over the resident text, filling the bitmap
+    /// and the tile counts (`chunk`). Returns the kernel's name.
+    fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError>;
+    /// The match lengths the `tally` kernel follows chains of matches by
+    /// (`--count-matches` with overlapping matches), for the tables the
+    /// last `launch` left on `dev`.
+    fn chain(&self, dev: &Device) -> Result<Chain, GpuError>;
+}
+
+/// The `tally` kernel's match-length arguments (tally.cu): one fixed
+/// length, or the set's tables to find the longest match at a start.
+pub(crate) struct Chain {
+    pub fixed: u32,
+    pub classes: u32,
+    pub slot_log2: u32,
+    /// set2, set3, keys, slots, first, starts, bytes, links (multi.cu).
+    pub tables: [CUdeviceptr; 8],
+}
+
+impl Chain {
+    /// Every match is `len` bytes long.
+    pub(crate) fn fixed(len: usize) -> Chain {
+        Chain {
+            fixed: len as u32,
+            classes: 0,
+            slot_log2: 1,
+            tables: [0; 8],
+        }
+    }
+}
+
+/// What the chunks of a run are searched for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// One literal: the Boyer-Moore or prefix kernel (`literal.rs`).
+    One(Vec<u8>),
+    /// Several literals: the `multi` kernel (`multi.rs`).
+    Many(Box<MultiTables>),
+}
+
+impl Target {
+    /// The target for a compiled search's GPU plan; `None` when the set's
+    /// tables cannot be built (an empty pattern). Whether what it finds are
+    /// matches or candidates is the plan's (`GpuPlan::offsets_are_matches`).
+    pub fn new(plan: &GpuPlan) -> Option<Target> {
+        match plan {
+            GpuPlan::Literal(l) => Some(Target::One(l.clone())),
+            GpuPlan::LiteralSet(set) | GpuPlan::Required(set) => {
+                MultiTables::new(set).map(|t| Target::Many(Box::new(t)))
+            }
+        }
+    }
+
+    /// Runs `f` on the target's kind.
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&dyn Kind) -> R) -> R {
+        match self {
+            Target::One(p) => f(&Literal(p)),
+            Target::Many(t) => f(&**t),
+        }
+    }
+
+    /// The longest pattern: chunks' cut pieces overlap by this - 1.
+    pub fn longest(&self) -> usize {
+        self.with(|k| k.longest())
+    }
+
+    /// The shortest pattern: a match must fit in its piece.
+    pub fn shortest(&self) -> usize {
+        self.with(|k| k.shortest())
+    }
+
+    /// The length of the longest match at `at` inside `hay`, if any.
+    pub fn match_at(&self, hay: &[u8], at: usize) -> Option<usize> {
+        self.with(|k| k.match_at(hay, at))
+    }
+
+    /// What the kernel marks in `text`, computed on the CPU.
+    pub fn reference(&self, text: &[u8]) -> Vec<u64> {
+        self.with(|k| k.reference(text))
+    }
+}

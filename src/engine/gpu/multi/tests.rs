@@ -1,0 +1,104 @@
+//! Unit tests of the `multi` tables and their CPU reference.
+
+use super::*;
+use proptest::prelude::*;
+
+fn naive(text: &[u8], pats: &[Vec<u8>]) -> Vec<u64> {
+    (0..text.len())
+        .filter(|&i| pats.iter().any(|p| text[i..].starts_with(p)))
+        .map(|i| i as u64)
+        .collect()
+}
+
+proptest! {
+    /// Sets with shared prefixes, substrings of each other, duplicates
+    /// and 1-byte patterns: the reference finds exactly the naive starts.
+    #[test]
+    fn reference_equals_naive(
+        pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abc\n".to_vec()), 1..7), 1..40),
+        text in prop::collection::vec(prop::sample::select(b"abc\n".to_vec()), 0..300),
+    ) {
+        let t = MultiTables::new(&pats).unwrap();
+        prop_assert_eq!(t.reference(&text), naive(&text, &pats));
+        for at in 0..text.len() {
+            let want = pats.iter().filter(|p| text[at..].starts_with(p)).map(|p| p.len()).max();
+            prop_assert_eq!(t.longest_at(&text, at), want);
+        }
+    }
+}
+
+proptest! {
+    /// Large groups (one shared 4-byte key) whose patterns are prefixes
+    /// of each other in chains and trees: the binary search and prefix
+    /// links find exactly the naive starts.
+    #[test]
+    fn prefix_chains_in_one_group_equal_naive(
+        tails in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab".to_vec()), 0..6), 1..60),
+        text in prop::collection::vec(prop::sample::select(b"key ab".to_vec()), 0..400),
+    ) {
+        let pats: Vec<Vec<u8>> = tails.iter().map(|t| [b"key ".as_slice(), t].concat()).collect();
+        let t = MultiTables::new(&pats).unwrap();
+        prop_assert_eq!(t.reference(&text), naive(&text, &pats));
+    }
+}
+
+#[test]
+fn links_point_at_the_longest_prefix_in_the_group() {
+    let pats: Vec<Vec<u8>> = ["abcd", "abcdx", "abcdxy", "abcdz", "abcdxz", "bcde"]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+    let t = MultiTables::new(&pats).unwrap();
+    // Sorted: abcd, abcdx, abcdxy, abcdxz, abcdz | bcde
+    assert_eq!(t.links, vec![NO_LINK, 0, 1, 1, 0, NO_LINK]);
+}
+
+#[test]
+fn tables_are_sorted_and_deduplicated() {
+    let pats: Vec<Vec<u8>> = ["abcd", "abce", "ab", "abcd", "zz"]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+    let t = MultiTables::new(&pats).unwrap();
+    assert_eq!((t.classes, t.minlen, t.maxlen, t.len()), (0b1010, 2, 4, 4));
+    assert_eq!(t.keys.len(), 2); // "abcd", "abce"
+    assert!(t.keys.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(t.slots.len(), 4);
+    assert_eq!(t.slots.iter().filter(|&&s| s != NO_LINK).count(), 2);
+    for (i, &k) in t.keys.iter().enumerate() {
+        assert_eq!(t.key_index(k), Some(i));
+    }
+    assert_eq!(t.key_index(u32::from_le_bytes(*b"abcf")), None);
+    assert_eq!(t.first, vec![0, 1, 2]);
+    assert!(has_bit(&t.set2, u32::from_le_bytes([b'a', b'b', 0, 0])));
+    assert!(has_bit(&t.set2, u32::from_le_bytes([b'z', b'z', 0, 0])));
+    assert_ne!(MultiTables::new(&pats).unwrap().id, t.id);
+    assert!(MultiTables::new(&[b"a".to_vec(), Vec::new()]).is_none());
+    assert!(MultiTables::new(&[]).is_none());
+}
+
+proptest! {
+    /// Every key is found, through collisions and wrap-arounds, and no
+    /// other word is.
+    #[test]
+    fn every_key_is_found_in_the_slots(
+        keys in prop::collection::btree_set(any::<u32>(), 0..300),
+        others in prop::collection::vec(any::<u32>(), 0..50),
+    ) {
+        let pats: Vec<Vec<u8>> = keys.iter().map(|k| k.to_le_bytes().to_vec()).collect();
+        let Some(t) = MultiTables::new(&pats) else { return Ok(()) };
+        for (i, &k) in t.keys.iter().enumerate() {
+            prop_assert_eq!(t.key_index(k), Some(i));
+        }
+        for o in others.into_iter().filter(|o| !keys.contains(o)) {
+            prop_assert_eq!(t.key_index(o), None);
+        }
+    }
+}
+
+#[test]
+fn hash_matches_the_kernel_constant() {
+    // multi.cuh: (key * 0x9E3779B1u) >> (32u - FILTER_LOG2)
+    assert_eq!(hash(1), 0x9E37_79B1 >> 14);
+    assert!(crate::engine::gpu::kernels::MULTI_PTX.contains(".entry multi("));
+}

@@ -1,0 +1,67 @@
+//! What the GPU can search for a compiled pattern list: one plan, built in
+//! the same pass as the CPU matchers, so the rule "which searches the GPU
+//! takes, and whether what it finds are matches" lives in one place.
+//!
+//! The GPU searches literals only (`crate::engine::gpu::Target`); a plan
+//! says which and what its hits mean. Matches: an occurrence of the literal
+//! (or of a member of the set) is a match of the pattern; `-w`/`-x` may
+//! still confirm it (`Compiled::confirm`), and the per-file matcher reports
+//! it without looking further. Candidates: an occurrence only says the line
+//! may match; the line matcher confirms the whole line.
+
+/// What the GPU searches for, when it can take part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GpuPlan {
+    /// The single case-sensitive literal the search reduces to (`-w`/`-x`
+    /// may still confirm): matches. The literal and Boyer-Moore kernels.
+    Literal(Vec<u8>),
+    /// The exact set of non-empty literals the search reduces to: several
+    /// literals, or every case variant of `-i` literals: matches. The
+    /// `multi` kernel.
+    LiteralSet(Vec<Vec<u8>>),
+    /// Literals one of which every match contains: a regex's prefixes,
+    /// suffixes or inner set (`required`), or a literal set under `-w`/`-x`
+    /// that has to go through the regex: candidates, whose lines the regex
+    /// confirms. The `multi` kernel.
+    Required(Vec<Vec<u8>>),
+}
+
+impl GpuPlan {
+    /// True when an offset the GPU reports is a match start, false when it
+    /// is a candidate whose line must be confirmed.
+    pub fn offsets_are_matches(&self) -> bool {
+        match self {
+            GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) => true,
+            GpuPlan::Required(_) => false,
+        }
+    }
+
+    /// The number of literals searched.
+    pub fn len(&self) -> usize {
+        match self {
+            GpuPlan::Literal(_) => 1,
+            GpuPlan::LiteralSet(s) | GpuPlan::Required(s) => s.len(),
+        }
+    }
+
+    /// False: a plan has at least one literal, except a set built empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GpuPlan;
+
+    #[test]
+    fn matches_or_candidates() {
+        assert!(GpuPlan::Literal(b"a".to_vec()).offsets_are_matches());
+        assert!(GpuPlan::LiteralSet(vec![b"a".to_vec(), b"b".to_vec()]).offsets_are_matches());
+        assert!(!GpuPlan::Required(vec![b"a".to_vec()]).offsets_are_matches());
+        assert_eq!(
+            GpuPlan::Required(vec![b"a".to_vec(), b"b".to_vec()]).len(),
+            2
+        );
+    }
+}

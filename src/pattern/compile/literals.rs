@@ -1,0 +1,184 @@
+//! Literal patterns: recognising them (fixed strings, plain words joined
+//! by `|`), and the CPU engines and GPU plan for a literal set.
+//!
+//! The cheapest exact engine is chosen for what was typed: memmem for one
+//! literal, the q-gram filter for large sets, Aho-Corasick otherwise, with
+//! Teddy finding the lines for a few dozen literals and for `-i` windows.
+//! Literal sets under `-w`/`-x` keep the literal prefilter and add a
+//! confirm step.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+
+use super::{Compiled, GpuPlan, PatternError};
+use crate::config::{Config, Syntax};
+use crate::confirm::{LineLiterals, WordLiterals};
+use crate::encoding::EncodingPlan;
+use crate::engine::cpu;
+use crate::engine::qgram::QGram;
+use crate::engine::Matcher;
+use crate::pattern::fold;
+
+/// Most case variants a `-i` literal search is expanded to for the GPU.
+const CASE_VARIANTS_MAX: usize = 4096;
+
+/// The exact set the GPU's `multi` kernel searches for these literals:
+/// two or more case-sensitive ones as they are, or with `-i` every case
+/// variant (Unicode simple folding, as the CPU engine's `-i`).
+pub(super) fn gpu_set(lits: &[Vec<u8>], ci: bool) -> Option<Vec<Vec<u8>>> {
+    if lits.iter().any(|l| l.is_empty()) {
+        return None;
+    }
+    match ci {
+        true => fold::set_variants(lits, CASE_VARIANTS_MAX),
+        false => (lits.len() > 1).then(|| lits.to_vec()),
+    }
+}
+
+/// The pattern as a literal when it has no regex meaning at all.
+pub(super) fn plain_literal(p: &[u8], syntax: Syntax) -> Option<Vec<u8>> {
+    let special: &[u8] = match syntax {
+        Syntax::Basic => b"\\.[]*^$",
+        _ => b"\\.[]*^$(){}|+?",
+    };
+    (!p.iter().any(|b| special.contains(b))).then(|| p.to_vec())
+}
+
+/// The pattern as literals when it is plain words joined by `|` (ERE) or
+/// `\|` (BRE): an alternation of 100,000 words is then a literal set for
+/// the literal engines (0.1 s) instead of a regex to compile (1.2 s; the
+/// issue measured 20x ripgrep's time), and `-o` reports the longest
+/// alternative, as POSIX wants.
+pub(super) fn plain_alternatives(p: &[u8], syntax: Syntax) -> Option<Vec<Vec<u8>>> {
+    let separator: &[u8] = match syntax {
+        Syntax::Basic => b"\\|",
+        _ => b"|",
+    };
+    let mut out = Vec::new();
+    let mut start = 0;
+    for at in memchr::memmem::find_iter(p, separator) {
+        out.push(plain_literal(&p[start..at], syntax)?);
+        start = at + separator.len();
+    }
+    out.push(plain_literal(&p[start..], syntax)?);
+    Some(out)
+}
+
+pub(super) fn compile_literals(
+    mut lits: Vec<Vec<u8>>,
+    cfg: &Config,
+) -> Result<Compiled, PatternError> {
+    lits.sort();
+    lits.dedup();
+    let ci = cfg.ignore_case;
+    let exact_single = lits.len() == 1 && !ci;
+    let gpu = if exact_single {
+        Some(GpuPlan::Literal(lits[0].clone()))
+    } else {
+        let set = lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty());
+        set.then(|| GpuPlan::LiteralSet(lits.clone()))
+    };
+    let (mut prefilter, mut engine) = literal_engine(&lits, ci)?;
+    let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
+        (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
+    } else if cfg.word {
+        (
+            Some(Box::new(WordLiterals::new(build_ac(
+                &lits,
+                ci,
+                MatchKind::Standard,
+            )?))),
+            ", -w confirm",
+        )
+    } else {
+        (None, "")
+    };
+    // Aho-Corasick's own prefilter cannot fold case (-i), and for a few
+    // dozen literals it memchr's their first bytes (`TODO|FIXME|XXX` in C
+    // source took 1.5x the CPU time): Teddy finds the lines there, over
+    // case variants of a window of each literal with -i, and the automaton
+    // confirms them and finds what to print. Exact literals without -w/-x
+    // select their lines.
+    let teddy = if ci && lits.len() <= CI_WINDOW_LITERALS_MAX {
+        fold::ascii_window_variants(&lits, CI_WINDOW_VARIANTS)
+            .and_then(|windows| cpu::Candidates::new(&windows))
+            .map(|c| {
+                (
+                    c,
+                    "case variants of a window of each literal (Teddy), then aho-corasick",
+                )
+            })
+    } else if !ci && (2..=TEDDY_LITERALS_MAX).contains(&lits.len()) {
+        let candidates = match confirm {
+            None => cpu::Candidates::exact(&lits),
+            Some(_) => cpu::Candidates::new(&lits),
+        };
+        candidates.map(|c| (c, "Teddy, then aho-corasick"))
+    } else {
+        None
+    };
+    if let Some((candidates, how)) = teddy {
+        let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
+        confirm.get_or_insert(exact);
+        engine = how;
+    }
+    Ok(Compiled {
+        prefilter,
+        confirm,
+        gpu,
+        description: format!("{} literal(s), {engine}{check}", lits.len()),
+        warnings: Vec::new(),
+        encoding: EncodingPlan::Raw { sniff_utf16: true },
+    })
+}
+
+/// Teddy's pattern limit.
+const TEDDY_LITERALS_MAX: usize = 64;
+/// Case variants searched for `-i` literals: Teddy's pattern limit.
+const CI_WINDOW_VARIANTS: usize = 64;
+/// Most `-i` literals searched through windows (16 leaves two letters each).
+const CI_WINDOW_LITERALS_MAX: usize = 16;
+
+/// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
+/// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs).
+const QGRAM_MIN_PATTERNS: usize = 2000;
+
+/// The fastest leftmost-longest engine for a deduplicated literal set:
+/// memmem for one (case-sensitive), the q-gram filter for large sets of
+/// patterns of 2 bytes or more, an Aho-Corasick DFA otherwise.
+pub(super) fn literal_engine(
+    lits: &[Vec<u8>],
+    ci: bool,
+) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    if lits.len() == 1 && !ci {
+        return Ok((Box::new(cpu::Literal::new(&lits[0])), "memmem"));
+    }
+    if lits.len() >= QGRAM_MIN_PATTERNS {
+        if let Some(q) = QGram::new(lits, ci) {
+            return Ok((Box::new(q), "q-gram filter"));
+        }
+    }
+    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest)?;
+    Ok((Box::new(cpu::Literals::new(ac)), "aho-corasick"))
+}
+
+/// Pattern bytes up to which a full DFA is built (it scans several times
+/// faster than the NFA; its size grows with the pattern bytes).
+const DFA_PATTERN_BYTES: usize = 256 * 1024;
+
+/// An Aho-Corasick automaton: a DFA when the set is small enough, else
+/// whatever the crate builds; a set too large for either is an error.
+fn build_ac(lits: &[Vec<u8>], ci: bool, kind: MatchKind) -> Result<AhoCorasick, PatternError> {
+    let bytes: usize = lits.iter().map(Vec::len).sum();
+    let build = |ac_kind| {
+        AhoCorasickBuilder::new()
+            .match_kind(kind)
+            .kind(ac_kind)
+            .ascii_case_insensitive(ci)
+            .build(lits)
+    };
+    let dfa = (bytes <= DFA_PATTERN_BYTES).then(|| build(Some(AhoCorasickKind::DFA)));
+    match dfa {
+        Some(Ok(ac)) => Ok(ac),
+        _ => build(None).map_err(|e| PatternError(format!("pattern set too large: {e}"))),
+    }
+}
