@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(k.gpu_staging, Knob::Unset);
         assert_eq!(k.gpu_lanes.or(2), 2);
         assert_eq!(k.gpu_simulate.get(), Some(true));
-        assert_eq!(k.gpu_backread.or(true), false);
+        assert!(!k.gpu_backread.or(true));
         assert_eq!(k.gpu_sync.get(), Some(GpuSync::Spin));
         assert_eq!(k.gpu_simulate_delay_ms, Knob::Set(0));
     }
@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn switches_are_only_zero_or_one() {
         let k = knobs(&[("GPUGREP_GPU_SIMULATE", "yes")]);
-        assert_eq!(k.gpu_simulate.or(false), false);
-        assert_eq!(k.gpu_backread.or(true), true);
+        assert!(!k.gpu_simulate.or(false));
+        assert!(k.gpu_backread.or(true));
     }
 }

@@ -13,7 +13,8 @@
 //!   the simulation knob) and starting it: the run's [`Backend`].
 //! - `setup`: what the chunks are searched for and the pipeline's sizes.
 //! - `pack`: laying files out in chunks, mapping offsets back to pieces.
-//! - `ring`: the staging chunks and their loans (the only `unsafe` here).
+//! - `ring`: the staging chunks and their loans (the pipeline's only
+//!   `unsafe`).
 //! - `board`: who searches each file, and what the GPU found in it.
 //! - `flow`: the packer and the threads that move chunks along; `read`:
 //!   the readers that fill chunks; `lane`: the lanes that search them.
