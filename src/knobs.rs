@@ -242,6 +242,49 @@ mod tests {
         assert_eq!(k.gpu_simulate_delay_ms, Knob::Set(0));
     }
 
+    /// Every variable is read here and documented in README.md; no other
+    /// source file reads a `GPUGREP_` variable.
+    #[test]
+    fn knobs_are_read_here_only_and_documented() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+        let here = include_str!("knobs.rs");
+        let names: Vec<&str> = here
+            .split("read(lookup, \"")
+            .skip(1)
+            .chain(here.split("read::<Millis>(lookup, \"").skip(1))
+            .filter_map(|s| s.split('"').next())
+            .filter(|n| n.starts_with("GPUGREP_"))
+            .collect();
+        assert_eq!(names.len(), 10, "{names:?}");
+        for n in &names {
+            assert!(
+                readme.contains(&format!("| `{n}")),
+                "{n} missing from README.md's table"
+            );
+        }
+        let mut dirs = vec![root.join("src")];
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(dir).unwrap() {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|x| x == "rs") && !path.ends_with("knobs.rs")
+                {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    assert!(
+                        !text.contains("env::var(\"GPUGREP_"),
+                        "{path:?} reads a knob itself"
+                    );
+                    assert!(
+                        !text.contains("env::var_os(\"GPUGREP_"),
+                        "{path:?} reads a knob itself"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn switches_are_only_zero_or_one() {
         let k = knobs(&[("GPUGREP_GPU_SIMULATE", "yes")]);
