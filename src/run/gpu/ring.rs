@@ -215,7 +215,8 @@ impl<'r> Part<'r> {
     }
 
     /// This part is written. The last part of a chunk to finish gets the
-    /// chunk back (exactly one caller does, whatever the threads' order).
+    /// chunk back (exactly one caller does, whatever the threads' order;
+    /// the Arc's release/acquire orders every part's writes before it).
     pub fn finish(self) -> Option<Filling<'r>> {
         Arc::into_inner(self.chunk)
     }
