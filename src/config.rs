@@ -282,20 +282,18 @@ impl Config {
         };
 
         let size = |opt: &Option<String>,
-                    env: &str,
+                    env: &crate::knobs::Knob<u64>,
                     what: &str|
          -> Result<Option<u64>, UsageError> {
-            let value = opt.clone().or_else(|| std::env::var(env).ok());
-            value
-                .map(|v| parse_size(&v).ok_or_else(|| UsageError(format!("{v}: invalid {what}"))))
-                .transpose()
+            let invalid = |v: String| UsageError(format!("{v}: invalid {what}"));
+            match opt {
+                Some(v) => parse_size(v).map(Some).ok_or_else(|| invalid(v.clone())),
+                None => env.checked().map_err(invalid),
+            }
         };
-        let gpu_memory = size(&cli.gpu_memory, "GPUGREP_GPU_MEMORY", "GPU memory size")?;
-        let gpu_staging = size(
-            &cli.gpu_staging,
-            "GPUGREP_GPU_STAGING",
-            "staging memory size",
-        )?;
+        let knobs = crate::knobs::get();
+        let gpu_memory = size(&cli.gpu_memory, &knobs.gpu_memory, "GPU memory size")?;
+        let gpu_staging = size(&cli.gpu_staging, &knobs.gpu_staging, "staging memory size")?;
 
         let group_separator = if cli.no_group_separator {
             None

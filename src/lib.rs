@@ -18,6 +18,7 @@ pub mod engine;
 pub mod exit;
 pub mod generate;
 pub mod input;
+pub mod knobs;
 pub mod output;
 pub mod pattern;
 pub mod run;

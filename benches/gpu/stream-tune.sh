@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tuning runs for the streaming pipeline on the device machine: one
 # --engine gpu search of $BIG_GIB GiB in $BIG_FILES files per variant
-# (read mode, chunk size, staging ring), with its --debug stage lines.
-# VARIANTS: space-separated "read:chunk:staging:lanes" (default below).
+# (chunk size, staging ring, lanes), with its --debug stage lines.
+# VARIANTS: space-separated "chunk:staging:lanes" (default below). The
+# knobs are GPUGREP_GPU_CHUNK and GPUGREP_GPU_LANES (src/knobs.rs).
 set -u
 D=$PWD/.dev; G=$D/gpugrep
 BIG_GIB=${BIG_GIB:-16}; BIG_FILES=${BIG_FILES:-4096}
@@ -12,10 +13,10 @@ mkdir -p /dev/shm/stream
 cat $B/*/* > /dev/null
 t() { local s=$(date +%s%N); "$@" > /dev/null 2>&1; echo "$(( ($(date +%s%N) - s) / 1000000 )) ms"; }
 echo "cpu: $(t "$G" --engine cpu -c -r Sherlock $B)  rg -j16: $(t "$D/rg" -j16 -uu -a -c Sherlock $B)"
-VARIANTS=${VARIANTS:-"pread:64M:1G:2 mmap:64M:1G:2 pread:64M:1G:4 pread:16M:1G:4 pread:256M:2G:4 pread:64M:256M:4"}
+VARIANTS=${VARIANTS:-"64M:1G:2 64M:1G:4 16M:1G:4 256M:2G:4 64M:256M:4"}
 for v in $VARIANTS; do
-  IFS=: read -r mode chunk staging lanes <<< "$v"
-  export GPUGREP_GPU_READ=$mode GPUGREP_GPU_CHUNK=$chunk GPUGREP_GPU_LANES=$lanes
+  IFS=: read -r chunk staging lanes <<< "$v"
+  export GPUGREP_GPU_CHUNK=$chunk GPUGREP_GPU_LANES=$lanes
   for r in 1 2; do
     echo "== $v run $r: $(t "$G" --engine gpu --gpu-staging $staging -c -r Sherlock $B)"
   done

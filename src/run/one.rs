@@ -26,11 +26,10 @@ const STREAM_CHUNK: usize = 256 * 1024;
 /// The stream block size; `GPUGREP_STREAM_CHUNK` shrinks it so tests can
 /// put block boundaries everywhere.
 fn stream_chunk() -> usize {
-    std::env::var("GPUGREP_STREAM_CHUNK")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .filter(|&n| n > 0)
-        .unwrap_or(STREAM_CHUNK)
+    crate::knobs::get()
+        .stream_chunk
+        .get()
+        .map_or(STREAM_CHUNK, |n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 /// What searching one input produced.
@@ -832,10 +831,12 @@ const SPLIT_MIN_BYTES: usize = 32 << 20;
 /// The split threshold; `GPUGREP_SPLIT_MIN` lowers it so tests can split
 /// small files.
 fn split_min_bytes() -> usize {
-    std::env::var("GPUGREP_SPLIT_MIN")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(SPLIT_MIN_BYTES)
+    crate::knobs::get()
+        .split_min
+        .get()
+        .map_or(SPLIT_MIN_BYTES, |n| {
+            usize::try_from(n).unwrap_or(usize::MAX)
+        })
 }
 
 /// Line-aligned pieces of one large file that threads can search on their

@@ -54,12 +54,13 @@ pub(super) fn cuda(what: &str) -> impl FnOnce(result::DriverError) -> GpuError +
 /// measurements). The pipeline's lanes wait while its readers need every
 /// core. A failure leaves the driver's default.
 fn set_scheduling() {
+    use crate::knobs::GpuSync;
     use sys::CUctx_flags_enum as F;
-    let flag = match std::env::var("GPUGREP_GPU_SYNC").as_deref() {
-        Ok("spin") => F::CU_CTX_SCHED_SPIN,
-        Ok("yield") => F::CU_CTX_SCHED_YIELD,
-        Ok("auto") => F::CU_CTX_SCHED_AUTO,
-        _ => F::CU_CTX_SCHED_BLOCKING_SYNC,
+    let flag = match crate::knobs::get().gpu_sync.or(GpuSync::Blocking) {
+        GpuSync::Spin => F::CU_CTX_SCHED_SPIN,
+        GpuSync::Yield => F::CU_CTX_SCHED_YIELD,
+        GpuSync::Auto => F::CU_CTX_SCHED_AUTO,
+        GpuSync::Blocking => F::CU_CTX_SCHED_BLOCKING_SYNC,
     };
     let mut dev: sys::CUdevice = 0;
     // SAFETY: plain driver calls with a valid out-pointer; cuInit may be

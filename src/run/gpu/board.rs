@@ -1,0 +1,329 @@
+//! The claim board: who searches each file, and what the GPU found in it.
+//!
+//! Every item is claimed exactly once, by one compare-and-swap on its
+//! claim: by the packer for the GPU, or by a worker (the ordered CPU
+//! executor) for the CPU — before the GPU is ready, when the pipeline has
+//! fallen behind, once it ended or failed. A GPU-claimed file gets an
+//! [`Entry`] that collects its pieces' results; it is *ready* when the
+//! packer has laid out all its pieces (`open` false) and every piece has
+//! been searched (`pieces_left` 0). The worker that reaches the file waits
+//! for that, then takes the entry away and prints the file. All waits
+//! share one condition variable, signalled under the entries' lock so no
+//! change is missed, and wake every `TICK` to check for an abort.
+//!
+//! The board also holds the run's state flags (GPU ready, packer ended,
+//! GPU failed, output aborted), since they decide who may claim.
+
+use super::pack::Plan;
+use super::ring::Filled;
+use super::stats::Stages;
+use crate::engine::gpu::FileCount;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How long waits sleep before checking for an abort.
+const TICK: Duration = Duration::from_millis(20);
+/// Offsets a file may collect before the CPU searches it instead.
+const MAX_FILE_OFFSETS: usize = 1 << 24;
+
+const FREE: u8 = 0;
+const CPU: u8 = 1;
+const GPU: u8 = 2;
+
+/// What the board knows of one GPU-claimed file.
+#[derive(Default)]
+pub struct Entry<'r> {
+    /// Pieces not planned yet (the packer is still laying the file out).
+    open: bool,
+    pieces_left: usize,
+    /// Match starts in the file (ascending once `take` sorted them).
+    pub offsets: Vec<u64>,
+    /// The GPU's tally of the file, instead of offsets.
+    pub count: Option<FileCount>,
+    /// The CPU must search this file (dense, read error, GPU failure).
+    pub cpu: bool,
+    /// The whole file in a chunk: the chunk and the file's range in it.
+    whole: Option<(Filled<'r>, Range<usize>)>,
+}
+
+impl Entry<'_> {
+    /// The file's bytes when it lies whole in a chunk.
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.whole.as_ref().map(|(c, r)| c.bytes(r.clone()))
+    }
+}
+
+/// What a worker gets for a file.
+pub enum Take<'r> {
+    Cpu,
+    Gpu(Entry<'r>),
+    /// The search stopped (nothing will be printed).
+    Gone,
+}
+
+/// One searched piece's results, as the flow posts them.
+pub struct Posted {
+    pub offsets: Vec<u64>,
+    pub count: Option<FileCount>,
+    /// The CPU must search the piece's file (dense chunk, GPU failure).
+    pub cpu: bool,
+    /// The piece could not be read: its bytes in the chunk are not the file's.
+    pub unreadable: bool,
+}
+
+/// Claims and entries of one run.
+pub struct Board<'a, 'r> {
+    claims: Vec<AtomicU8>,
+    /// Per item, with `settle`: a piece of it matched.
+    settled: Vec<AtomicBool>,
+    entries: Mutex<HashMap<usize, Entry<'r>>>,
+    changed: Condvar,
+    /// Workers wait for the packer instead of claiming (`--engine gpu`).
+    gpu_only: bool,
+    /// Workers claim only until the GPU is ready.
+    yield_when_ready: bool,
+    /// Milliseconds from `started` to the GPU being ready, plus 1 (0: not).
+    ready_ms: AtomicU64,
+    started: Instant,
+    /// The packer has finished claiming (or gave up).
+    ended: AtomicBool,
+    failed: AtomicBool,
+    /// The output stopped: everyone winds down.
+    aborted: AtomicBool,
+    stages: &'a Stages,
+}
+
+impl<'a, 'r> Board<'a, 'r> {
+    pub fn new(
+        items: usize,
+        gpu_only: bool,
+        yield_when_ready: bool,
+        settle: bool,
+        stages: &'a Stages,
+    ) -> Self {
+        Board {
+            claims: (0..items).map(|_| AtomicU8::new(FREE)).collect(),
+            settled: match settle {
+                true => (0..items).map(|_| AtomicBool::new(false)).collect(),
+                false => Vec::new(),
+            },
+            entries: Mutex::new(HashMap::new()),
+            changed: Condvar::new(),
+            gpu_only,
+            yield_when_ready,
+            ready_ms: AtomicU64::new(0),
+            started: Instant::now(),
+            ended: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            aborted: AtomicBool::new(false),
+            stages,
+        }
+    }
+
+    /// The entries, also after a panic elsewhere poisoned their lock: every
+    /// update must land, or a file could be printed before all its pieces.
+    fn entries(&self) -> MutexGuard<'_, HashMap<usize, Entry<'r>>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn notify(&self) {
+        // Taking the lock orders the notification after any state change a
+        // waiter checked under it.
+        drop(self.entries());
+        self.changed.notify_all();
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted.load(Ordering::Acquire)
+    }
+
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Acquire)
+    }
+
+    /// Stops everything (the output ended early).
+    pub fn abort(&self) {
+        self.aborted.store(true, Ordering::Release);
+        self.notify();
+    }
+
+    /// The GPU failed: the CPU takes every file not yet claimed.
+    pub fn fail(&self) {
+        self.failed.store(true, Ordering::Release);
+    }
+
+    /// The packer claims no more files.
+    pub fn end(&self) {
+        self.ended.store(true, Ordering::Release);
+        self.notify();
+    }
+
+    /// The GPU is ready (auto: the CPU may stop taking files).
+    pub fn set_ready(&self) {
+        let ms = self.started.elapsed().as_millis() as u64;
+        self.ready_ms.store(ms + 1, Ordering::Release);
+    }
+
+    /// When the GPU became ready, in milliseconds from the start.
+    pub fn ready_ms(&self) -> Option<u64> {
+        self.ready_ms.load(Ordering::Acquire).checked_sub(1)
+    }
+
+    /// Item `i` is known to match (with `settle`).
+    pub fn settled(&self, i: usize) -> bool {
+        self.settled
+            .get(i)
+            .is_some_and(|s| s.load(Ordering::Acquire))
+    }
+
+    pub fn all_claimed(&self) -> bool {
+        self.claims
+            .iter()
+            .all(|c| c.load(Ordering::Relaxed) != FREE)
+    }
+
+    /// The packer leaves item `i` to the CPU (not a regular file).
+    pub fn leave_to_cpu(&self, i: usize) {
+        let claimed =
+            self.claims[i].compare_exchange(FREE, CPU, Ordering::AcqRel, Ordering::Acquire);
+        if claimed.is_ok() {
+            self.notify();
+        }
+    }
+
+    /// The packer claims item `i` for the GPU; false if a worker has it.
+    pub fn claim_for_gpu(&self, i: usize) -> bool {
+        let mut entries = self.entries();
+        let claimed =
+            self.claims[i].compare_exchange(FREE, GPU, Ordering::AcqRel, Ordering::Acquire);
+        if claimed.is_err() {
+            return false;
+        }
+        let open = Entry {
+            open: true,
+            ..Entry::default()
+        };
+        entries.insert(i, open);
+        true
+    }
+
+    /// A chunk's pieces are laid out: each is one more piece to wait for,
+    /// and the last piece of a file closes its layout.
+    pub fn add_pieces(&self, plan: &Plan) {
+        let mut entries = self.entries();
+        for p in &plan.pieces {
+            if let Some(e) = entries.get_mut(&p.file) {
+                e.pieces_left += 1;
+                e.open &= !p.last;
+            }
+        }
+    }
+
+    /// Files claimed but never laid out whole (the pipeline stopped): the CPU.
+    pub fn close_open(&self) {
+        for e in self.entries().values_mut().filter(|e| e.open) {
+            e.open = false;
+            e.cpu = true;
+        }
+    }
+
+    /// Posts the results of chunk `filled`'s pieces (`plan`, in order).
+    pub fn post(&self, plan: &Plan, filled: &Filled<'r>, posted: Vec<Posted>) {
+        {
+            let mut entries = self.entries();
+            for (piece, got) in plan.pieces.iter().zip(posted) {
+                let Some(e) = entries.get_mut(&piece.file) else {
+                    continue;
+                };
+                e.pieces_left = e.pieces_left.saturating_sub(1);
+                if piece.whole() && !got.unreadable {
+                    let range = piece.chunk_off..piece.chunk_off + piece.len;
+                    e.whole = Some((filled.clone(), range));
+                }
+                e.cpu |= got.cpu || got.unreadable;
+                if got.count.is_some() {
+                    e.count = got.count;
+                }
+                // A settled file keeps the offsets that settled it; later
+                // pieces may have been left unread (`Flow::read_units`).
+                if !e.cpu && !self.settled(piece.file) {
+                    e.offsets.extend(got.offsets);
+                    if e.offsets.len() > MAX_FILE_OFFSETS {
+                        e.cpu = true;
+                    }
+                    if let Some(s) = self.settled.get(piece.file) {
+                        if !e.offsets.is_empty() {
+                            s.store(true, Ordering::Release);
+                        }
+                    }
+                }
+                if e.cpu {
+                    e.offsets = Vec::new();
+                }
+            }
+        }
+        self.changed.notify_all();
+    }
+
+    /// The worker's side: who searches item `i`, with what; waits until a
+    /// GPU-claimed file is ready.
+    pub fn take(&self, i: usize) -> Take<'r> {
+        let Some(claim) = self.claims.get(i) else {
+            return Take::Cpu;
+        };
+        loop {
+            match claim.load(Ordering::Acquire) {
+                CPU => return Take::Cpu,
+                GPU => break,
+                _ => {
+                    let gpu_ready = self.ready_ms.load(Ordering::Acquire) != 0;
+                    let gpu_only = self.gpu_only || (self.yield_when_ready && gpu_ready);
+                    let may_claim = !gpu_only
+                        || self.ended.load(Ordering::Acquire)
+                        || self.failed.load(Ordering::Acquire);
+                    if may_claim
+                        && claim
+                            .compare_exchange(FREE, CPU, Ordering::AcqRel, Ordering::Acquire)
+                            .is_ok()
+                    {
+                        self.stages.cpu_files.fetch_add(1, Ordering::Relaxed);
+                        return Take::Cpu;
+                    }
+                    if !may_claim {
+                        let entries = self.entries();
+                        if claim.load(Ordering::Acquire) == FREE {
+                            let _ = self.changed.wait_timeout(entries, TICK);
+                        }
+                    }
+                }
+            }
+        }
+        let mut entries = self.entries();
+        loop {
+            let ready = entries
+                .get(&i)
+                .is_some_and(|e| !e.open && e.pieces_left == 0);
+            if ready {
+                let mut e = entries.remove(&i).unwrap_or_default();
+                // Pieces may finish out of order, and with patterns of
+                // several lengths overlapping pieces may report a start twice.
+                if !e.offsets.is_sorted() {
+                    e.offsets.sort_unstable();
+                }
+                e.offsets.dedup();
+                return Take::Gpu(e);
+            }
+            if self.aborted() {
+                return Take::Gone;
+            }
+            entries = self
+                .changed
+                .wait_timeout(entries, TICK)
+                .map(|(b, _)| b)
+                .unwrap_or_else(|e| e.into_inner().0);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Choosing the engine: whether the GPU takes part in a run, and starting
+//! it. Two decisions: `wanted`, from the options and the compiled patterns
+//! before the inputs are listed (`--engine cpu|gpu|auto`, searches the GPU
+//! cannot take, auto's measured thresholds), and `start`, once the sizes
+//! of the inputs are known (auto starts CUDA in its own thread, beside
+//! the CPU engine). The outcome is a [`Backend`]: a GPU, or the CPU mirror
+//! under the `GPUGREP_GPU_SIMULATE` test knob, decided here once.
+
+use super::debug;
+use super::searcher::Backend;
+use crate::config::{Config, EngineChoice};
+use crate::engine::gpu::{GpuEngine, GpuError};
+use crate::input::walk::{Input, Item};
+use crate::knobs;
+use crate::pattern::compile::GpuPlan;
+use crate::pattern::Compiled;
+use std::sync::mpsc;
+
+/// From how many bytes of regular files `--engine auto` starts the GPU
+/// (beside the CPU engine, which searches until the GPU is ready); below
+/// it, or with `None`, CUDA is never initialised. `None`: measured on the
+/// H100 host (benches/RESULTS.md, issue 4), the 16-core CPU engine reads
+/// page-cached files at 55-66 GB/s, above the pipeline's 25-28 GB/s and
+/// above PCIe's 55 GB/s, so for one literal the GPU cannot pay there;
+/// started beside the CPU it made 16 GiB slower (1.18 s against 0.30 s).
+pub const AUTO_MIN_BYTES: Option<u64> = None;
+
+/// Literal sets of at least this many patterns go to the GPU under auto
+/// (from `AUTO_SET_MIN_BYTES` of files): there the CPU engine is bound by
+/// computation, not by reading. Measured on the H100 host (benches/
+/// RESULTS.md, issue 5), 16 GiB, `-c`: 1,000 literals 1.46 s auto against
+/// 6.05 s on the CPU, 10,000 literals 2.32 s against 17.1 s; smaller sets
+/// were not measured. At 1,000 literals the CPU engine reads about 3 GB/s,
+/// so below 1 GiB it finishes before CUDA (0.25-0.35 s) is up.
+pub const AUTO_SET_MIN_PATTERNS: usize = 1000;
+pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
+
+/// Regular expressions whose every match contains one of at least this many
+/// literals go to the GPU under auto (from `AUTO_SET_MIN_BYTES`): measured
+/// on 16 GiB, an alternation of 100 words took 1.35-1.46 s on the GPU
+/// against 3.55-3.62 s on the CPU (rg 3.32 s), while expressions with 1 or
+/// 2 literal prefixes took 1.0 s against 0.3-0.4 s.
+pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
+
+/// What the run will do with the GPU.
+pub enum Wanted {
+    No,
+    /// `--engine auto`: start the GPU if the files hold this many bytes.
+    Auto(u64),
+    /// `--engine gpu`: the GPU is open (or simulated).
+    Now(Backend),
+    /// `--engine gpu`: open it (`open`) while the inputs are listed.
+    Open,
+}
+
+/// `GPUGREP_GPU_SIMULATE=1` (a test knob): the pipeline's chunks are
+/// searched by the CPU mirror. Read here, when the engine is chosen, and
+/// nowhere else: the pipeline only sees the `Backend` it leads to.
+fn simulated() -> bool {
+    knobs::get().gpu_simulate.or(false)
+}
+
+/// First decision, before the inputs are listed. `Err`: `--engine gpu`
+/// and no usable GPU (exit status 2).
+pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, String> {
+    if cfg.engine == EngineChoice::Cpu {
+        debug(cfg, prog, "engine: cpu (--engine cpu)");
+        return Ok(Wanted::No);
+    }
+    // A search the GPU does not take runs on the CPU engine; a user who
+    // asked for the GPU still learns whether it exists.
+    let cpu_instead = |why: &str| {
+        debug(cfg, prog, &format!("engine: cpu ({why})"));
+        if cfg.engine == EngineChoice::Gpu && !simulated() {
+            GpuEngine::open().map_err(|e| e.to_string())?;
+        }
+        Ok(Wanted::No)
+    };
+    if cfg.decompress {
+        // Compressed files reach the searcher as streams of decompressed
+        // blocks, which the CPU engine takes as they come; the GPU
+        // pipeline lays out whole files it can map or read.
+        return cpu_instead("--decompress: decompressed streams are searched by the CPU engine");
+    }
+    if cfg.json && cfg.max_count.is_some() {
+        // --json's bytes_searched under -m counts what the CPU engine had
+        // read when it stopped (in blocks, for a file found by -r); the
+        // GPU would read every file whole, for a search that stops early.
+        return cpu_instead("--json with -m");
+    }
+    let c = compiled;
+    if c.gpu.is_none() {
+        return cpu_instead(&format!(
+            "the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {}",
+            compiled.description
+        ));
+    }
+    if simulated() {
+        debug(
+            cfg,
+            prog,
+            "engine: gpu pipeline, simulated on the CPU (GPUGREP_GPU_SIMULATE)",
+        );
+        return Ok(match cfg.engine {
+            EngineChoice::Auto => Wanted::Auto(0),
+            _ => Wanted::Now(Backend::Simulated),
+        });
+    }
+    if cfg.engine == EngineChoice::Auto {
+        // Sets measured to pay: case-sensitive literals. `-i` (case
+        // variants) and regexes with few required literals measured slower
+        // on the GPU, or were not measured: they stay on the CPU.
+        let set = match (&compiled.gpu, cfg.ignore_case) {
+            (Some(GpuPlan::LiteralSet(s)), false) => s.len(),
+            _ => 0,
+        };
+        let required = match &compiled.gpu {
+            Some(GpuPlan::Required(s)) => s.len(),
+            _ => 0,
+        };
+        let min = if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
+            AUTO_SET_MIN_BYTES
+        } else {
+            match AUTO_MIN_BYTES {
+                Some(min) if set == 0 => min,
+                _ => {
+                    debug(
+                        cfg,
+                        prog,
+                        &format!("engine: cpu (auto: the GPU pays for sets of {AUTO_SET_MIN_PATTERNS} literals or regexes with {AUTO_REGEX_MIN_LITERALS} required literals or more; for fewer the CPU engine was faster at every measured size)"),
+                    );
+                    return Ok(Wanted::No);
+                }
+            }
+        };
+        // SAFETY: is_culib_present only tries to dlopen the driver library.
+        let present =
+            std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() })
+                .unwrap_or(false);
+        if !present {
+            debug(cfg, prog, "engine: cpu (auto: libcuda not found)");
+            return Ok(Wanted::No);
+        }
+        return Ok(Wanted::Auto(min));
+    }
+    Ok(Wanted::Open)
+}
+
+/// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2).
+/// CUDA takes 0.2-0.3 s to start: the caller lists the inputs meanwhile.
+pub fn open(cfg: &Config, prog: &str) -> Result<Backend, String> {
+    let t = std::time::Instant::now();
+    let engine = GpuEngine::open().map_err(|e| e.to_string())?;
+    let took = t.elapsed().as_secs_f64();
+    debug(
+        cfg,
+        prog,
+        &format!(
+            "engine: gpu ({}; started in {took:.3} s)",
+            engine.describe()
+        ),
+    );
+    Ok(Backend::Gpu(Box::new(engine)))
+}
+
+/// Sizes of the regular files among the inputs (`None` for anything else),
+/// read with the run's threads.
+pub fn sizes(items: &[Item], threads: usize) -> Vec<Option<u64>> {
+    let size = |item: &Item| match item {
+        Item::Input(Input { path: Some(p), .. }) => std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len()),
+        _ => None,
+    };
+    let per = items.len().div_ceil(threads.max(1)).max(256);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(per)
+            .map(|c| s.spawn(move || c.iter().map(size).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+/// Second decision, once the inputs are listed: where the backend comes
+/// from (already open, or starting in its own thread), or `None` for the CPU.
+pub fn start(
+    wanted: Wanted,
+    cfg: &Config,
+    sizes: &[Option<u64>],
+    prog: &str,
+) -> Option<(mpsc::Receiver<Result<Backend, GpuError>>, bool)> {
+    let (tx, rx) = mpsc::channel();
+    match wanted {
+        Wanted::No | Wanted::Open => None,
+        Wanted::Now(backend) => {
+            let _ = tx.send(Ok(backend));
+            Some((rx, true))
+        }
+        Wanted::Auto(min) => {
+            let bytes: u64 = sizes.iter().flatten().sum();
+            // Simulated: from any size, the backend after a delay (ms).
+            let sim_delay = simulated().then(|| knobs::get().gpu_simulate_delay_ms.or(0));
+            if bytes < min {
+                debug(
+                    cfg,
+                    prog,
+                    &format!("engine: cpu (auto: {bytes} bytes of files, GPU from {min})"),
+                );
+                return None;
+            }
+            debug(
+                cfg,
+                prog,
+                &format!(
+                    "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
+                ),
+            );
+            // Detached: if the CPU finishes first, the run ends without
+            // waiting for CUDA.
+            let spawned = std::thread::Builder::new()
+                .name("gpu-init".into())
+                .spawn(move || {
+                    let backend = match sim_delay {
+                        Some(ms) => {
+                            std::thread::sleep(std::time::Duration::from_millis(ms));
+                            Ok(Backend::Simulated)
+                        }
+                        None => GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))),
+                    };
+                    let _ = tx.send(backend);
+                });
+            spawned.ok().map(|_| (rx, false))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_given_only_for_regular_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("f");
+        std::fs::write(&f, b"hello").unwrap();
+        let input = |p: Option<std::path::PathBuf>| {
+            Item::Input(Input {
+                name: b"x".to_vec(),
+                path: p,
+                from_recursion: false,
+            })
+        };
+        let items = vec![
+            input(Some(f)),
+            input(Some(dir.path().to_path_buf())),
+            input(None),
+            Item::Error("e".into()),
+        ];
+        assert_eq!(sizes(&items, 2), vec![Some(5), None, None, None]);
+    }
+}

@@ -1,0 +1,270 @@
+//! The flow: how chunks move through the pipeline's threads.
+//!
+//! ```text
+//!  packer ──plans──▶ readers (N threads) ──filled chunks──▶ lanes (ChunkSearcher each)
+//!    │ claims files (board)                                   │ results per piece
+//!    ▼                                                        ▼
+//!  workers (the ordered CPU executor) take each file's entry from the board
+//! ```
+//!
+//! The packer (`run`) waits for the backend, then claims files in order on
+//! the board, lays them out in chunks (`pack::Packer`), leases a chunk from
+//! the ring for each plan and splits its reads into units of about
+//! `UNIT_BYTES` (one `ring::Part` each). Readers (`read`) `pread` the
+//! units; the reader that finishes a chunk's last unit hands the chunk to
+//! the lanes (`lane`), which write the separators, search it through their
+//! `ChunkSearcher` and post each piece's match starts (mapped back by
+//! `pack::assign`) to the board. Anything that goes wrong on the GPU side
+//! (a read error, a dense chunk, a launch failure) turns the affected
+//! files into CPU searches: slower, never wrong.
+//!
+//! Memory is bounded: the ring holds at most `Shape::ring` chunks, each
+//! lane one chunk on the GPU, and a chunk returns to the ring when the last
+//! file read from it has been printed.
+
+use super::board::Board;
+use super::pack::{Packer, Plan};
+use super::read::{span, unit_parts, Unit};
+use super::ring::{Filling, Memory, Ring};
+use super::searcher::{Backend, Target};
+use super::stats::{self, Stages};
+use crate::encoding::boundary::Scheme;
+use crate::engine::gpu::{GpuError, MatchCount};
+use crate::input::walk::{Input, Item};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Sizes and policies of one run.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub chunk: usize,
+    pub ring: usize,
+    pub lanes: usize,
+    pub readers: usize,
+    /// Workers wait for the packer instead of claiming files (`--engine gpu`).
+    pub gpu_only: bool,
+    /// Workers claim files only until the GPU is ready (auto, when the GPU
+    /// is the faster side and the CPU would read every file whole too).
+    pub yield_when_ready: bool,
+    /// One match settles a file (`-l`, `-L`, matches final): the rest of a
+    /// file cut into pieces is neither read nor searched once one of its
+    /// pieces matched.
+    pub settle: bool,
+}
+
+/// What every chunk is searched for, and how.
+pub struct Search<'a> {
+    pub target: &'a Target,
+    /// The back-read chunks get (patterns transcoded into a multi-byte
+    /// encoding whose sure bytes include the terminator).
+    pub scheme: Option<Scheme>,
+    pub terminator: u8,
+    /// Chunks of whole files report per-file tallies, not offsets,
+    /// counting matches this way.
+    pub tally: Option<MatchCount>,
+}
+
+/// The state shared by the packer, readers, lanes and workers.
+pub struct Flow<'a, 'r> {
+    pub(super) items: &'a [Item],
+    pub(super) sizes: &'a [Option<u64>],
+    pub(super) search: Search<'a>,
+    pub shape: Shape,
+    pub board: Board<'a, 'r>,
+    pub(super) stages: &'a Stages,
+    pub notes: Mutex<Vec<String>>,
+}
+
+/// A chunk's layout and what went wrong reading it.
+pub(super) struct Job {
+    pub(super) plan: Plan,
+    pub(super) bad_files: Mutex<Vec<usize>>,
+}
+
+impl<'a, 'r> Flow<'a, 'r> {
+    pub fn new(
+        items: &'a [Item],
+        sizes: &'a [Option<u64>],
+        search: Search<'a>,
+        mut shape: Shape,
+        stages: &'a Stages,
+    ) -> Self {
+        // A chunk holds at least one whole pattern (Packer::new).
+        shape.chunk = shape.chunk.max(search.target.longest());
+        let board = Board::new(
+            items.len(),
+            shape.gpu_only,
+            shape.yield_when_ready,
+            shape.settle,
+            stages,
+        );
+        Flow {
+            items,
+            sizes,
+            search,
+            shape,
+            board,
+            stages,
+            notes: Mutex::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn note(&self, msg: String) {
+        if let Ok(mut n) = self.notes.lock() {
+            n.push(msg);
+        }
+    }
+
+    /// The GPU cannot go on: the CPU engine takes the rest.
+    fn give_up(&self, e: GpuError) {
+        self.note(format!("CPU engine instead: {e}"));
+        self.board.fail();
+        self.board.end();
+    }
+
+    /// The packer: waits for the backend, then claims files in order, lays
+    /// them out in chunks and drives readers and lanes. Returns when every
+    /// chunk has been searched.
+    pub fn run(&self, ring: &'r Ring, backend: Receiver<Result<Backend, GpuError>>) {
+        let backend = loop {
+            if self.board.aborted() || self.board.all_claimed() {
+                return self.board.end();
+            }
+            match backend.recv_timeout(Duration::from_millis(2)) {
+                Ok(Ok(b)) => break b,
+                Ok(Err(e)) => return self.give_up(e),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return self.board.end(),
+            }
+        };
+        self.board.set_ready();
+        let searchers = match backend.searchers(self.shape.lanes) {
+            Ok(s) => s,
+            Err(e) => return self.give_up(e),
+        };
+        let (unit_tx, unit_rx) = mpsc::channel::<Unit<'r>>();
+        let (job_tx, job_rx) = mpsc::channel::<(Arc<Job>, Filling<'r>)>();
+        let unit_rx = Mutex::new(unit_rx);
+        let job_rx = Mutex::new(job_rx);
+        std::thread::scope(|s| {
+            for _ in 0..self.shape.readers.max(1) {
+                let (rx, tx) = (&unit_rx, job_tx.clone());
+                s.spawn(move || self.read_units(rx, tx));
+            }
+            for mut searcher in searchers {
+                let rx = &job_rx;
+                s.spawn(move || {
+                    self.search_jobs(&mut *searcher, rx);
+                    self.stages.add_lane(searcher.timings());
+                });
+            }
+            self.pack(ring, &backend, &unit_tx, &job_tx);
+            drop(unit_tx);
+            drop(job_tx);
+        });
+    }
+
+    fn pack(
+        &self,
+        ring: &'r Ring,
+        backend: &Backend,
+        units: &mpsc::Sender<Unit<'r>>,
+        jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
+    ) {
+        let mut packer = Packer::new(self.shape.chunk, self.search.target.longest());
+        let mut plans = Vec::new();
+        for (i, item) in self.items.iter().enumerate() {
+            if self.board.aborted() || self.board.failed() {
+                break;
+            }
+            let size = match (item, self.sizes.get(i)) {
+                (Item::Input(Input { path: Some(_), .. }), Some(&Some(s))) if s > 0 => s,
+                _ => {
+                    self.board.leave_to_cpu(i);
+                    continue;
+                }
+            };
+            if !self.board.claim_for_gpu(i) {
+                continue;
+            }
+            stats::add(&self.stages.gpu_files, 1);
+            packer.push(i, size, &mut plans);
+            for plan in plans.drain(..) {
+                self.dispatch(plan, ring, backend, units, jobs);
+            }
+        }
+        packer.flush(&mut plans);
+        for plan in plans.drain(..) {
+            self.dispatch(plan, ring, backend, units, jobs);
+        }
+        self.board.close_open();
+        self.board.end();
+    }
+
+    /// Leases a chunk for `plan`, registers its pieces and hands its reads
+    /// out.
+    fn dispatch(
+        &self,
+        plan: Plan,
+        ring: &'r Ring,
+        backend: &Backend,
+        units: &mpsc::Sender<Unit<'r>>,
+        jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
+    ) {
+        let t = Instant::now();
+        let allocate = |bytes: usize| {
+            let t = Instant::now();
+            let mem = self.allocate(bytes, backend);
+            stats::add_since(&self.stages.alloc_ns, t);
+            mem
+        };
+        let chunk = ring.lease(self.shape.chunk, allocate, || self.board.aborted());
+        stats::add_since(&self.stages.slot_wait_ns, t);
+        let Some(chunk) = chunk else {
+            return; // aborted; pack() closes the open entries
+        };
+        self.board.add_pieces(&plan);
+        let reads = unit_parts(&plan);
+        let job = Arc::new(Job {
+            plan,
+            bad_files: Mutex::new(Vec::new()),
+        });
+        if reads.is_empty() {
+            let _ = jobs.send((job, chunk));
+            return;
+        }
+        let spans = reads.iter().map(|r| span(&job.plan, r)).collect();
+        for (part, parts) in chunk.split(spans).into_iter().zip(reads) {
+            let unit = Unit {
+                job: job.clone(),
+                part,
+                parts,
+            };
+            if units.send(unit).is_err() {
+                return;
+            }
+        }
+    }
+
+    /// The ring's memory: page-locked from the GPU, else ordinary.
+    fn allocate(&self, bytes: usize, backend: &Backend) -> Memory {
+        let heap = || Memory::Heap(vec![0u8; bytes].into_boxed_slice());
+        match backend {
+            Backend::Gpu(e) => match e.alloc_host(bytes, self.shape.readers) {
+                Ok(h) => Memory::Pinned(h),
+                Err(err) => {
+                    self.note(format!("pageable staging memory: {err}"));
+                    heap()
+                }
+            },
+            Backend::Simulated => heap(),
+        }
+    }
+}
+
+/// The next message of a queue shared by several threads; `None` when the
+/// senders are gone.
+pub(super) fn next<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
+    rx.lock().ok()?.recv().ok()
+}

@@ -1,0 +1,124 @@
+//! The lanes: each drives one [`ChunkSearcher`] (a GPU stream, or the
+//! CPU mirror) over filled chunks: writes the separators, searches the
+//! chunk, and posts each piece's results to the board. A dense chunk or a
+//! failed search makes its files CPU searches; a failure also stops the
+//! GPU for the rest of the run.
+
+use super::board::Posted;
+use super::flow::{next, Flow, Job};
+use super::pack::{self, Plan};
+use super::ring::Filling;
+use super::searcher::ChunkSearcher;
+use super::stats;
+use crate::engine::gpu::backread::Backread;
+use crate::engine::gpu::{ChunkFound, GpuError, Tally};
+use std::sync::mpsc::Receiver;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// A chunk with more than one match per this many bytes (and more than
+/// `DENSE_MIN_MATCHES`) is searched by the CPU: the offsets would cost
+/// more than they save.
+const DENSE_BYTES_PER_MATCH: usize = 32;
+const DENSE_MIN_MATCHES: usize = 1024;
+
+impl<'r> Flow<'_, 'r> {
+    /// A lane: searches filled chunks and posts each piece's results.
+    pub(super) fn search_jobs(
+        &self,
+        searcher: &mut dyn ChunkSearcher,
+        jobs: &Mutex<Receiver<(Arc<Job>, Filling<'r>)>>,
+    ) {
+        while let Some((job, mut chunk)) = next(jobs) {
+            let plan = &job.plan;
+            let t = Instant::now();
+            let skip = plan.pieces.iter().all(|p| self.board.settled(p.file));
+            for at in plan.separators() {
+                chunk.bytes_mut()[at] = self.search.terminator;
+            }
+            let chunk = chunk.filled();
+            let found = if self.board.aborted() {
+                Err(GpuError::Cuda("stopped".into()))
+            } else if skip {
+                Ok(ChunkFound::Offsets(Vec::new()))
+            } else {
+                let text = chunk.bytes(0..plan.len);
+                let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
+                let backread = self.search.scheme.map(|scheme| Backread {
+                    scheme,
+                    start_is_boundary: plan.starts_a_file(),
+                });
+                let tally = self.tally_of(plan);
+                searcher.search(text, self.search.target, backread, cap, tally.as_ref())
+            };
+            stats::add_since(&self.stages.lane_ns, t);
+            if !skip {
+                stats::add(&self.stages.chunks, 1);
+                stats::add(&self.stages.gpu_bytes, plan.len as u64);
+            }
+            let posted = self.results(&job, found);
+            self.board.post(plan, &chunk, posted);
+        }
+    }
+
+    /// What a chunk's files are tallied by, when the run tallies and the
+    /// chunk holds whole files only (a file cut into pieces ships offsets:
+    /// its lines may straddle them).
+    fn tally_of(&self, plan: &Plan) -> Option<Tally> {
+        let count = self.search.tally?;
+        if !plan.pieces.iter().all(|p| p.whole()) {
+            return None;
+        }
+        let range = |p: &pack::Piece| (p.chunk_off as u64, (p.chunk_off + p.len) as u64);
+        let (starts, ends) = plan.pieces.iter().map(range).unzip();
+        Some(Tally {
+            starts,
+            ends,
+            term: self.search.terminator,
+            count,
+        })
+    }
+
+    /// One chunk's search result, per piece.
+    fn results(&self, job: &Job, found: Result<ChunkFound, GpuError>) -> Vec<Posted> {
+        let plan = &job.plan;
+        let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
+        let mut counts = None;
+        let all_cpu = match found {
+            Ok(ChunkFound::Counts(c)) if c.len() == plan.pieces.len() => {
+                stats::add(&self.stages.tallied_chunks, 1);
+                counts = Some(c);
+                false
+            }
+            Ok(ChunkFound::Counts(_)) => true,
+            Ok(ChunkFound::Offsets(v)) => {
+                let shortest = self.search.target.shortest();
+                pack::assign(plan, &v, shortest, |p, off| per_piece[p].push(off));
+                false
+            }
+            Ok(ChunkFound::Dense(_)) => {
+                stats::add(&self.stages.dense_chunks, 1);
+                true
+            }
+            Err(e) => {
+                if !self.board.aborted() {
+                    self.note(format!("GPU failed, CPU engine from here: {e}"));
+                    self.board.fail();
+                }
+                true
+            }
+        };
+        let bad = job.bad_files.lock().map(|b| b.clone()).unwrap_or_default();
+        plan.pieces
+            .iter()
+            .zip(per_piece)
+            .enumerate()
+            .map(|(k, (piece, offsets))| Posted {
+                offsets,
+                count: counts.as_ref().map(|c| c[k]),
+                cpu: all_cpu,
+                unreadable: bad.contains(&piece.file),
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,167 @@
+//! The GPU's match starts in one file, as the prefilter of that file's CPU
+//! search: the searcher asks for the next match at or after a position and
+//! gets the next offset that really matches inside the bytes it searches.
+//! So a GPU-searched file is confirmed and printed by the same code as on
+//! the CPU engine, and the GPU can never change what is printed.
+
+use super::searcher::Target;
+use crate::engine::Matcher;
+use std::ops::Range;
+
+/// A file's GPU offsets as the prefilter of its search.
+pub struct FileOffsets<'s> {
+    pub offsets: &'s [u64],
+    pub target: &'s Target,
+    /// False when the offsets are a regex's required literals: candidates,
+    /// whose whole line the regex confirms (the literal may sit anywhere
+    /// in the match).
+    pub exact: bool,
+}
+
+impl Matcher for FileOffsets<'_> {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let i = self.offsets.partition_point(|&o| o < at as u64);
+        for &g in &self.offsets[i..] {
+            let g = g as usize;
+            // `hay` is the file or a prefix of it (a piece of a split search).
+            let len = match self.target {
+                // Exact: inside the file by the pieces' bounds. Offsets
+                // ascend: if this one runs past the end, so do all later.
+                Target::One(p) => return (g + p.len() <= hay.len()).then(|| g..g + p.len()),
+                // The kernel checked patterns against the whole chunk: one
+                // may have run past the file's end into the next. Checked
+                // again inside `hay`, which also gives the longest.
+                Target::Many(t) => t.longest_at(hay, g),
+            };
+            if let Some(len) = len {
+                return Some(g..g + len);
+            }
+        }
+        None
+    }
+
+    fn is_exact(&self) -> bool {
+        self.exact
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::cpu::Literal;
+    use crate::engine::gpu::MultiTables;
+    use crate::search::{Line, SearchOptions, Searcher, Sink};
+    use proptest::prelude::*;
+    use std::io;
+
+    #[derive(Default)]
+    struct Lines(Vec<u64>);
+    impl Sink for Lines {
+        fn selected(&mut self, line: &Line) -> io::Result<bool> {
+            self.0.push(line.offset);
+            Ok(true)
+        }
+        fn context(&mut self, _: &Line) -> io::Result<()> {
+            Ok(())
+        }
+        fn gap(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn selected(data: &[u8], m: &dyn Matcher, line: &dyn Matcher) -> Vec<u64> {
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: false,
+            stop_on_nul: false,
+            separators: false,
+        };
+        let mut sink = Lines::default();
+        Searcher::with_line_matcher(opts, m, line, true)
+            .search_slice(data, &mut sink)
+            .unwrap();
+        sink.0
+    }
+
+    proptest! {
+        /// Every occurrence (overlapping ones included, as the GPU reports
+        /// them) selects exactly the lines memmem selects.
+        #[test]
+        fn file_offsets_select_the_same_lines_as_memmem(
+            file in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..60),
+            pattern in prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..4),
+        ) {
+            let offsets: Vec<u64> = (0..file.len())
+                .filter(|&i| file[i..].starts_with(&pattern))
+                .map(|i| i as u64)
+                .collect();
+            let target = Target::One(pattern.clone());
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
+            let lit = Literal::new(&pattern);
+            prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
+        }
+
+        /// For a set, offsets may also hold positions where a pattern only
+        /// matched across the file's end (in the chunk): those are checked
+        /// again, and the lines selected are a naive search's.
+        #[test]
+        fn set_offsets_are_checked_again(
+            file in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 0..60),
+            pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..4), 2..5),
+            noise in prop::collection::vec(0usize..70, 0..10),
+        ) {
+            let naive = NaiveSet(pats.clone());
+            let mut offsets: Vec<u64> = (0..file.len())
+                .filter(|&i| naive.longest_at(&file, i).is_some())
+                .map(|i| i as u64)
+                .chain(noise.iter().map(|&n| n as u64))
+                .collect();
+            offsets.sort_unstable();
+            offsets.dedup();
+            let target = Target::Many(Box::new(MultiTables::new(&pats).unwrap()));
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
+            prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
+        }
+    }
+
+    /// The longest pattern at the leftmost position: obviously correct.
+    struct NaiveSet(Vec<Vec<u8>>);
+
+    impl NaiveSet {
+        fn longest_at(&self, hay: &[u8], at: usize) -> Option<usize> {
+            self.0
+                .iter()
+                .filter(|p| hay[at..].starts_with(p))
+                .map(|p| p.len())
+                .max()
+        }
+    }
+
+    impl Matcher for NaiveSet {
+        fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+            (at..hay.len()).find_map(|i| self.longest_at(hay, i).map(|l| i..i + l))
+        }
+    }
+
+    /// Regression: a split search hands each thread a prefix of the file;
+    /// offsets past the prefix made the searcher slice out of bounds.
+    #[test]
+    fn offsets_past_a_prefix_of_the_file_are_not_reported() {
+        let offsets = [2, 10];
+        let target = Target::One(b"xx".to_vec());
+        let m = FileOffsets {
+            offsets: &offsets,
+            target: &target,
+            exact: true,
+        };
+        let file = [b'x'; 20];
+        assert_eq!(m.find_at(&file, 0), Some(2..4));
+        assert_eq!(m.find_at(&file[..8], 3), None);
+        assert_eq!(m.find_at(&file[..12], 3), Some(10..12));
+        assert_eq!(m.find_at(&file[..11], 3), None);
+    }
+}

@@ -1,0 +1,118 @@
+//! How one filled chunk is searched: the [`ChunkSearcher`] trait, with the
+//! GPU lane and the CPU mirror of the kernels as its two implementations.
+//!
+//! The flow hands a searcher a chunk's text and gets back what a GPU lane
+//! reports: every match start (overlapping ones included), minus those the
+//! character-boundary back-read drops; or per-file tallies; or `Dense` past
+//! a cap. The mirror computes exactly that on the CPU, so the whole
+//! pipeline (packing, cutting, ordering, fallbacks) runs and is tested on
+//! machines without a GPU. Which one a run gets is decided once, when the
+//! engine is chosen (`Backend`); the hot path calls the trait and never
+//! looks at the environment.
+
+use crate::engine::cpu;
+use crate::engine::gpu::backread::{self, Backread};
+use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings};
+pub use crate::engine::gpu::Target;
+use crate::engine::Matcher;
+
+/// Searches whole chunks; one per pipeline lane, each driven by its own
+/// thread.
+pub trait ChunkSearcher: Send {
+    /// Every start of `target` in `text`, less those `backread` proves are
+    /// inside a character; as `tally`'s per-file counts when asked (and
+    /// possible), else `Dense` when there are more than `cap`.
+    fn search(
+        &mut self,
+        text: &[u8],
+        target: &Target,
+        backread: Option<Backread>,
+        cap: u64,
+        tally: Option<&Tally>,
+    ) -> Result<ChunkFound, GpuError>;
+
+    /// Time spent in transfers, kernels and readback (for `--stats`).
+    fn timings(&self) -> Timings {
+        Timings::default()
+    }
+}
+
+/// Where the pipeline's chunks are searched: the outcome of choosing the
+/// engine, made once per run.
+pub enum Backend {
+    Gpu(Box<GpuEngine>),
+    /// The CPU mirror (`GPUGREP_GPU_SIMULATE=1`, a test knob).
+    Simulated,
+}
+
+impl Backend {
+    /// One searcher per lane.
+    pub fn searchers(&self, lanes: usize) -> Result<Vec<Box<dyn ChunkSearcher>>, GpuError> {
+        (0..lanes.max(1))
+            .map(|_| -> Result<Box<dyn ChunkSearcher>, GpuError> {
+                match self {
+                    Backend::Gpu(e) => Ok(Box::new(e.lane()?)),
+                    Backend::Simulated => Ok(Box::new(CpuMirror)),
+                }
+            })
+            .collect()
+    }
+}
+
+impl ChunkSearcher for GpuLane {
+    fn search(
+        &mut self,
+        text: &[u8],
+        target: &Target,
+        backread: Option<Backread>,
+        cap: u64,
+        tally: Option<&Tally>,
+    ) -> Result<ChunkFound, GpuError> {
+        match target {
+            Target::One(p) => GpuLane::search(self, text, p, backread, cap, tally),
+            Target::Many(t) => self.search_many(text, t, backread, cap, tally),
+        }
+    }
+
+    fn timings(&self) -> Timings {
+        GpuLane::timings(self)
+    }
+}
+
+/// The kernels' CPU mirror: what a GPU lane reports, computed on the CPU.
+pub struct CpuMirror;
+
+impl ChunkSearcher for CpuMirror {
+    fn search(
+        &mut self,
+        text: &[u8],
+        target: &Target,
+        backread: Option<Backread>,
+        cap: u64,
+        tally: Option<&Tally>,
+    ) -> Result<ChunkFound, GpuError> {
+        let mut starts: Vec<u64> = match target {
+            Target::One(p) => {
+                let lit = cpu::Literal::new(p);
+                std::iter::successors(lit.find_at(text, 0), |m| lit.find_at(text, m.start + 1))
+                    .map(|m| m.start as u64)
+                    .collect()
+            }
+            Target::Many(t) => t.reference(text),
+        };
+        if let Some(b) = backread {
+            backread::filter(text, &mut starts, b);
+        }
+        let len_at = |p: u64| match target {
+            Target::One(pat) => pat.len() as u64,
+            Target::Many(t) => t.longest_at(text, p as usize).unwrap_or(1) as u64,
+        };
+        if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &len_at)) {
+            return Ok(ChunkFound::Counts(counts));
+        }
+        Ok(match starts.len() as u64 {
+            n if n > cap => ChunkFound::Dense(n),
+            _ => ChunkFound::Offsets(starts),
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! Setting a run's pipeline up: what the chunks are searched for
+//! (`target`), whether chunks of whole files are tallied on the GPU instead
+//! of shipping offsets (`tally_mode`), the character-boundary back-read
+//! (`backread_scheme`), and the sizes of chunks, ring and lanes (`shape`).
+//! Each is decided once per run, before the first chunk.
+
+use super::flow::Shape;
+use super::searcher::Target;
+use crate::config::{BinaryMode, Config, Mode};
+use crate::encoding::boundary::Scheme;
+use crate::encoding::EncodingPlan;
+use crate::engine::gpu::MatchCount;
+use crate::knobs;
+use crate::pattern::Compiled;
+use crate::run::Shared;
+use crate::search::prefilter_selects;
+
+/// Default chunk: the unit of reading, transfer and kernel launch.
+const CHUNK_BYTES: u64 = 64 << 20;
+/// Default page-locked staging ring.
+const STAGING_BYTES: u64 = 1 << 30;
+/// Most chunks in the staging ring.
+const MAX_RING_CHUNKS: usize = 64;
+/// GPU streams (each with one chunk's buffers) working at once.
+const LANES: usize = 2;
+/// Device memory per lane, in chunks: text, bitmap (1/8), offsets (1/4).
+const LANE_CHUNKS: f64 = 1.5;
+
+/// The pipeline's sizes for `need` bytes of files (with separators): a
+/// small search gets a small ring (allocating and pinning 1 GiB costs
+/// about 0.1 s).
+pub fn shape(cfg: &Config, gpu_only: bool, tally: Option<MatchCount>, need: u64) -> Shape {
+    let lists = matches!(cfg.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
+    // Auto starts the GPU only for searches measured several times faster
+    // there (sets, regexes with many literals); once it is ready the CPU
+    // stops taking files, unless it stops early in a file (-l, -L, -q, -m),
+    // which the GPU cannot (16 GiB, 1,000 literals, -c: auto 1.66 s with the
+    // CPU taking files throughout, --engine gpu 1.16 s).
+    let stops_early = lists || cfg.mode == Mode::Quiet || cfg.max_count.is_some();
+    let knobs = knobs::get();
+    let mut chunk = knobs.gpu_chunk.or(CHUNK_BYTES);
+    if let Some(budget) = cfg.gpu_memory {
+        chunk = chunk.min((budget as f64 / (LANES as f64 * LANE_CHUNKS)) as u64);
+    }
+    let chunk = chunk.min(need).max(1);
+    let staging = cfg.gpu_staging.unwrap_or(STAGING_BYTES);
+    let lanes = knobs.gpu_lanes.or(LANES);
+    Shape {
+        chunk: usize::try_from(chunk).unwrap_or(usize::MAX),
+        // Enough chunks for every lane plus one filling; tiny test chunks
+        // do not make a huge ring.
+        ring: usize::try_from((staging / chunk).min(need.div_ceil(chunk) + lanes as u64))
+            .unwrap_or(usize::MAX)
+            .clamp(1, MAX_RING_CHUNKS),
+        lanes,
+        readers: cfg.threads.max(1),
+        gpu_only,
+        yield_when_ready: !stops_early,
+        // With final matches, -l and -L need one per file (-q stops the
+        // whole pipeline at the first).
+        settle: lists && tally.is_some(),
+    }
+}
+
+/// What the GPU searches for in this run, if it can, and whether what it
+/// finds are matches (else candidates for the regex).
+pub fn target(compiled: &Compiled) -> Option<(Target, bool)> {
+    let plan = compiled.gpu.as_ref()?;
+    Target::new(plan).map(|t| (t, plan.offsets_are_matches()))
+}
+
+/// Whether chunks report counts per file instead of match offsets, and
+/// how they count matches: the output is a count or a file name, and what
+/// the GPU finds is final: exact literals, no confirm step (`-w`, `-x`, a
+/// character boundary; a regex that is exactly its literals confirms only
+/// what to print), raw bytes, no inverted or JSON output, no binary
+/// probe (`-I`). `--count-matches` counts non-overlapping matches, which
+/// are the match starts for one literal that cannot overlap itself.
+pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<MatchCount> {
+    let (cfg, c) = (&shared.cfg, &shared.compiled);
+    let plain = exact
+        && prefilter_selects(&*c.prefilter, c.confirm.is_some())
+        && matches!(c.encoding, EncodingPlan::Raw { .. })
+        && !cfg.invert
+        && !cfg.json
+        && cfg.binary != BinaryMode::WithoutMatch
+        && cfg.max_count != Some(0);
+    if !plain {
+        return None;
+    }
+    match cfg.mode {
+        Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => {
+            Some(MatchCount::Starts)
+        }
+        Mode::CountMatches if cfg.max_count.is_none() => match target {
+            Target::One(p) if !overlaps_itself(p) => Some(MatchCount::Starts),
+            _ => Some(MatchCount::NonOverlapping),
+        },
+        Mode::CountMatches | Mode::Lines => None,
+    }
+}
+
+/// Two occurrences of `p` can overlap (`p` has a border: "aa", "abab").
+fn overlaps_itself(p: &[u8]) -> bool {
+    (1..p.len()).any(|k| p[k..] == p[..p.len() - k])
+}
+
+/// The scheme of the character-boundary back-read the GPU runs on its
+/// candidates: for patterns transcoded into a multi-byte encoding. The
+/// terminator separates packed files, so the walk back must stop at it:
+/// `\n` and NUL are sure bytes in every scheme; with a terminator that is
+/// not, the GPU would leave the check to the CPU.
+pub fn backread_scheme(compiled: &Compiled, terminator: u8) -> Option<Scheme> {
+    // GPUGREP_GPU_BACKREAD=0 (a measurement knob): candidates go to the
+    // CPU unfiltered (to measure what the GPU's check saves).
+    if !knobs::get().gpu_backread.or(true) {
+        return None;
+    }
+    match compiled.encoding {
+        EncodingPlan::Transcoded(enc) => Scheme::of(enc).filter(|s| s.sure_after(terminator)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Under auto the CPU stops taking files once the GPU is ready, except
+    /// where it stops early in a file and the GPU cannot.
+    #[test]
+    fn the_cpu_yields_to_a_ready_gpu_unless_it_stops_early() {
+        let yields = |args: &[&str]| {
+            let cfg = Config::from_args(&[&["-F", "x", "f"], args].concat());
+            shape(&cfg, false, None, 1 << 30).yield_when_ready
+        };
+        assert!(yields(&[]));
+        assert!(yields(&["-c"]));
+        assert!(yields(&["--count-matches"]));
+        assert!(!yields(&["-l"]));
+        assert!(!yields(&["-L"]));
+        assert!(!yields(&["-q"]));
+        assert!(!yields(&["-c", "-m", "3"]));
+    }
+}
