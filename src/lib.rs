@@ -15,6 +15,7 @@ pub mod config;
 pub mod confirm;
 pub mod encoding;
 pub mod engine;
+pub mod error;
 pub mod exit;
 pub mod generate;
 pub mod input;

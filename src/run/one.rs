@@ -6,6 +6,7 @@ use crate::config::{BinaryMode, Mode};
 use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
+use crate::error::Message;
 use crate::input::decompress;
 use crate::input::same_file;
 use crate::input::source::{self, Mapped, Source};
@@ -39,7 +40,7 @@ pub struct FileResult {
     /// Output for stdout, when not streamed.
     pub out: Vec<u8>,
     /// Messages for stderr (`NAME: FILE: reason` without the program name).
-    pub messages: Vec<String>,
+    pub messages: Vec<Message>,
     pub selected: bool,
     pub had_error: bool,
     /// The file printed lines, or selected lines of which `-o` printed
@@ -97,9 +98,7 @@ impl Drop for Recycled {
 /// Records an error reading `display`: grep's `NAME: reason`, exit 2 later.
 fn read_error(result: &mut FileResult, display: &str, e: &io::Error) {
     result.had_error = true;
-    result
-        .messages
-        .push(format!("{display}: {}", crate::input::io_reason(e)));
+    result.messages.push(Message::io(display, e));
 }
 
 /// The result for an input that could not be opened or read: grep's
@@ -234,7 +233,9 @@ fn search_opened<'a>(
         if let Some(output) = shared.output_file {
             if output.is_input(input) {
                 result.had_error = true;
-                result.messages.push(same_file::message(&display));
+                result
+                    .messages
+                    .push(Message::Error(same_file::message(&display)));
                 return Ok(result);
             }
         }
@@ -375,8 +376,9 @@ fn search_opened<'a>(
 fn note_truncation(mut r: FileResult, map: Option<&Mapped>, display: &str) -> FileResult {
     if map.is_some_and(Mapped::truncated) {
         r.had_error = true;
-        r.messages
-            .push(format!("{display}: file truncated while being read"));
+        r.messages.push(Message::Error(format!(
+            "{display}: file truncated while being read"
+        )));
     }
     r
 }
@@ -544,7 +546,7 @@ fn search_body<'a>(
     if outcome.binary && lines_mode {
         result
             .messages
-            .push(format!("{display}: binary file matches"));
+            .push(Message::BinaryMatches(display.into_owned()));
         result.selected = true;
     }
     sink.flush()?;
