@@ -103,6 +103,11 @@ impl Message {
         Message::Error(format!("{name}: {}", crate::input::io_reason(e)))
     }
 
+    /// Whether the message is an error (exit status 2).
+    pub fn is_error(&self) -> bool {
+        matches!(self, Message::Error(_))
+    }
+
     /// Whether the message is printed: `-s` (`no_messages`) silences
     /// errors, `-q` (`quiet`) the binary-file note.
     pub fn shown(&self, no_messages: bool, quiet: bool) -> bool {
