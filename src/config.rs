@@ -39,6 +39,16 @@ pub enum Mode {
     Quiet,
 }
 
+impl Mode {
+    /// `-l`, `-L` and `-q`: the first selected line settles an input.
+    pub fn first_match_ends(self) -> bool {
+        matches!(
+            self,
+            Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+        )
+    }
+}
+
 /// What to do with files that look binary.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BinaryMode {

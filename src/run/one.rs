@@ -19,8 +19,7 @@ use crate::input::walk::Input;
 use crate::output::json::JsonStats;
 use crate::output::standard::MatchOffsets;
 use crate::output::{summary, Printer};
-use crate::search::{self, prefilter_selects, BinaryRule, Haystack, OpenOptions};
-use crate::search::{Search, SearchOptions, Unopened};
+use crate::search::{self, Haystack, OpenOptions, Search, Unopened};
 use std::io::{self, Write};
 
 /// What searching one input produced.
@@ -67,7 +66,7 @@ pub fn search_input<'a>(
     let cfg = &shared.cfg;
     // Not with -l, -L or -q, as GNU grep.
     let start = match preloaded.is_none() && input.path.is_none() && cfg.max_count.is_some() {
-        true if !first_match_ends(cfg.mode) => source::stdin_offset(),
+        true if !cfg.mode.first_match_ends() => source::stdin_offset(),
         _ => None,
     };
     let mut result = FileResult::default();
@@ -79,14 +78,6 @@ pub fn search_input<'a>(
         }
     }
     Ok(result)
-}
-
-/// `-l`, `-L` and `-q`: the first selected line settles an input.
-fn first_match_ends(mode: Mode) -> bool {
-    matches!(
-        mode,
-        Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
-    )
 }
 
 fn search_opened(
@@ -164,26 +155,8 @@ fn search_haystack(
     };
     let print = &shared.print;
     let mut printer = Printer::for_input(cfg, print, matcher, name, path, offsets, stream);
-    let binary = BinaryRule::new(cfg.binary, cfg.terminator);
-    let search = Search {
-        opts: SearchOptions {
-            terminator: cfg.terminator,
-            invert: cfg.invert,
-            max_count: cfg.max_count,
-            before: if lines_mode { cfg.before } else { 0 },
-            after: if lines_mode { cfg.after } else { 0 },
-            line_numbers: cfg.needs_line_numbers() && lines_mode,
-            stop_on_nul: binary.stop_on_nul(lines_mode),
-            separators: cfg.context_given && lines_mode,
-        },
-        prefilter,
-        line_matcher: matcher,
-        exact: prefilter_selects(prefilter, shared.compiled.confirm.is_some()),
-        binary,
-        line_buffered: cfg.line_buffered,
-        split_threads: shared.split_threads,
-        first_match_ends: first_match_ends(cfg.mode),
-    };
+    let confirm = shared.compiled.confirm.is_some();
+    let search = Search::new(cfg, prefilter, matcher, confirm, shared.split_threads);
     let searched = search.search(hay, &mut printer)?;
     let outcome = searched.outcome;
     if let Some(e) = &searched.error {

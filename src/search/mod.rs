@@ -27,6 +27,7 @@ pub use binary::{BinaryRule, BINARY_PROBE};
 pub use haystack::{open, Haystack, OpenOptions, Opened, Recycled, Unopened};
 pub use searcher::{count_byte, prefilter_selects, Searcher};
 
+use crate::config::{BinaryMode, Config, Mode};
 use crate::encoding::decode::Decoded;
 use crate::engine::Matcher;
 use std::io;
@@ -130,6 +131,40 @@ pub struct Searched {
 }
 
 impl<'m> Search<'m> {
+    /// How inputs are searched in this run: `prefilter` finds candidates,
+    /// `line_matcher` decides lines, `confirm` says whether the compiled
+    /// search has a confirm step; `split_threads` may share one large
+    /// slice.
+    pub fn new(
+        cfg: &Config,
+        prefilter: &'m dyn Matcher,
+        line_matcher: &'m dyn Matcher,
+        confirm: bool,
+        split_threads: usize,
+    ) -> Search<'m> {
+        let lines = cfg.mode == Mode::Lines;
+        let binary = BinaryRule::new(cfg.binary, cfg.terminator);
+        Search {
+            opts: SearchOptions {
+                terminator: cfg.terminator,
+                invert: cfg.invert,
+                max_count: cfg.max_count,
+                before: if lines { cfg.before } else { 0 },
+                after: if lines { cfg.after } else { 0 },
+                line_numbers: cfg.needs_line_numbers() && lines,
+                stop_on_nul: binary.stop_on_nul(lines),
+                separators: cfg.context_given && lines,
+            },
+            prefilter,
+            line_matcher,
+            exact: prefilter_selects(prefilter, confirm),
+            binary,
+            line_buffered: cfg.line_buffered,
+            split_threads,
+            first_match_ends: cfg.mode.first_match_ends(),
+        }
+    }
+
     /// A searcher for one input (or one block run) with `opts`.
     pub fn searcher(&self, opts: SearchOptions) -> Searcher<'m> {
         Searcher::with_line_matcher(opts, self.prefilter, self.line_matcher, self.exact)
@@ -152,7 +187,7 @@ impl<'m> Search<'m> {
             ..Searched::default()
         };
         let binary = self.binary.probe(bytes);
-        done.outcome = if binary && self.binary.mode == crate::config::BinaryMode::WithoutMatch {
+        done.outcome = if binary && self.binary.mode == BinaryMode::WithoutMatch {
             Outcome::default()
         } else if binary && self.opts.stop_on_nul {
             // Print nothing; the first selected line decides the message.
