@@ -43,13 +43,34 @@ impl BinaryRule {
 
     /// Whether `bytes`, an input's start, make it binary.
     pub fn probe(&self, bytes: &[u8]) -> bool {
-        self.watch && memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some()
+        self.watch && Probe::default().feed(bytes)
     }
 
     /// Whether printed lines are watched for a late NUL (only lines are
     /// printed in the lines mode).
     pub fn stop_on_nul(&self, lines_mode: bool) -> bool {
         self.watch && lines_mode
+    }
+}
+
+/// The probe of an input's first [`BINARY_PROBE`] bytes, fed as they
+/// arrive (a slice at once, a stream block by block).
+#[derive(Debug, Default)]
+pub struct Probe {
+    probed: usize,
+}
+
+impl Probe {
+    /// Whether `new`, the input's next bytes, hold a NUL within the probe.
+    pub fn feed(&mut self, new: &[u8]) -> bool {
+        let new = &new[..new.len().min(BINARY_PROBE - self.probed)];
+        self.probed += new.len();
+        memchr::memchr(0, new).is_some()
+    }
+
+    /// The probe has seen all the bytes it looks at.
+    pub fn done(&self) -> bool {
+        self.probed >= BINARY_PROBE
     }
 }
 

@@ -9,7 +9,7 @@
 //! NUL found in a line cut at [`BINARY_LINE_CUT`] also makes the stream
 //! binary from there on.
 
-use super::binary::{self, CountOnly, BINARY_LINE_CUT, BINARY_PROBE};
+use super::binary::{self, CountOnly, Probe, BINARY_LINE_CUT};
 use super::haystack::STREAM_CHUNK;
 use super::{Output, Search, Searched, Searcher};
 use crate::config::BinaryMode;
@@ -52,8 +52,7 @@ pub(super) fn search_stream<O: Output>(
     let mut scanned = 0usize;
     let mut nul_scanned = 0usize;
     let watch_nul = rule.watch;
-    // Bytes of the stream probed for NUL so far (up to BINARY_PROBE).
-    let mut probed = 0usize;
+    let mut probe = Probe::default();
     let mut suppress = false;
     let mut searcher: Option<Searcher> = None;
     let mut count_only = CountOnly;
@@ -82,11 +81,9 @@ pub(super) fn search_stream<O: Output>(
         done.bytes += n as u64;
         let eof = n == 0;
         let mut nul_found = false;
-        if watch_nul && probed < BINARY_PROBE {
-            let new = &buf[filled - n..filled][..n.min(BINARY_PROBE - probed)];
-            probed += new.len();
-            nul_found = memchr::memchr(0, new).is_some();
-            if eof || probed >= BINARY_PROBE {
+        if watch_nul && !probe.done() {
+            nul_found = probe.feed(&buf[filled - n..filled]);
+            if eof || probe.done() {
                 sink.hold(false);
             }
         }
