@@ -4,10 +4,12 @@
 //! none looks back at the command line. Errors here are usage errors: grep's
 //! message and exit status 2, before any file is opened.
 
+mod parse;
+
 use crate::cli::Cli;
 use crate::encoding::{self, EncodingChoice};
+pub use parse::{os_to_bytes, parse_size, MAX_THREADS};
 use std::ffi::OsString;
-use std::io::IsTerminal;
 
 /// How patterns are interpreted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +37,16 @@ pub enum Mode {
     FilesWithoutMatch,
     /// `-q`: nothing.
     Quiet,
+}
+
+impl Mode {
+    /// `-l`, `-L` and `-q`: the first selected line settles an input.
+    pub fn first_match_ends(self) -> bool {
+        matches!(
+            self,
+            Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+        )
+    }
 }
 
 /// What to do with files that look binary.
@@ -138,32 +150,6 @@ pub struct Config {
     pub implicit_path: bool,
 }
 
-/// A count; digits beyond `u64` mean "unlimited" (`u64::MAX`), as GNU grep
-/// takes them.
-fn parse_count(value: &str, what: &str) -> Result<u64, UsageError> {
-    let v = value.trim();
-    let digits = v.strip_prefix('+').unwrap_or(v);
-    match digits.parse::<u64>() {
-        Ok(n) => Ok(n),
-        Err(_) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => Ok(u64::MAX),
-        Err(_) => Err(UsageError(format!("{value}: invalid {what} argument"))),
-    }
-}
-
-/// `-m NUM`: negative means no limit, as in GNU grep (whose message for a
-/// bad value names no value).
-fn parse_max_count(value: &str) -> Result<Option<u64>, UsageError> {
-    let v = value.trim();
-    if let Some(rest) = v.strip_prefix('-') {
-        if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit()) {
-            return Ok(None);
-        }
-    }
-    parse_count(v, "max count")
-        .map(|n| (n != u64::MAX).then_some(n))
-        .map_err(|_| UsageError("invalid max count".into()))
-}
-
 impl Config {
     /// The configuration of a command line (the program name left out),
     /// for unit tests.
@@ -175,219 +161,43 @@ impl Config {
     }
 
     /// Validates what was typed and decides what to do.
-    pub fn from_cli(cli: Cli) -> Result<Config, UsageError> {
-        let mut patterns: Vec<PatternSource> = Vec::new();
-        let mut positional = cli.positional.into_iter();
-        let explicit = !cli.regexp.is_empty() || !cli.file.is_empty();
-        patterns.extend(cli.regexp.into_iter().map(PatternSource::Arg));
-        patterns.extend(cli.file.into_iter().map(PatternSource::File));
-        if !explicit {
-            match positional.next() {
-                Some(p) => patterns.push(PatternSource::Arg(p)),
-                None => {
-                    return Err(UsageError(
-                        "no pattern given\nUsage: gpugrep [OPTION]... PATTERNS [FILE]...".into(),
-                    ))
-                }
-            }
-        }
-        let paths: Vec<OsString> = positional.collect();
-
-        let matchers = [cli.fixed_strings, cli.extended_regexp, cli.basic_regexp];
-        if matchers.iter().filter(|&&m| m).count() > 1 {
-            return Err(UsageError("conflicting matchers specified".into()));
-        }
-        let syntax = if cli.fixed_strings {
-            Syntax::Fixed
-        } else if cli.extended_regexp {
-            Syntax::Extended
-        } else {
-            Syntax::Basic
-        };
-
-        let context = |v: &Option<String>| -> Result<Option<usize>, UsageError> {
-            v.as_deref()
-                .map(|s| {
-                    parse_count(s, "context length")
-                        .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-                })
-                .transpose()
-        };
-        let both = context(&cli.context)?.unwrap_or(0);
-        let before = context(&cli.before_context)?.unwrap_or(both);
-        let after = context(&cli.after_context)?.unwrap_or(both);
+    pub fn from_cli(mut cli: Cli) -> Result<Config, UsageError> {
+        let (patterns, paths) = parse::patterns_and_paths(&mut cli)?;
+        let syntax = parse::syntax(&cli)?;
+        let (before, after) = parse::context(&cli)?;
         let max_count = cli
             .max_count
             .as_deref()
-            .map(parse_max_count)
+            .map(parse::max_count)
             .transpose()?
             .flatten();
-
-        let mode = if cli.quiet {
-            Mode::Quiet
-        } else if cli.files_with_matches {
-            Mode::FilesWithMatches
-        } else if cli.files_without_match {
-            Mode::FilesWithoutMatch
-        } else if cli.count {
-            Mode::Count
-        } else if cli.count_matches {
-            Mode::CountMatches
-        } else {
-            Mode::Lines
-        };
-
-        let binary = match cli.binary_files.as_deref() {
-            _ if cli.text => BinaryMode::Text,
-            _ if cli.ignore_binary => BinaryMode::WithoutMatch,
-            None | Some("binary") => BinaryMode::Binary,
-            Some("text") => BinaryMode::Text,
-            Some("without-match") => BinaryMode::WithoutMatch,
-            Some(_) => return Err(UsageError("unknown binary-files type".into())),
-        };
-
-        let color = match cli.color.as_deref() {
-            None | Some("never") | Some("no") | Some("none") => false,
-            Some("always") | Some("yes") | Some("force") => true,
-            Some("auto") | Some("tty") | Some("if-tty") => {
-                std::io::stdout().is_terminal()
-                    && std::env::var("TERM").map(|t| t != "dumb").unwrap_or(false)
-            }
-            Some(other) => {
-                return Err(UsageError(format!(
-                    "invalid argument '{other}' for '--color' (never, always or auto)"
-                )))
-            }
-        };
-
-        let engine = match cli.engine.as_str() {
-            "auto" => EngineChoice::Auto,
-            "cpu" => EngineChoice::Cpu,
-            "gpu" => EngineChoice::Gpu,
-            other => {
-                return Err(UsageError(format!(
-                    "invalid argument '{other}' for '--engine' (auto, cpu or gpu)"
-                )))
-            }
-        };
-
+        let mode = parse::mode(&cli);
+        let binary = parse::binary(&cli)?;
+        let color = parse::color(&cli)?;
+        let engine = parse::engine(&cli)?;
         let encoding = encoding::parse_label(&cli.encoding).map_err(UsageError)?;
-
-        let threads = match cli.threads.as_deref() {
-            Some(s) => match parse_count(s, "thread count")? {
-                0 => default_threads(),
-                n => usize::try_from(n).unwrap_or(MAX_THREADS).min(MAX_THREADS),
-            },
-            None => default_threads(),
-        };
-
-        let size = |opt: &Option<String>,
-                    env: &crate::knobs::Knob<u64>,
-                    what: &str|
-         -> Result<Option<u64>, UsageError> {
-            let invalid = |v: String| UsageError(format!("{v}: invalid {what}"));
-            match opt {
-                Some(v) => parse_size(v).map(Some).ok_or_else(|| invalid(v.clone())),
-                None => env.checked().map_err(invalid),
-            }
-        };
-        let knobs = crate::knobs::get();
-        let gpu_memory = size(&cli.gpu_memory, &knobs.gpu_memory, "GPU memory size")?;
-        let gpu_staging = size(&cli.gpu_staging, &knobs.gpu_staging, "staging memory size")?;
-
-        let group_separator = if cli.no_group_separator {
-            None
-        } else {
-            Some(
+        let threads = parse::threads(&cli)?;
+        let (gpu_memory, gpu_staging) = parse::gpu_sizes(&cli)?;
+        let group_separator = match cli.no_group_separator {
+            true => None,
+            false => Some(
                 cli.group_separator
+                    .take()
                     .map(os_to_bytes)
                     .unwrap_or_else(|| b"--".to_vec()),
-            )
+            ),
         };
-
-        let with_filename = if cli.with_filename {
-            Some(true)
-        } else if cli.no_filename {
-            Some(false)
-        } else {
-            None
+        let with_filename = match (cli.with_filename, cli.no_filename) {
+            (true, _) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
         };
-
-        if cli.json && !matches!(mode, Mode::Lines | Mode::Quiet) {
-            return Err(UsageError(
-                "--json cannot be combined with -c, --count-matches, -l or -L".into(),
-            ));
-        }
-        if cli.json && cli.only_matching {
-            return Err(UsageError("--json cannot be combined with -o".into()));
-        }
-        let (recursive, skip_directories) = match cli.directories.as_deref() {
-            None | Some("read") => (cli.recursive || cli.dereference_recursive, false),
-            Some("skip") => (cli.recursive || cli.dereference_recursive, true),
-            Some("recurse") => (true, false),
-            Some(other) => {
-                return Err(UsageError(format!(
-                    "{other}: invalid argument for --directories (read, skip or recurse)"
-                )))
-            }
-        };
-        let mut exclude = cli.exclude;
-        for file in &cli.exclude_from {
-            let text = std::fs::read(file).map_err(|e| {
-                UsageError(format!(
-                    "{}: {}",
-                    file.to_string_lossy(),
-                    crate::input::io_reason(&e)
-                ))
-            })?;
-            let text = String::from_utf8_lossy(&text);
-            exclude.extend(text.lines().filter(|l| !l.is_empty()).map(str::to_string));
-        }
-        let skip_devices = match cli.devices.as_deref() {
-            None | Some("read") => false,
-            Some("skip") => true,
-            Some(other) => {
-                return Err(UsageError(format!(
-                    "{other}: invalid argument for --devices (read or skip)"
-                )))
-            }
-        };
-        let listed = !cli.files_from.is_empty() || !cli.files_from0.is_empty();
-        let implicit_path = paths.is_empty() && !listed;
-        let mut paths = paths;
-        let stdin_list = cli
-            .files_from
-            .iter()
-            .chain(&cli.files_from0)
-            .filter(|l| *l == "-")
-            .count();
-        if stdin_list > 0
-            && patterns
-                .iter()
-                .any(|p| matches!(p, PatternSource::File(f) if f == "-"))
-        {
-            return Err(UsageError(
-                "standard input cannot be both a file list (--files-from -) and a pattern file (-f -)"
-                    .into(),
-            ));
-        }
-        if stdin_list > 1 {
-            return Err(UsageError(
-                "standard input can be only one file list (--files-from -)".into(),
-            ));
-        }
-        let lists = (cli.files_from.iter().map(|l| (l, b'\n')))
-            .chain(cli.files_from0.iter().map(|l| (l, 0u8)));
-        for (list, separator) in lists {
-            let listed = crate::input::list::read(list, separator).map_err(|e| {
-                UsageError(format!(
-                    "{}: {}",
-                    list.to_string_lossy(),
-                    crate::input::io_reason(&e)
-                ))
-            })?;
-            paths.extend(listed);
-        }
+        parse::check_json(&cli, mode)?;
+        let (recursive, skip_directories) = parse::directories(&cli)?;
+        let exclude = parse::excludes(&mut cli)?;
+        let skip_devices = parse::skip_devices(&cli)?;
+        let implicit_path = paths.is_empty() && !parse::has_file_lists(&cli);
+        let paths = parse::listed_paths(&cli, &patterns, paths)?;
         Ok(Config {
             patterns,
             syntax,
@@ -442,34 +252,4 @@ impl Config {
     pub fn needs_line_numbers(&self) -> bool {
         self.line_number || self.json
     }
-}
-
-/// A size in bytes with an optional K, M or G suffix (powers of 1024).
-pub fn parse_size(value: &str) -> Option<u64> {
-    let v = value.trim();
-    let (digits, shift) = match v.char_indices().last()? {
-        (i, 'k' | 'K') => (&v[..i], 10),
-        (i, 'm' | 'M') => (&v[..i], 20),
-        (i, 'g' | 'G') => (&v[..i], 30),
-        _ => (v, 0),
-    };
-    let n: u64 = digits.parse().ok()?;
-    n.checked_mul(1 << shift).filter(|&b| b > 0)
-}
-
-/// `-j` beyond this is taken as this: a thread per file costs more than it
-/// gains long before (with `-j 100000` a small search took 75x longer,
-/// spawning threads), and 1,024 still covers slow network file systems.
-pub const MAX_THREADS: usize = 1024;
-
-fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
-/// The bytes of an OS string (Unix: exact).
-pub fn os_to_bytes(s: OsString) -> Vec<u8> {
-    use std::os::unix::ffi::OsStringExt;
-    s.into_vec()
 }

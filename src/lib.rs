@@ -4,8 +4,10 @@
 //! flows: `cli` (what was typed) → `config` (what to do) → `input` (walking,
 //! mapping files) → `pattern` (parsing and compiling patterns) →
 //! `engine` (finding candidate matches, CPU or GPU) → `confirm` (turning
-//! candidates into exact line matches) → `search` (lines, context, limits) →
-//! `output` (grep's and ripgrep's formats). `run` joins them. `encoding`
+//! candidates into exact line matches) → `search` (opening an input,
+//! binary data, streaming, lines, context, limits) → `output` (grep's and
+//! ripgrep's formats, counts and file lists). `run` joins them; `error`
+//! and `exit` are what a run ends with. DESIGN.md maps it all. `encoding`
 //! (`--encoding`: transcoded patterns, the character-boundary back-read,
 //! decoding) sits beside `pattern` and `output`. `generate` writes the man
 //! page and shell completions from `cli`'s definitions.
@@ -15,6 +17,7 @@ pub mod config;
 pub mod confirm;
 pub mod encoding;
 pub mod engine;
+pub mod error;
 pub mod exit;
 pub mod generate;
 pub mod input;

@@ -3,6 +3,7 @@
 use clap::Parser;
 use gpugrep::cli::Cli;
 use gpugrep::config::Config;
+use gpugrep::error::Error;
 use gpugrep::exit::ExitStatus;
 use std::io::Write;
 
@@ -68,12 +69,13 @@ fn main() {
         }
         std::process::exit(0);
     }
-    let status = match Config::from_cli(cli) {
-        Ok(cfg) => gpugrep::run::run(cfg, &prog),
-        Err(e) => {
-            eprintln!("{prog}: {e}");
-            ExitStatus::Error
-        }
-    };
+    let status = Config::from_cli(cli)
+        .map_err(Error::from)
+        .and_then(|cfg| gpugrep::run::run(cfg, &prog));
+    // The one place a run's error is printed.
+    let status = status.unwrap_or_else(|e| {
+        eprintln!("{prog}: {e}");
+        ExitStatus::Error
+    });
     std::process::exit(status.code());
 }

@@ -10,6 +10,7 @@ mod one;
 
 use crate::config::{Config, Mode};
 use crate::engine::gpu::GpuError;
+use crate::error::{Error, Message};
 use crate::exit::ExitStatus;
 use crate::input::same_file::{self, OutputFile};
 use crate::input::walk::{self, Input, Item};
@@ -35,38 +36,21 @@ pub struct Shared {
     pub output_file: Option<OutputFile>,
 }
 
-/// Runs the whole search and returns the exit status.
-pub fn run(cfg: Config, prog: &str) -> ExitStatus {
-    let patterns = match pattern::read_patterns(&cfg.patterns) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("{prog}: {}: {}", e.file, e.reason);
-            return ExitStatus::Error;
-        }
-    };
+/// Runs the whole search and returns the exit status; `Err`: what ends
+/// the run before or instead of searching, for `main` to print.
+pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
+    let patterns = pattern::read_patterns(&cfg.patterns)?;
     if selects_nothing(&cfg, &patterns) {
-        return ExitStatus::NothingSelected;
+        return Ok(ExitStatus::NothingSelected);
     }
-    let compiled = match pattern::compile(&patterns, &cfg) {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("{prog}: {e}");
-            return ExitStatus::Error;
-        }
-    };
+    let compiled = pattern::compile(&patterns, &cfg)?;
     for w in &compiled.warnings {
         eprintln!("{prog}: warning: {w}");
     }
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
-    let wanted = match gpu::wanted(&cfg, &compiled, prog) {
-        Ok(w) => w,
-        Err(msg) => {
-            eprintln!("{prog}: {msg}");
-            return ExitStatus::Error;
-        }
-    };
+    let wanted = gpu::wanted(&cfg, &compiled, prog).map_err(Error::from)?;
     let gpu_possible = !matches!(wanted, gpu::Wanted::No);
     // Walking a tree overlaps with searching it when the CPU searches with
     // several threads: the first lines come out (and -q ends) before a
@@ -105,13 +89,7 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
                     .unwrap_or_else(|_| Err("the GPU failed to start".to_string()));
                 (opened, listed)
             });
-            match opened {
-                Ok(backend) => (gpu::Wanted::Now(backend), listed),
-                Err(msg) => {
-                    eprintln!("{prog}: {msg}");
-                    return ExitStatus::Error;
-                }
-            }
+            (gpu::Wanted::Now(opened.map_err(Error::from)?), listed)
         }
         _ => (wanted, list()),
     };
@@ -142,12 +120,9 @@ pub fn run(cfg: Config, prog: &str) -> ExitStatus {
         }
         // stdout closed (`| head -1`): stop quietly.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => (true, false),
-        Err(e) => {
-            eprintln!("{prog}: write error: {}", crate::input::io_reason(&e));
-            (false, true)
-        }
+        Err(e) => return Err(Error::Write(e)),
     };
-    ExitStatus::from_outcome(selected, had_error, quiet)
+    Ok(ExitStatus::from_outcome(selected, had_error, quiet))
 }
 
 /// The items with the output file reported in its place.
@@ -435,7 +410,7 @@ fn search_parallel(
 
 fn error_result(msg: &str) -> FileResult {
     FileResult {
-        messages: vec![msg.to_string()],
+        messages: vec![Message::Error(msg.to_string())],
         had_error: true,
         ..FileResult::default()
     }
@@ -487,13 +462,7 @@ impl Printed {
         if !r.messages.is_empty() {
             out.flush()?;
             for m in &r.messages {
-                let is_binary_note = m.ends_with(": binary file matches");
-                let wanted = if is_binary_note {
-                    cfg.mode != Mode::Quiet
-                } else {
-                    !cfg.no_messages
-                };
-                if wanted {
+                if m.shown(cfg.no_messages, cfg.mode == Mode::Quiet) {
                     eprintln!("{}: {m}", shared.prog);
                 }
             }

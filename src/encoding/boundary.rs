@@ -106,7 +106,7 @@ impl Scheme {
     }
 
     /// The `ascii_pair` table as the GPU takes it (`backread` in
-    /// kernels/literal.cu):
+    /// kernels/backread.cu):
     /// for lead byte `0x80 + l`, bit `t % 32` of word `4 * l + t / 32` is
     /// `ascii_pair(0x80 + l, t)`.
     pub(crate) fn ascii_pair_words(self) -> [u32; 512] {

@@ -1,5 +1,5 @@
 //! Output: what grep prints, in grep's format (`standard`) or ripgrep's
-//! JSON Lines (`json`).
+//! JSON Lines (`json`), and per-input counts and file lists (`summary`).
 //!
 //! Printers are [`Sink`](crate::search::Sink)s: the searcher hands them
 //! lines, and they find the match positions they need (for `-o`, colour,
@@ -10,13 +10,16 @@
 pub mod color;
 pub mod json;
 pub mod standard;
+pub mod summary;
 
+use crate::config::Config;
 use crate::engine::Matcher;
-use crate::search::{Line, Sink};
-use json::JsonSink;
-use standard::StandardSink;
+use crate::search::{Line, Output, Sink};
+use json::{JsonSink, JsonStats};
+use standard::{MatchOffsets, PrintOptions, StandardSink};
 use std::io::{self, Write};
 use std::ops::Range;
+use std::time::Duration;
 
 /// The format one file is printed in.
 pub enum Format<'a> {
@@ -43,6 +46,47 @@ pub struct Printer<'a, 'w> {
 const FLUSH_AT: usize = 64 * 1024;
 
 impl<'a, 'w> Printer<'a, 'w> {
+    /// The printer of one input's lines: JSON with `--json` (naming the
+    /// input `path`), else grep's format (`name` before each line, if any;
+    /// `offsets` for decoded text).
+    #[allow(clippy::too_many_arguments)]
+    pub fn for_input(
+        cfg: &Config,
+        print: &'a PrintOptions,
+        matcher: &'a dyn Matcher,
+        name: Option<&'a [u8]>,
+        path: &'a [u8],
+        offsets: Option<MatchOffsets<'a>>,
+        stream: Option<&'w mut dyn Write>,
+    ) -> Self {
+        let format = if cfg.json {
+            Format::Json(
+                JsonSink::new(matcher, path, cfg.invert)
+                    .with_terminator(cfg.terminator)
+                    .with_decoding(print.decode),
+            )
+        } else {
+            let s = StandardSink::new(print, matcher, name);
+            Format::Standard(match offsets {
+                Some(f) => s.with_match_offsets(f),
+                None => s,
+            })
+        };
+        Printer::new(format, stream, cfg.line_buffered)
+    }
+
+    /// Ends the input, `bytes` long and searched in `elapsed`: the matches
+    /// counted for `--count-matches`, or the JSON statistics.
+    pub fn finish(&mut self, bytes: u64, elapsed: Duration) -> (u64, Option<JsonStats>) {
+        match &mut self.format {
+            Format::Standard(s) => (s.matches, None),
+            Format::Json(j) => {
+                j.finish(bytes, elapsed);
+                (0, Some(j.stats()))
+            }
+        }
+    }
+
     pub fn new(format: Format<'a>, stream: Option<&'w mut dyn Write>, line_buffered: bool) -> Self {
         Printer {
             format,
@@ -146,6 +190,32 @@ impl Sink for Printer<'_, '_> {
     fn gap(&mut self) -> io::Result<()> {
         self.sink().gap()?;
         self.maybe_flush()
+    }
+}
+
+impl<'a> Output for Printer<'a, '_> {
+    type Piece = StandardSink<'a>;
+    fn hold(&mut self, hold: bool) {
+        Printer::hold(self, hold)
+    }
+    fn discard(&mut self) {
+        Printer::discard(self)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Printer::flush(self)
+    }
+    fn piece(&self) -> Option<StandardSink<'a>> {
+        match &self.format {
+            Format::Standard(s) => Some(s.piece()),
+            Format::Json(_) => None,
+        }
+    }
+    fn append(&mut self, piece: StandardSink<'a>) -> io::Result<()> {
+        if let Format::Standard(s) = &mut self.format {
+            s.matches += piece.matches;
+        }
+        self.out().extend_from_slice(&piece.out);
+        self.flush_if_full()
     }
 }
 

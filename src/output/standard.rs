@@ -3,8 +3,8 @@
 //! `NAME:NUM:OFFSET:line` for selected lines and `NAME-NUM-OFFSET-line` for
 //! context, each part present only when asked for; `-Z` ends the name with
 //! NUL instead; `-o` prints each match on its own line; colours as
-//! [`Colors`] says. Per-file summaries (`-c`, `-l`, `-L`) are written by
-//! [`write_count`] and [`write_name`].
+//! [`Colors`] says. Per-file summaries (`-c`, `-l`, `-L`) are the
+//! summary printer's (`super::summary`).
 //!
 //! Lines of a file searched raw in a legacy encoding (`--encoding`) are
 //! decoded to UTF-8 as they are printed ([`PrintOptions::decode`]); matches
@@ -87,14 +87,10 @@ impl<'a> StandardSink<'a> {
         self
     }
 
-    /// The matcher that finds matches within lines.
-    pub fn matcher(&self) -> &'a dyn Matcher {
-        self.matcher
-    }
-
-    /// The file name printed before lines, if any.
-    pub fn name(&self) -> Option<&'a [u8]> {
-        self.name
+    /// An empty printer like this one, for one piece of a file split
+    /// between threads (never decoded text: no match offsets).
+    pub fn piece(&self) -> StandardSink<'a> {
+        StandardSink::new(self.opts, self.matcher, self.name)
     }
 
     fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
@@ -225,7 +221,7 @@ impl StandardSink<'_> {
     }
 }
 
-fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
+pub(super) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
     match (colors, sgr) {
         (Some(c), Some(s)) => c.paint(out, s, text),
         _ => out.extend_from_slice(text),
@@ -299,26 +295,4 @@ pub fn write_separator(out: &mut Vec<u8>, opts: &PrintOptions) {
         paint(out, c, c.map(|c| c.separator.as_str()), sep);
         out.push(b'\n');
     }
-}
-
-/// `-c`: `NAME:COUNT` or `COUNT`.
-pub fn write_count(out: &mut Vec<u8>, opts: &PrintOptions, name: Option<&[u8]>, count: u64) {
-    let c = opts.colors.as_ref();
-    if let Some(name) = name {
-        paint(out, c, c.map(|c| c.file_name.as_str()), name);
-        if opts.null {
-            out.push(0);
-        } else {
-            paint(out, c, c.map(|c| c.separator.as_str()), b":");
-        }
-    }
-    out.extend_from_slice(count.to_string().as_bytes());
-    out.push(b'\n');
-}
-
-/// `-l`/`-L`: the name, then a newline (NUL with `-Z`).
-pub fn write_name(out: &mut Vec<u8>, opts: &PrintOptions, name: &[u8]) {
-    let c = opts.colors.as_ref();
-    paint(out, c, c.map(|c| c.file_name.as_str()), name);
-    out.push(if opts.null { 0 } else { b'\n' });
 }

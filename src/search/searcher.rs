@@ -1,70 +1,11 @@
-//! The line searcher: from matches in a buffer to selected and context lines.
-//!
-//! Searching line by line is slow; searching the whole buffer and then
-//! finding the line around each match is fast (ripgrep's design). The
-//! searcher asks the prefilter for the next candidate anywhere in the
-//! buffer, finds its line, confirms the line when the prefilter is not exact,
-//! and hands selected lines, context lines and group gaps to a [`Sink`].
-//!
-//! A buffer may be a whole memory-mapped file or one block of a stream:
-//! [`Searcher::search_block`] keeps line numbers, context and `-m` counts
-//! across blocks, and the caller keeps the last `-B` lines of a block at the
-//! front of the next so leading context survives the boundary.
+//! [`Searcher`]: finds the line around each candidate, confirms it, and
+//! hands selected lines, context and gaps to a [`Sink`], across the blocks
+//! of one input.
 
+use super::{Line, Outcome, SearchOptions, Sink};
 use crate::engine::Matcher;
 use memchr::{memchr, memrchr};
 use std::io;
-
-/// One line handed to a sink.
-#[derive(Debug, Clone, Copy)]
-pub struct Line<'a> {
-    /// The line without its terminator.
-    pub bytes: &'a [u8],
-    /// 1-based line number, when line numbers are counted.
-    pub number: Option<u64>,
-    /// Byte offset of the line's first byte in its file.
-    pub offset: u64,
-    /// False for a final line with no terminator.
-    pub terminated: bool,
-}
-
-/// Receives what the searcher selects, in order.
-pub trait Sink {
-    /// A selected line. `Ok(false)` stops the search of this input.
-    fn selected(&mut self, line: &Line) -> io::Result<bool>;
-    /// A context line (only when context was asked for).
-    fn context(&mut self, line: &Line) -> io::Result<()>;
-    /// Lines were skipped between two groups of context.
-    fn gap(&mut self) -> io::Result<()>;
-}
-
-/// What the searcher does, independent of the pattern.
-#[derive(Debug, Clone, Copy)]
-pub struct SearchOptions {
-    pub terminator: u8,
-    pub invert: bool,
-    pub max_count: Option<u64>,
-    pub before: usize,
-    pub after: usize,
-    pub line_numbers: bool,
-    /// Stop at the first output line holding a NUL byte (binary data found
-    /// late), reporting it in [`Outcome::binary`].
-    pub stop_on_nul: bool,
-    /// Report gaps between groups (any of -A/-B/-C was given, even 0).
-    pub separators: bool,
-}
-
-/// How a search ended.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// Number of selected lines.
-    pub selected: u64,
-    /// A NUL byte was found in a line about to be printed.
-    pub binary: bool,
-    /// Absolute offset just past the last selected line (its terminator
-    /// included): where `-m` leaves a seekable standard input.
-    pub after_last_selected: Option<u64>,
-}
 
 /// The searcher, with its state across blocks of one input.
 pub struct Searcher<'m> {
@@ -387,38 +328,4 @@ fn line_at(buf: &[u8], pos: usize, t: u8) -> Span {
 /// counting loop that the compiler vectorises only for SSE2.
 pub fn count_byte(hay: &[u8], b: u8) -> u64 {
     memchr::memchr_iter(b, hay).count() as u64
-}
-
-#[cfg(test)]
-mod tests {
-    use super::count_byte;
-
-    #[test]
-    fn count_byte_matches_naive_across_block_sizes() {
-        for len in [
-            0,
-            1,
-            31,
-            32,
-            33,
-            255 * 32 - 1,
-            255 * 32,
-            255 * 32 + 1,
-            20_000,
-        ] {
-            let hay: Vec<u8> = (0..len)
-                .map(|i| {
-                    if i % 3 == 0 || i % 7 == 0 {
-                        b'\n'
-                    } else {
-                        b'x'
-                    }
-                })
-                .collect();
-            let naive = hay.iter().filter(|&&x| x == b'\n').count() as u64;
-            assert_eq!(count_byte(&hay, b'\n'), naive, "len {len}");
-        }
-        let all = vec![b'\n'; 100_000];
-        assert_eq!(count_byte(&all, b'\n'), 100_000);
-    }
 }

@@ -1,0 +1,169 @@
+//! Searching a stream block by block, keeping the last `-B` lines of each
+//! block in front of the next.
+//!
+//! Binary detection sees what a slice's would: a NUL anywhere in the first
+//! 32 KiB, however the bytes arrive, makes the stream binary from its
+//! start. Output is held back until those 32 KiB (or the end) have been
+//! read; only live output (`--line-buffered`, a terminal) goes out before,
+//! and a NUL arriving later in the 32 KiB then stops it from there on. A
+//! NUL found in a line cut at [`BINARY_LINE_CUT`] also makes the stream
+//! binary from there on.
+
+use super::binary::{self, CountOnly, Probe, BINARY_LINE_CUT};
+use super::haystack::STREAM_CHUNK;
+use super::{Output, Search, Searched, Searcher};
+use crate::config::BinaryMode;
+use memchr::memrchr;
+use std::io::{self, IsTerminal, Read};
+
+/// The stream block size; `GPUGREP_STREAM_CHUNK` (a test knob) shrinks it
+/// so tests can put block boundaries everywhere. Read once per stream, not
+/// per block.
+fn stream_chunk() -> usize {
+    crate::knobs::get()
+        .stream_chunk
+        .get()
+        .map_or(STREAM_CHUNK, |n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// Searches `reader`, whose first byte is at file offset `start`, through
+/// `buf` (the thread's reused buffer). A read error ends the search; what
+/// was found stands, and the error is returned in [`Searched::error`].
+pub(super) fn search_stream<O: Output>(
+    search: &Search,
+    mut reader: Box<dyn Read + Send>,
+    buf: &mut Vec<u8>,
+    start: u64,
+    sink: &mut O,
+) -> io::Result<Searched> {
+    let mut opts = search.opts;
+    let rule = search.binary;
+    let t = opts.terminator;
+    let chunk = stream_chunk();
+    let mut done = Searched::default();
+    // `buf[..filled]` holds data; the rest of `buf` is initialised memory
+    // kept from earlier reads and files, so reading never zero-fills.
+    let mut filled = 0usize;
+    let mut base = start;
+    let mut from = 0usize;
+    // `buf[from..scanned]` holds no terminator: a long line is scanned once,
+    // not once per chunk read. `buf[from..nul_scanned]` holds no NUL.
+    let mut scanned = 0usize;
+    let mut nul_scanned = 0usize;
+    let watch_nul = rule.watch;
+    let mut probe = Probe::default();
+    let mut suppress = false;
+    let mut searcher: Option<Searcher> = None;
+    let mut count_only = CountOnly;
+    // Only here is it asked whether stdout is a terminal: once per stream,
+    // never for a slice.
+    if watch_nul && !(search.line_buffered || io::stdout().is_terminal()) {
+        sink.hold(true);
+    }
+    loop {
+        if buf.len() < filled + chunk {
+            buf.resize(filled + chunk, 0);
+        }
+        let n = loop {
+            match reader.read(&mut buf[filled..filled + chunk]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    sink.hold(false);
+                    done.outcome = searcher.map(|s| s.outcome()).unwrap_or_default();
+                    done.error = Some(e);
+                    return Ok(done);
+                }
+            }
+        };
+        filled += n;
+        done.bytes += n as u64;
+        let eof = n == 0;
+        let mut nul_found = false;
+        if watch_nul && !probe.done() {
+            nul_found = probe.feed(&buf[filled - n..filled]);
+            if eof || probe.done() {
+                sink.hold(false);
+            }
+        }
+        let end = if eof {
+            filled
+        } else {
+            let lo = scanned.max(from);
+            match memrchr(t, &buf[lo..filled]) {
+                Some(i) => lo + i + 1,
+                None => {
+                    scanned = filled;
+                    let lo = nul_scanned.max(from);
+                    let cut = match watch_nul && filled - from >= BINARY_LINE_CUT {
+                        true => memrchr(0, &buf[lo..filled]).map(|i| lo + i + 1),
+                        false => None,
+                    };
+                    nul_scanned = filled;
+                    match cut {
+                        Some(cut) => {
+                            nul_found = true;
+                            cut
+                        }
+                        None if nul_found => from,
+                        None => continue,
+                    }
+                }
+            }
+        };
+        if nul_found && !suppress {
+            if rule.mode == BinaryMode::WithoutMatch {
+                sink.discard();
+                sink.hold(false);
+                done.outcome = Default::default();
+                return Ok(done);
+            }
+            if opts.stop_on_nul {
+                // Binary from here on: what was held back is dropped, and
+                // the first selected line decides the message.
+                sink.discard();
+                sink.hold(false);
+                if let Some(o) = searcher.as_ref().map(Searcher::outcome) {
+                    if o.selected > 0 {
+                        done.outcome = super::Outcome { binary: true, ..o };
+                        return Ok(done);
+                    }
+                }
+                opts = binary::quiet(opts);
+                suppress = true;
+                searcher = None;
+            }
+        }
+        let s = searcher.get_or_insert_with(|| search.searcher(opts));
+        if suppress {
+            s.search_block(&buf[..end], base, from, &mut count_only)?;
+        } else {
+            s.search_block(&buf[..end], base, from, sink)?;
+            sink.flush()?;
+        }
+        if eof || s.is_done() {
+            let o = s.outcome();
+            sink.hold(false);
+            done.outcome = if suppress {
+                binary::quiet_outcome(o)
+            } else {
+                o
+            };
+            return Ok(done);
+        }
+        // Keep up to `before` whole lines before `end` for leading context.
+        let mut keep = end;
+        for _ in 0..opts.before {
+            if keep == 0 {
+                break;
+            }
+            keep = memrchr(t, &buf[..keep - 1]).map_or(0, |i| i + 1);
+        }
+        buf.copy_within(keep..filled, 0);
+        filled -= keep;
+        base += keep as u64;
+        from = end - keep;
+        scanned = filled;
+        nul_scanned = from;
+    }
+}
