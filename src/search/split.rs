@@ -17,7 +17,9 @@ fn split_min_bytes() -> usize {
     crate::knobs::get()
         .split_min
         .get()
-        .map_or(SPLIT_MIN_BYTES, |n| usize::try_from(n).unwrap_or(usize::MAX))
+        .map_or(SPLIT_MIN_BYTES, |n| {
+            usize::try_from(n).unwrap_or(usize::MAX)
+        })
 }
 
 /// Where to cut `data` into pieces for the search's threads, or `None`

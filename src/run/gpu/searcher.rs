@@ -12,8 +12,8 @@
 
 use crate::engine::cpu;
 use crate::engine::gpu::backread::{self, Backread};
-use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings};
 pub use crate::engine::gpu::Target;
+use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings};
 use crate::engine::Matcher;
 
 /// Searches whole chunks; one per pipeline lane, each driven by its own
