@@ -32,6 +32,10 @@ pub struct Shared {
     pub prog: String,
     /// Threads that may split one large file (the run's only input).
     pub split_threads: usize,
+    /// Threads that may decompress one file's members or frames: the
+    /// run's threads shared among the inputs when there are fewer inputs
+    /// than threads (known only when the inputs are listed first).
+    pub decompress_threads: usize,
     /// Standard output's file, when inputs must not be it.
     pub output_file: Option<OutputFile>,
 }
@@ -103,6 +107,10 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         print,
         prog: prog.to_string(),
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
+        decompress_threads: match items.len() {
+            0 => 1,
+            n => (cfg_threads / n).max(1),
+        },
         output_file,
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
