@@ -459,3 +459,6 @@ impl Drop for Parallel {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests;
