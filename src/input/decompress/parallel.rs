@@ -295,9 +295,7 @@ fn work(data: Shared, format: Format, queue: Queue) {
         };
         loop {
             let mut piece = Vec::with_capacity(PIECE);
-            let read = (&mut decoder)
-                .take(PIECE as u64)
-                .read_to_end(&mut piece);
+            let read = (&mut decoder).take(PIECE as u64).read_to_end(&mut piece);
             let last = match read {
                 Err(e) => {
                     if !piece.is_empty() {

@@ -22,7 +22,12 @@ fn shared(bytes: Vec<u8>) -> Shared {
 }
 
 /// Everything the parallel reader gives, and its error if any.
-fn read_parallel(data: &[u8], format: Format, step: usize, threads: usize) -> (Vec<u8>, Option<String>) {
+fn read_parallel(
+    data: &[u8],
+    format: Format,
+    step: usize,
+    threads: usize,
+) -> (Vec<u8>, Option<String>) {
     let data = shared(data.to_vec());
     let jobs = match format {
         Format::Gzip => gzip_jobs(&data, step),
@@ -89,7 +94,9 @@ fn false_member_headers_cost_time_not_output() {
         body.extend_from_slice(format!("row {i}\n").as_bytes());
         body.extend_from_slice(fake);
     }
-    let members: Vec<Vec<u8>> = (0..5).map(|i| gzip(&body, if i % 2 == 0 { 0 } else { 6 })).collect();
+    let members: Vec<Vec<u8>> = (0..5)
+        .map(|i| gzip(&body, if i % 2 == 0 { 0 } else { 6 }))
+        .collect();
     let all = members.concat();
     let want = read_sequential(&all);
     for step in [1, 7, 100, 1000, 5000] {
