@@ -122,7 +122,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed(), listed);
+                state.print_stats(started.elapsed(), listed, gpu::why_cpu(&shared.cfg));
             }
             (state.selected, state.had_error)
         }
@@ -480,7 +480,12 @@ impl Printed {
 
     /// `--stats`, on stderr so that pipes see only results; `listed`: the
     /// time taken to list the inputs before searching them.
-    fn print_stats(&self, elapsed: std::time::Duration, listed: Option<std::time::Duration>) {
+    fn print_stats(
+        &self,
+        elapsed: std::time::Duration,
+        listed: Option<std::time::Duration>,
+        why_cpu: Option<&str>,
+    ) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
             self.bytes as f64 / secs / 1e9
@@ -496,6 +501,9 @@ impl Printed {
             self.bytes,
             if self.gpu { "gpu" } else { "cpu" }
         );
+        if let (false, Some(why)) = (self.gpu, why_cpu) {
+            eprintln!("engine cpu because {why}");
+        }
         if let Some(w) = listed {
             eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
         }
