@@ -40,6 +40,11 @@
 //! on the search sooner, which costs speed, never memory. Dropping the
 //! reader (`-m`, `-q`, an error) drops the channels: workers stop at their
 //! next piece.
+//!
+//! One file of about 450 lines (its tests are in `parallel/tests.rs`): the
+//! cutting, the job decoders, the workers and the ordered reader share one
+//! invariant (a job is used only where the one before it ended), which is
+//! easier to check in one place than across four files.
 
 use super::{worded, Format};
 use crate::input::source::{self, Mapped, Source};
