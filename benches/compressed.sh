@@ -117,6 +117,7 @@ done
 
 # Wall-clock and CPU (user + system) seconds. Output goes to a file: GNU
 # grep and ugrep stop at the first match when it is /dev/null.
+TIMEFORMAT='%R %U %S'
 median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 printf 'work\ttool\twall median (range)\tcpu median\tx gpugrep\tcommand\n'
 for w in $WORKS; do
@@ -125,10 +126,12 @@ for w in $WORKS; do
         for t in gpugrep rg ugrep zgrep; do
             cmd=${CMDS[$w:$t]:-}
             [ -n "$cmd" ] || continue
-            /usr/bin/time -o "$DIR/time" -f "%e %U %S" bash -c "$cmd >$DIR/bench.out"
+            # bash's own `time` (the device host may lack /usr/bin/time):
+            # the child's wall-clock, user and system seconds.
+            { time bash -c "$cmd >$DIR/bench.out"; } 2>"$DIR/time"
             read -r e u s <"$DIR/time"
             WALL[$t]+="$e "
-            CPU[$t]+="$(echo "$u + $s" | bc) "
+            CPU[$t]+="$(awk -v u="$u" -v s="$s" 'BEGIN {printf "%.2f", u + s}') "
         done
     done
     # shellcheck disable=SC2086
@@ -143,8 +146,7 @@ for w in $WORKS; do
         hi=$(printf '%s\n' ${WALL[$t]} | sort -g | tail -1)
         # shellcheck disable=SC2086
         cpu=$(median ${CPU[$t]})
-        ratio=-
-        if [ "$(echo "$base > 0" | bc)" = 1 ]; then ratio=$(echo "scale=2; $wall / $base" | bc); fi
+        ratio=$(awk -v w="$wall" -v b="$base" 'BEGIN {if (b > 0) printf "%.2f", w / b; else print "-"}')
         printf '%s\t%s\t%s s (%s-%s)\t%s s\t%s\t%s\n' "$w" "$t" "$wall" "$lo" "$hi" "$cpu" "$ratio" "${CMDS[$w:$t]}"
     done
     unset WALL CPU
