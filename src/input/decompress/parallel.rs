@@ -59,6 +59,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// it smaller so that tests cut small files everywhere).
 pub const JOB_BYTES: usize = 1 << 20;
 
+/// How far into a gzip file a second member is looked for.
+const FIRST_MEMBER_WINDOW: usize = 16 << 20;
+
 /// Decompressed bytes per piece sent from a worker.
 const PIECE: usize = 256 << 10;
 
@@ -98,6 +101,10 @@ pub fn open(path: &Path, format: Format, threads: usize) -> Option<Box<dyn Read 
         Format::Zstd => zstd_jobs(&data, step),
         _ => return None,
     };
+    // One job is left to the caller's decoder on the searching thread:
+    // decoding it on a worker beside the search was slower (128 MiB log,
+    // one member, 2 cores: 0.26 s against 0.24 s for `-c ERROR` and for a
+    // case-blind regex), the search costing less than the copy and hand-over.
     if jobs.len() < 2 {
         return None;
     }
@@ -121,8 +128,20 @@ fn gzip_jobs(data: &[u8], step: usize) -> Vec<Job> {
     let finder = memchr::memmem::Finder::new(b"\x1F\x8B\x08");
     let mut starts = vec![0usize];
     let mut from = step;
-    while from < data.len() {
-        let Some(i) = finder.find(&data[from..]) else {
+    // A file with no second member in its first [`FIRST_MEMBER_WINDOW`]
+    // (or 16 jobs) is taken for a single member: the rest is not scanned
+    // (nor paged in). Members that large would not run in parallel anyway:
+    // a worker stops 8 MiB ahead of the search.
+    let window = step.saturating_mul(16).max(FIRST_MEMBER_WINDOW);
+    loop {
+        let limit = match starts.len() {
+            1 => window.min(data.len()),
+            _ => data.len(),
+        };
+        if from >= limit {
+            break;
+        }
+        let Some(i) = finder.find(&data[from..limit]) else {
             break;
         };
         let at = from + i;

@@ -67,6 +67,19 @@ fn gzip_jobs_start_at_member_headers() {
 }
 
 #[test]
+fn no_second_member_in_the_window_means_one_job() {
+    // A first member past the window (stored: its bytes as they are).
+    let big = vec![b'x'; FIRST_MEMBER_WINDOW + 1000];
+    let a = gzip(&big, 0);
+    let b = gzip(&text(0..100), 6);
+    let all = [a.clone(), b.clone(), b].concat();
+    assert_eq!(gzip_jobs(&all, 1).len(), 1);
+    // Within it, every member is found.
+    let small = [gzip(&big[..1000], 0), gzip(&text(0..100), 6)].concat();
+    assert_eq!(gzip_jobs(&small, 1).len(), 2);
+}
+
+#[test]
 fn zstd_jobs_are_whole_frames_and_a_damaged_tail_is_one_job() {
     let frames: Vec<Vec<u8>> = (0..4)
         .map(|i| zstd::encode_all(&text(i * 1000..(i + 1) * 1000)[..], 3).unwrap())
