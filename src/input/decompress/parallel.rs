@@ -28,7 +28,8 @@
 //! and a stretch no used job covers is inflated by the reader itself. Wrong
 //! guesses cost time, never output. A single-member file (what `gzip`,
 //! and `pigz` even with `--independent`, write) has no second member to
-//! find: it is one job, decoded by one thread as before. Multi-member
+//! find: it is one job, decoded by one thread as before (a second member
+//! is looked for in the first [`FIRST_MEMBER_WINDOW`] only). Multi-member
 //! files: `cat a.gz b.gz`, `bgzip` (members of 64 KiB), `gzip` of
 //! concatenated logs.
 //!
