@@ -13,6 +13,7 @@
 pub mod bracket;
 pub mod compile;
 mod finder;
+pub mod glushkov;
 pub mod fold;
 pub mod interval;
 pub mod posix_class;
