@@ -283,9 +283,18 @@ mod tests {
             Some(GpuPlan::Automaton(a)) => assert_eq!(a.rules, 1),
             other => panic!("{other:?}"),
         }
-        assert!(c.description.contains("automaton of 1 rule(s)"), "{}", c.description);
+        assert!(
+            c.description.contains("automaton of 1 rule(s)"),
+            "{}",
+            c.description
+        );
         let c = compiled(&["-E", "[ab]{200}"]);
-        assert!(c.description.contains("no GPU automaton: a counted repetition"), "{}", c.description);
+        assert!(
+            c.description
+                .contains("no GPU automaton: a counted repetition"),
+            "{}",
+            c.description
+        );
         assert_eq!(c.gpu, None);
     }
 

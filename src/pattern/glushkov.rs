@@ -88,30 +88,39 @@ pub struct Automaton {
 /// confirmation) and builds their automaton. `Err`: why the GPU cannot
 /// take the pack.
 pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
-    let t = cfg.terminator;
+    let anchored: Vec<String>;
+    let rules = match cfg.line {
+        true => {
+            anchored = rules.iter().map(|r| format!("^(?:{r})$")).collect();
+            &anchored[..]
+        }
+        false => rules,
+    };
+    let mut a = for_expressions(rules, cfg.ignore_case, cfg.terminator)?;
+    if cfg.word && !cfg.line {
+        a.exact = false;
+    }
+    Ok(a)
+}
+
+/// The automaton of regular expressions (the `regex` crate's syntax),
+/// parsed with the CPU engine's settings for lines ended by `t`.
+pub fn for_expressions(rules: &[String], ignore_case: bool, t: u8) -> Result<Automaton, String> {
     let hirs = rules
         .iter()
         .map(|r| {
-            let wrapped = match cfg.line {
-                true => format!("^(?:{r})$"),
-                false => format!("(?:{r})"),
-            };
             regex_syntax::ParserBuilder::new()
-                .case_insensitive(cfg.ignore_case)
+                .case_insensitive(ignore_case)
                 .multi_line(true)
                 .dot_matches_new_line(t != b'\n')
                 .line_terminator(t)
                 .utf8(false)
                 .build()
-                .parse(&wrapped)
+                .parse(&format!("(?:{r})"))
                 .map_err(|e| format!("parse error: {e}"))
         })
         .collect::<Result<Vec<Hir>, String>>()?;
-    let mut a = build(&hirs, t)?;
-    if cfg.word && !cfg.line {
-        a.exact = false;
-    }
-    Ok(a)
+    build(&hirs, t)
 }
 
 /// The automaton of `rules` (parsed expressions) for lines ended by `t`.

@@ -13,8 +13,8 @@
 pub mod bracket;
 pub mod compile;
 mod finder;
-pub mod glushkov;
 pub mod fold;
+pub mod glushkov;
 pub mod interval;
 pub mod posix_class;
 pub mod read;

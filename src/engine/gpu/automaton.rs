@@ -86,11 +86,7 @@ fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> 
         block_dim: (BLOCK, 1, 1),
         shared_mem_bytes: shared as u32,
     };
-    let (term, words, classes) = (
-        u32::from(a.terminator),
-        a.words as u32,
-        a.classes as u32,
-    );
+    let (term, words, classes) = (u32::from(a.terminator), a.words as u32, a.classes as u32);
     let exc_count = a.exc_pos.len() as u32;
     let empty_line = u32::from(a.empty_line);
     let g = |i: usize| t.words[i].get("automaton");

@@ -15,10 +15,10 @@ use cudarc::driver::sys::CUdeviceptr;
 
 use super::context::Device;
 use super::literal::Literal;
-use crate::pattern::glushkov::Automaton;
 use super::multi::MultiTables;
 use super::GpuError;
 use crate::pattern::compile::GpuPlan;
+use crate::pattern::glushkov::Automaton;
 
 /// Bytes by which the automaton's cut pieces overlap (the longest line
 /// across a cut the GPU still searches).

@@ -311,11 +311,19 @@ impl Builder {
         // A first position can only have crossed `^`; a last only `$`.
         let mut first = a.first;
         if a.nullable != 0 {
-            first.extend(b.first.iter().map(|&(q, c)| (q, compose(a.nullable, c) & (FREE | BOL))));
+            first.extend(
+                b.first
+                    .iter()
+                    .map(|&(q, c)| (q, compose(a.nullable, c) & (FREE | BOL))),
+            );
         }
         let mut last = b.last;
         if b.nullable != 0 {
-            last.extend(a.last.iter().map(|&(p, c)| (p, compose(c, b.nullable) & (FREE | EOL))));
+            last.extend(
+                a.last
+                    .iter()
+                    .map(|&(p, c)| (p, compose(c, b.nullable) & (FREE | EOL))),
+            );
         }
         first.retain(|&(_, c)| c != 0);
         last.retain(|&(_, c)| c != 0);

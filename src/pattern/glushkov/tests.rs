@@ -67,7 +67,10 @@ fn loops_and_alternations() {
 #[test]
 fn unicode_classes_are_byte_sequences() {
     let a = auto(&["é.ß"]);
-    assert_eq!(a.reference("éxß\néΩß\nexß\né\u{1F600}ß".as_bytes()).len(), 3);
+    assert_eq!(
+        a.reference("éxß\néΩß\nexß\né\u{1F600}ß".as_bytes()).len(),
+        3
+    );
     let a = auto(&[r"\w+z"]);
     assert!(a.positions < 2000, "{}", a.positions);
     assert!(a.is_match_line("ÿz".as_bytes()));
@@ -81,7 +84,9 @@ fn refusals_say_why() {
     assert!(refuse("^").contains("empty string"));
     assert!(refuse("a{1000}").contains("repetition"));
     let many: Vec<String> = (0..2000).map(|i| format!("rule{i}x")).collect();
-    assert!(for_rules(&many, &cfg(&["-E"])).unwrap_err().contains("positions"));
+    assert!(for_rules(&many, &cfg(&["-E"]))
+        .unwrap_err()
+        .contains("positions"));
 }
 
 #[test]
@@ -113,7 +118,10 @@ fn rule() -> impl Strategy<Value = String> {
         prop_oneof![
             prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.concat()),
             prop::collection::vec(inner.clone(), 2..4).prop_map(|v| format!("(?:{})", v.join("|"))),
-            (inner.clone(), prop::sample::select(vec!["*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}"]))
+            (
+                inner.clone(),
+                prop::sample::select(vec!["*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}"])
+            )
                 .prop_map(|(e, op)| format!("(?:{e}){op}")),
         ]
     });
@@ -127,7 +135,9 @@ fn rule() -> impl Strategy<Value = String> {
 
 fn text() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
-        prop::sample::select(vec!["a", "b", "c", "\n", "é", "K", "\u{212A}", "1", "A", "\n\n"]),
+        prop::sample::select(vec![
+            "a", "b", "c", "\n", "é", "K", "\u{212A}", "1", "A", "\n\n",
+        ]),
         0..80,
     )
     .prop_map(|v| v.concat().into_bytes())
