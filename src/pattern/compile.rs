@@ -229,12 +229,14 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
     let mut compiled = compile_regex(&alternatives, cfg)?;
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
+    // Only `--engine gpu` runs the automaton (auto: not measured yet), so
+    // only it pays for building one.
     let weak = match &compiled.gpu {
         None => true,
-        Some(GpuPlan::Required(lits)) => cfg.engine == EngineChoice::Gpu && weak_literals(lits),
+        Some(GpuPlan::Required(lits)) => weak_literals(lits),
         Some(_) => false,
     };
-    if weak {
+    if weak && cfg.engine == EngineChoice::Gpu {
         automaton_plan(&mut compiled, &alternatives, cfg);
     }
     Ok(compiled)
@@ -275,10 +277,11 @@ mod tests {
         compile(&[pattern], &cfg).unwrap()
     }
 
-    /// A regex with no required literal gets the rules' automaton (issue 17).
+    /// With --engine gpu, a regex with no required literal (or weak ones)
+    /// gets the rules' automaton (issue 17); auto and cpu never build it.
     #[test]
     fn regex_without_literals_gets_an_automaton() {
-        let c = compiled(&["-E", "[0-9]+\\.[0-9]+|x[a-f]{2,4}"]);
+        let c = compiled(&["--engine", "gpu", "-E", "[0-9]+\\.[0-9]+|x[a-f]{2,4}"]);
         match &c.gpu {
             Some(GpuPlan::Automaton(a)) => assert_eq!(a.rules, 1),
             other => panic!("{other:?}"),
@@ -288,14 +291,18 @@ mod tests {
             "{}",
             c.description
         );
-        let c = compiled(&["-E", "[ab]{200}"]);
+        let c = compiled(&["-E", "[0-9]+\\.[0-9]+|x[a-f]{2,4}"]);
+        assert!(!matches!(c.gpu, Some(GpuPlan::Automaton(_))));
+        assert!(!c.description.contains("automaton"), "{}", c.description);
+        let c = compiled(&["--engine", "gpu", "-E", "[ab]{200}"]);
         assert!(
             c.description
                 .contains("no GPU automaton: a counted repetition"),
             "{}",
             c.description
         );
-        assert_eq!(c.gpu, None);
+        // Refused: the weak literals stay the plan.
+        assert!(matches!(c.gpu, Some(GpuPlan::Required(_))));
     }
 
     /// Regression (issue 13, item 10): a large alternation of words was
@@ -347,7 +354,12 @@ mod tests {
         assert_eq!(c.gpu, Some(GpuPlan::Required(vec![b"ing".to_vec()])));
         let c = compiled(&["-E", ".*"]);
         assert_eq!(c.gpu, None);
-        // The automaton refuses it too (every line matches), and says so.
+        assert!(c
+            .description
+            .ends_with("no literal that every match contains"));
+        // With --engine gpu the automaton refuses it too, and says why.
+        let c = compiled(&["--engine", "gpu", "-E", ".*"]);
+        assert_eq!(c.gpu, None);
         assert!(c.description.ends_with(
             "no literal that every match contains, no GPU automaton: a rule matches the empty string (every line matches)"
         ), "{}", c.description);
