@@ -103,9 +103,18 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
     let c = compiled;
     if c.gpu.is_none() {
         return cpu_instead(&format!(
-            "the GPU engine takes literals, with -i as their case variants, and regexes whose every match contains one of a few literals; this search is {}",
+            "the GPU engine takes literals, with -i as their case variants, regexes whose every match contains one of a few literals, and regexes its automaton can take; this search is {}",
             compiled.description
         ));
+    }
+    if cfg.engine == EngineChoice::Auto && matches!(c.gpu, Some(GpuPlan::Automaton(_))) {
+        // Not measured yet: the rule-pack automaton runs only when asked.
+        debug(
+            cfg,
+            prog,
+            "engine: cpu (auto: the rule-pack automaton runs on the GPU only with --engine gpu)",
+        );
+        return Ok(Wanted::No);
     }
     if simulated() {
         debug(

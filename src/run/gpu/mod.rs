@@ -90,6 +90,13 @@ pub fn search(
             ),
         );
     }
+    if let Target::Automaton(a) = &target {
+        debug(
+            &shared.cfg,
+            &shared.prog,
+            &format!("gpu: automaton kernel: {}", a.describe()),
+        );
+    }
     let need = sizes.iter().flatten().map(|s| s + 1).sum();
     let tally = setup::tally_mode(shared, &target, exact);
     let shape = setup::shape(&shared.cfg, gpu_only, tally, need);
