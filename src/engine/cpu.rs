@@ -279,10 +279,14 @@ fn packed_find_by(
 ) -> Option<Range<usize>> {
     let mut from = at;
     let mut block = first;
+    if hay.len().saturating_sub(at) <= 2 * most {
+        // A small file, read into a buffer that is still in cache.
+        block = usize::MAX;
+    }
     // The first block is searched as it is: with frequent hits it is all
     // there is, and warming would only add a pass.
     let mut cold = false;
-    while hay.len().saturating_sub(from) > 2 * block && longest <= block {
+    while hay.len().saturating_sub(from) / 2 > block && longest <= block {
         let end = from + block;
         if std::mem::replace(&mut cold, true) {
             warm(&hay[from..end]);
