@@ -304,7 +304,10 @@ fn packed_find_by(
 
 /// Reads one byte of each 64-byte cache line of `block`.
 fn warm(block: &[u8]) {
-    let sum = block.iter().step_by(64).fold(0u8, |s, &b| s.wrapping_add(b));
+    let sum = block
+        .iter()
+        .step_by(64)
+        .fold(0u8, |s, &b| s.wrapping_add(b));
     // Unused: the reads are what counts.
     std::hint::black_box(sum);
 }

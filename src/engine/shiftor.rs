@@ -140,7 +140,7 @@ mod tests {
         let digits: Vec<u8> = (b'0'..=b'9').collect();
         let dotted: Vec<u8> = digits.iter().copied().chain([b'.']).collect();
         let mut sets = vec![digits];
-        sets.extend(std::iter::repeat(dotted).take(6));
+        sets.extend(std::iter::repeat_n(dotted, 6));
         let s = scan(&sets);
         let hay = b"at 12:34:56.789Z from 10.0.0.1 ok";
         assert_eq!(s.find_at(hay, 0), Some(22..29));
