@@ -12,11 +12,17 @@
 //! further when it fails; a window the DFA accepts is a candidate, whose
 //! line the confirm step decides. Without that check every passing window
 //! cost a line confirmation: 174,000 lines a 100 MB log, against 8,360
-//! matching ones, half the time of the search.
+//! matching ones, half the time of the search. Where windows pass and
+//! fail densely (columns of long numbers), the DFA alone takes over for
+//! the rest of that search.
 
 use super::Matcher;
 use regex_automata::{meta, Anchored, Input};
 use std::ops::Range;
+
+/// Failed window checks a search always tries before it may hand over to
+/// the DFA alone.
+const CHECKS_BEFORE_DFA: usize = 64;
 
 /// Finds windows of `len` bytes whose `i`-th byte is in set `i`.
 pub struct ShiftOr {
@@ -95,6 +101,7 @@ impl ShiftOr {
 impl Matcher for ShiftOr {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         let mut from = at;
+        let mut failed = 0usize;
         loop {
             let end = self.window_end(hay, from)?;
             let start = end - self.len;
@@ -107,6 +114,16 @@ impl Matcher for ShiftOr {
                 .earliest(true);
             if re.search_half(&input).is_some() {
                 return Some(start..end);
+            }
+            // No match starts at or before `start`. Windows that pass and
+            // fail more than once in 64 bytes (long numbers against an
+            // IPv4 regex: 4x slower than the DFA alone) leave the rest to
+            // the DFA, unanchored, whose first match end marks the line.
+            failed += 1;
+            if failed > CHECKS_BEFORE_DFA && failed * 64 > start - at {
+                let input = Input::new(hay).range(start + 1..).earliest(true);
+                let end = re.search_half(&input)?.offset();
+                return Some(end..end);
             }
             from = start + 1;
         }

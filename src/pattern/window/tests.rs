@@ -47,6 +47,54 @@ fn only_rare_broad_windows_are_scanned() {
     assert!(!worth(r"[a-z]+"));
 }
 
+/// Lines the shift-or scan, its windows checked by the DFA, selects with
+/// the regex confirming them.
+fn scan_lines(re_text: &str, text: &[u8]) -> Vec<u64> {
+    let h = hir(re_text, false);
+    let sets = position_sets(&h).unwrap();
+    let fns: Vec<_> = sets.iter().map(|s| move |b: u8| s.contains(b)).collect();
+    let scan = ShiftOr::new(&fns)
+        .unwrap()
+        .verified_by(super::super::finder::build_regex(&h, b'\n').unwrap());
+    let confirm = LineRegex(regex::bytes::Regex::new(re_text).unwrap());
+    let mut got = Offsets::default();
+    Searcher::new(OPTS, &scan, Some(&confirm))
+        .search_slice(text, &mut got)
+        .unwrap();
+    got.0
+}
+
+const OPTS: SearchOptions = SearchOptions {
+    terminator: b'\n',
+    invert: false,
+    max_count: None,
+    before: 0,
+    after: 0,
+    line_numbers: false,
+    stop_on_nul: false,
+    separators: false,
+};
+
+/// Long numbers pass the windows of an IPv4 regex and fail its DFA at
+/// every position: the DFA alone takes over, and still finds every line.
+#[test]
+fn dense_failing_windows_hand_over_to_the_dfa() {
+    let ipv4 = r"([0-9]{1,3}\.){3}[0-9]{1,3}";
+    let mut text = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..300 {
+        if i % 37 == 5 {
+            want.push(text.len() as u64);
+            text.extend_from_slice(format!("host 10.0.{i}.1 up\n").as_bytes());
+        } else {
+            text.extend_from_slice(format!("{},1234567890123\n", 1_000_000 + i).as_bytes());
+        }
+    }
+    text.extend_from_slice(b"9999999999 192.168.1.1");
+    want.push(text.len() as u64 - 22);
+    assert_eq!(scan_lines(ipv4, &text), want);
+}
+
 /// A random expression over digits, dots and letters, with classes,
 /// anchors, word boundaries, alternations and bounded repetitions.
 fn expression() -> impl Strategy<Value = String> {
@@ -72,8 +120,20 @@ fn expression() -> impl Strategy<Value = String> {
 
 fn text() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
-        prop::sample::select(vec!["1", "23", ".", "a", "x", "f", " ", "\n", "1.2", "é"]),
-        0..60,
+        prop::sample::select(vec![
+            "1",
+            "23",
+            ".",
+            "a",
+            "x",
+            "f",
+            " ",
+            "\n",
+            "1.2",
+            "é",
+            "1234567123",
+        ]),
+        0..80,
     )
     .prop_map(|v| v.concat().into_bytes())
 }
