@@ -3,7 +3,9 @@
 //! One literal goes to `memchr::memmem` (SIMD, the same kernel ripgrep uses),
 //! several to Aho-Corasick (leftmost-longest, as grep reports matches), and
 //! regular expressions to the `regex` crate, which puts its own literal
-//! prefilter in front of the automaton. All are line-confined: a pattern
+//! prefilter in front of the automaton. Candidates for a regex or a `-i`
+//! literal come from memmem, memchr or Teddy (`teddy_blocks`: over a large
+//! buffer, block by block). All are line-confined: a pattern
 //! never holds the line terminator after `pattern::compile`.
 
 use super::Matcher;
@@ -11,6 +13,9 @@ use aho_corasick::AhoCorasick;
 use memchr::memmem;
 use regex_automata::{meta, Input};
 use std::ops::Range;
+
+mod teddy_blocks;
+use teddy_blocks::packed_find;
 
 /// One literal, case-sensitive.
 pub struct Literal {
@@ -134,8 +139,12 @@ enum CandidateFinder {
     One(memmem::Finder<'static>),
     /// Up to 64 literals: Teddy, directly. (Through `AhoCorasick` a set
     /// whose literals share a first byte, as case variants of ` time` do,
-    /// gets a memchr prefilter for that byte instead.)
-    Packed(aho_corasick::packed::Searcher),
+    /// gets a memchr prefilter for that byte instead.) `longest` is the
+    /// longest literal's length.
+    Packed {
+        teddy: aho_corasick::packed::Searcher,
+        longest: usize,
+    },
     /// A byte every literal holds at one place: `Start(k)` bytes after its
     /// start, or at one distance from its end.
     RareByte {
@@ -184,7 +193,10 @@ impl Candidates {
             CandidateFinder::Many(aho_corasick()?)
         } else {
             match (lits.len() <= 64).then(teddy).flatten() {
-                Some(t) => CandidateFinder::Packed(t),
+                Some(teddy) => CandidateFinder::Packed {
+                    teddy,
+                    longest: lits.iter().map(Vec::len).max().unwrap_or(1),
+                },
                 None => CandidateFinder::Many(aho_corasick()?),
             }
         };
@@ -217,9 +229,7 @@ impl Matcher for Candidates {
                 };
                 Some(start..pos + 1)
             }
-            CandidateFinder::Packed(p) => p
-                .find_in(hay, aho_corasick::Span::from(at..hay.len()))
-                .map(|m| m.range()),
+            CandidateFinder::Packed { teddy, longest } => packed_find(teddy, *longest, hay, at),
             CandidateFinder::Many(ac) => {
                 let input = aho_corasick::Input::new(hay).range(at..);
                 ac.find(input).map(|m| m.range())

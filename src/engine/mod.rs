@@ -8,6 +8,7 @@
 pub mod cpu;
 pub mod gpu;
 pub mod qgram;
+pub mod shiftor;
 
 use std::ops::Range;
 

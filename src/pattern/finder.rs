@@ -7,6 +7,7 @@
 //! each against a per-line oracle).
 
 use crate::engine::cpu;
+use crate::engine::shiftor::ShiftOr;
 use crate::engine::Matcher;
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
@@ -15,6 +16,7 @@ use regex_syntax::hir::{self, Hir, HirKind, Look};
 
 use super::compile::{first_line_of_error, PatternError, REGEX_SIZE_LIMIT};
 use super::required::{Required, LITERALS_MAX};
+use super::window;
 
 /// The regex engine for a parsed, line-confined expression: the meta
 /// engine the `regex` crate wraps, built from the HIR (no second parse),
@@ -39,8 +41,11 @@ const CANDIDATE_LITERALS_MAX: usize = 256;
 /// How a regex finds matching lines in a whole buffer (ripgrep's design:
 /// the regex runs on whole buffers only where nothing cheaper finds its
 /// lines): occurrences of literals every match contains, each line holding
-/// one confirmed by the regex; else the regex's forward DFA, stopped at the
-/// first match state, over the buffer. A regex with Unicode word boundaries
+/// one confirmed by the regex; else, when the first bytes of every match
+/// fall in byte classes rare in text (IPv4 addresses, hex hashes), windows
+/// of such bytes found by a shift-or scan (`window`), confirmed the same
+/// way; else the regex's forward DFA, stopped at the first match state,
+/// over the buffer. A regex with Unicode word boundaries
 /// runs relaxed there (boundaries dropped: the lazy DFA gives up on them
 /// in non-ASCII text and would leave the rest of the buffer to a slow
 /// engine) and the regex confirms the candidate lines. `re`, the regex of
@@ -75,22 +80,29 @@ pub(super) fn line_finder(
             }
         }
     }
-    match relax_word_boundaries(hir) {
-        Some(relaxed) => {
-            let relaxed = build_regex(&relaxed, t)?;
-            Ok((
-                Box::new(cpu::RegexLines::new(relaxed, false)),
-                "the regex without word boundaries",
-            ))
-        }
-        None => {
-            let re = match re {
-                Some(re) => re.clone(),
-                None => build_regex(hir, t)?,
-            };
-            Ok((Box::new(cpu::RegexLines::new(re, true)), "the regex"))
+    // The regex run over whole buffers: without its Unicode word
+    // boundaries when it has some (its lines are then candidates).
+    let (whole, exact) = match relax_word_boundaries(hir) {
+        Some(relaxed) => (build_regex(&relaxed, t)?, false),
+        None => match re {
+            Some(re) => (re.clone(), true),
+            None => (build_regex(hir, t)?, true),
+        },
+    };
+    if let Some(sets) = window::position_sets(hir).filter(|s| window::worth_scanning(s)) {
+        let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
+        if let Some(scan) = ShiftOr::new(&sets) {
+            return Ok((
+                Box::new(scan.verified_by(whole)),
+                "a shift-or scan of byte classes by position, each window checked by the regex's DFA",
+            ));
         }
     }
+    let how = match exact {
+        true => "the regex",
+        false => "the regex without word boundaries",
+    };
+    Ok((Box::new(cpu::RegexLines::new(whole, exact)), how))
 }
 
 /// The literals a regex without assertions matches exactly (an alternation

@@ -8,7 +8,8 @@
 //! the literal engines (memchr, Aho-Corasick, the GPU kernels) can take them;
 //! for a regular expression, `required` finds literals every match contains,
 //! which the GPU's kernels search for candidate lines, and `finder` chooses
-//! how the CPU engine finds its lines in whole buffers.
+//! how the CPU engine finds its lines in whole buffers (`window`: byte
+//! classes by position, for regexes without a literal).
 
 pub mod bracket;
 pub mod compile;
@@ -20,6 +21,7 @@ pub mod posix_class;
 pub mod read;
 pub mod required;
 pub mod translate;
+mod window;
 
 pub use compile::{compile, Compiled, PatternError};
 pub use read::read_patterns;

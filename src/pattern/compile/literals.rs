@@ -99,7 +99,16 @@ pub(super) fn compile_literals(
     // confirms them and finds what to print. Exact literals without -w/-x
     // select their lines.
     let teddy = if ci && lits.len() <= CI_WINDOW_LITERALS_MAX {
-        fold::ascii_window_variants(&lits, CI_WINDOW_VARIANTS)
+        // Slim Teddy (up to 32 literals) scans 1.4x faster than Fat (33 to
+        // 64): -i 'connection timeout' over small logs, 6-letter windows
+        // (64 variants) 0.19 s against 0.13 s for 4 or 5 letters (16, 32),
+        // each window as rare. 32 variants while they leave every literal
+        // two letters, 64 beyond.
+        let cap = match lits.len() <= CI_WINDOW_VARIANTS_SLIM / 4 {
+            true => CI_WINDOW_VARIANTS_SLIM,
+            false => CI_WINDOW_VARIANTS,
+        };
+        fold::ascii_window_variants(&lits, cap)
             .and_then(|windows| cpu::Candidates::new(&windows))
             .map(|c| {
                 (
@@ -133,8 +142,10 @@ pub(super) fn compile_literals(
 
 /// Teddy's pattern limit.
 const TEDDY_LITERALS_MAX: usize = 64;
-/// Case variants searched for `-i` literals: Teddy's pattern limit.
+/// Case variants searched for `-i` literals: Teddy's pattern limit, and
+/// Slim Teddy's (its faster form).
 const CI_WINDOW_VARIANTS: usize = 64;
+const CI_WINDOW_VARIANTS_SLIM: usize = 32;
 /// Most `-i` literals searched through windows (16 leaves two letters each).
 const CI_WINDOW_LITERALS_MAX: usize = 16;
 

@@ -1,0 +1,229 @@
+use super::*;
+use crate::engine::shiftor::ShiftOr;
+use crate::engine::Matcher;
+use crate::search::{Line, SearchOptions, Searcher, Sink};
+use proptest::prelude::*;
+
+/// Parsed as `compile_regex` parses (multi-line, bytes allowed).
+fn hir(re: &str, ci: bool) -> Hir {
+    regex_syntax::ParserBuilder::new()
+        .case_insensitive(ci)
+        .multi_line(true)
+        .utf8(false)
+        .build()
+        .parse(re)
+        .unwrap()
+}
+
+fn sets_of(re: &str) -> Option<Vec<String>> {
+    position_sets(&hir(re, false)).map(|sets| {
+        let show = |s: &ByteSet| String::from_utf8(s.bytes().collect()).unwrap();
+        sets.iter().map(show).collect()
+    })
+}
+
+#[test]
+fn sets_of_typical_expressions() {
+    let d = "0123456789";
+    let dd = ".0123456789";
+    assert_eq!(
+        sets_of(r"([0-9]{1,3}\.){3}[0-9]{1,3}"),
+        Some([d, dd, dd, dd, dd, dd, dd].map(String::from).to_vec())
+    );
+    assert_eq!(sets_of(r"[0-9a-f]{40}").unwrap().len(), 40);
+    assert_eq!(sets_of(r"[0-9a-f]{80}").unwrap().len(), WINDOW_MAX);
+    assert_eq!(sets_of(r"\bab|c\b"), Some(vec!["ac".into()]));
+    assert_eq!(sets_of(r"a*"), None);
+    assert_eq!(sets_of(r"a|"), None);
+}
+
+#[test]
+fn only_rare_broad_windows_are_scanned() {
+    let worth = |re: &str| worth_scanning(&position_sets(&hir(re, false)).unwrap());
+    assert!(worth(r"([0-9]{1,3}\.){3}[0-9]{1,3}"));
+    assert!(worth(r"[0-9a-f]{40}"));
+    assert!(!worth(r"\w+@\w+\.\w+"));
+    assert!(!worth(r"\$[0-9]+\.[0-9]{2}"), "memchr for $ does better");
+    assert!(!worth(r"[a-z]+"));
+}
+
+/// Lines the shift-or scan, its windows checked by the DFA, selects with
+/// the regex confirming them.
+fn scan_lines(re_text: &str, text: &[u8]) -> Vec<u64> {
+    let h = hir(re_text, false);
+    let sets = position_sets(&h).unwrap();
+    let fns: Vec<_> = sets.iter().map(|s| move |b: u8| s.contains(b)).collect();
+    let scan = ShiftOr::new(&fns)
+        .unwrap()
+        .verified_by(super::super::finder::build_regex(&h, b'\n').unwrap());
+    let confirm = LineRegex(regex::bytes::Regex::new(re_text).unwrap());
+    let mut got = Offsets::default();
+    Searcher::new(OPTS, &scan, Some(&confirm))
+        .search_slice(text, &mut got)
+        .unwrap();
+    got.0
+}
+
+const OPTS: SearchOptions = SearchOptions {
+    terminator: b'\n',
+    invert: false,
+    max_count: None,
+    before: 0,
+    after: 0,
+    line_numbers: false,
+    stop_on_nul: false,
+    separators: false,
+};
+
+/// Long numbers pass the windows of an IPv4 regex and fail its DFA at
+/// every position: the DFA alone takes over, and still finds every line.
+#[test]
+fn dense_failing_windows_hand_over_to_the_dfa() {
+    let ipv4 = r"([0-9]{1,3}\.){3}[0-9]{1,3}";
+    let mut text = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..300 {
+        if i % 37 == 5 {
+            want.push(text.len() as u64);
+            text.extend_from_slice(format!("host 10.0.{i}.1 up\n").as_bytes());
+        } else {
+            text.extend_from_slice(format!("{},1234567890123\n", 1_000_000 + i).as_bytes());
+        }
+    }
+    text.extend_from_slice(b"9999999999 192.168.1.1");
+    want.push(text.len() as u64 - 22);
+    assert_eq!(scan_lines(ipv4, &text), want);
+}
+
+/// A random expression over digits, dots and letters, with classes,
+/// anchors, word boundaries, alternations and bounded repetitions.
+fn expression() -> impl Strategy<Value = String> {
+    let pick = |v: Vec<&'static str>| prop::sample::select(v).prop_map(String::from);
+    let leaf = prop_oneof![
+        3 => pick(vec!["a", "1", "12", ".", r"\.", "x"]),
+        3 => pick(vec!["[0-9]", "[0-9a-f]", "[^a]", r"\w", r"\W", "[a.]"]),
+        1 => pick(vec!["^", "$", r"\b", r"\B", ""]),
+    ];
+    leaf.prop_recursive(4, 24, 4, |inner| {
+        prop_oneof![
+            3 => prop::collection::vec(inner.clone(), 2..5).prop_map(|v| v.concat()),
+            1 => prop::collection::vec(inner.clone(), 2..4)
+                .prop_map(|v| format!("(?:{})", v.join("|"))),
+            2 => (
+                inner,
+                prop::sample::select(vec!["*", "+", "?", "{1,3}", "{2}", "{0,2}", "+?"])
+            )
+                .prop_map(|(e, r)| format!("(?:{e}){r}")),
+        ]
+    })
+}
+
+fn text() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "1",
+            "23",
+            ".",
+            "a",
+            "x",
+            "f",
+            " ",
+            "\n",
+            "1.2",
+            "é",
+            "1234567123",
+        ]),
+        0..80,
+    )
+    .prop_map(|v| v.concat().into_bytes())
+}
+
+/// Collects selected line offsets.
+#[derive(Default)]
+struct Offsets(Vec<u64>);
+
+impl Sink for Offsets {
+    fn selected(&mut self, line: &Line) -> std::io::Result<bool> {
+        self.0.push(line.offset);
+        Ok(true)
+    }
+    fn context(&mut self, _: &Line) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn gap(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The regex as the line matcher.
+struct LineRegex(regex::bytes::Regex);
+
+impl Matcher for LineRegex {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
+        self.0.find_at(hay, at).map(|m| m.range())
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// Every match, starting anywhere, is at least as long as the window
+    /// and its bytes lie in their positions' sets.
+    #[test]
+    fn every_match_fits_the_sets(re_text in expression(), ci in prop::bool::weighted(0.2), text in text()) {
+        let h = hir(&re_text, ci);
+        let Some(sets) = position_sets(&h) else { return Ok(()) };
+        let re = regex::bytes::Regex::new(&h.to_string()).unwrap();
+        for start in 0..=text.len() {
+            let Some(m) = re.find_at(&text, start) else { break };
+            let span = &text[m.range()];
+            prop_assert!(
+                span.len() >= sets.len()
+                    && span.iter().zip(&sets).all(|(&b, s)| s.contains(b)),
+                "{re_text}: match {:?} does not fit the sets", String::from_utf8_lossy(span)
+            );
+        }
+    }
+
+    /// The shift-or scan as line finder (its windows checked by the
+    /// regex's DFA or not), the regex confirming each line, selects exactly
+    /// the lines the regex matches on its own.
+    #[test]
+    fn shift_or_lines_equal_per_line_regex(
+        re_text in expression(),
+        text in text(),
+        verified in any::<bool>(),
+    ) {
+        let h = hir(&re_text, false);
+        let Some(sets) = position_sets(&h) else { return Ok(()) };
+        let fns: Vec<_> = sets.iter().map(|s| move |b: u8| s.contains(b)).collect();
+        let mut scan = ShiftOr::new(&fns).unwrap();
+        if verified {
+            scan = scan.verified_by(super::super::finder::build_regex(&h, b'\n').unwrap());
+        }
+        let re = regex::bytes::Regex::new(&h.to_string()).unwrap();
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: false,
+            stop_on_nul: false,
+            separators: false,
+        };
+        let confirm = LineRegex(re.clone());
+        let mut got = Offsets::default();
+        Searcher::new(opts, &scan, Some(&confirm)).search_slice(&text, &mut got).unwrap();
+        let mut want = Vec::new();
+        let mut offset = 0;
+        for line in text.split_inclusive(|&b| b == b'\n') {
+            let body = line.strip_suffix(b"\n").unwrap_or(line);
+            if re.is_match(body) {
+                want.push(offset as u64);
+            }
+            offset += line.len();
+        }
+        prop_assert_eq!(got.0, want, "{}", re_text);
+    }
+}
