@@ -11,6 +11,11 @@ use aho_corasick::AhoCorasick;
 use memchr::memmem;
 use regex_automata::{meta, Input};
 use std::ops::Range;
+use std::sync::OnceLock;
+
+mod rules;
+
+pub use rules::RuleSet;
 
 /// One literal, case-sensitive.
 pub struct Literal {
@@ -78,6 +83,50 @@ impl Matcher for Regex {
 
     fn is_match_line(&self, line: &[u8]) -> bool {
         self.re.is_match(line)
+    }
+}
+
+/// Builds a regex on first use (`None`: it could not be built).
+pub type LazyRegex = Box<dyn Fn() -> Option<meta::Regex> + Send + Sync>;
+
+/// A rule pack (`pattern::compile::pack`): one multi-pattern meta regex
+/// built without capture states decides lines (`is_match_line`). Without
+/// them because the meta engine's PikeVM allocates a slot table of NFA
+/// states times capture slots, which with one implicit group per pattern
+/// grows with the square of the pack (10,000 rules: over 20 GB on the
+/// first line the lazy DFA gave up on). Such a regex reports no offsets, so
+/// `find_at` (`-o`, colour, `--json` submatches) uses the rules' one
+/// alternation (same leftmost-first answer), built on first use: a `-c` or
+/// `-l` run never pays for it.
+pub struct Pack {
+    pack: meta::Regex,
+    spans: OnceLock<Option<meta::Regex>>,
+    build_spans: LazyRegex,
+}
+
+impl Pack {
+    pub fn new(pack: meta::Regex, build_spans: LazyRegex) -> Pack {
+        Pack {
+            pack,
+            spans: OnceLock::new(),
+            build_spans,
+        }
+    }
+}
+
+impl Matcher for Pack {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let rest = hay.get(at..)?;
+        match self.spans.get_or_init(&self.build_spans) {
+            Some(re) => re.search(&Input::new(hay).range(at..)).map(|m| m.range()),
+            // The alternation is no larger than the pack, which was built:
+            // should it fail all the same, a matching rest is one match.
+            None => self.pack.is_match(rest).then_some(at..hay.len()),
+        }
+    }
+
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        self.pack.is_match(line)
     }
 }
 
