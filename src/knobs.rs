@@ -68,6 +68,18 @@ pub enum GpuSync {
     Auto,
 }
 
+/// The CPU engine for many regular expressions (`GPUGREP_RULE_PACK`; see
+/// `pattern::compile::pack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulePack {
+    /// One alternation of every expression.
+    Alternation,
+    /// One multi-pattern automaton.
+    Pack,
+    /// Per-rule regexes tried on lines holding their literals.
+    Rules,
+}
+
 /// The knobs of one process. Fields are documented with their variable.
 #[derive(Clone, Debug)]
 pub struct Knobs {
@@ -106,6 +118,10 @@ pub struct Knobs {
     /// `GPUGREP_SPLIT_MIN` (size): from how many bytes one file is split
     /// across threads (default 32M); `1` splits tiny files. Test only.
     pub split_min: Knob<u64>,
+    /// `GPUGREP_RULE_PACK` (`alternation`, `pack` or `rules`): the CPU
+    /// engine for two or more regular expressions, instead of the one
+    /// chosen by their number and literals. Tests and measurement.
+    pub rule_pack: Knob<RulePack>,
 }
 
 /// One parse rule per kind of value.
@@ -144,6 +160,17 @@ impl Parse for GpuSync {
             "spin" => Some(GpuSync::Spin),
             "yield" => Some(GpuSync::Yield),
             "auto" => Some(GpuSync::Auto),
+            _ => None,
+        }
+    }
+}
+
+impl Parse for RulePack {
+    fn parse(s: &str) -> Option<RulePack> {
+        match s.trim() {
+            "alternation" => Some(RulePack::Alternation),
+            "pack" => Some(RulePack::Pack),
+            "rules" => Some(RulePack::Rules),
             _ => None,
         }
     }
@@ -188,6 +215,7 @@ impl Knobs {
             gpu_sync: read(lookup, "GPUGREP_GPU_SYNC"),
             stream_chunk: read(lookup, "GPUGREP_STREAM_CHUNK"),
             split_min: read(lookup, "GPUGREP_SPLIT_MIN"),
+            rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
         }
     }
 

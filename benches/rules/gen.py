@@ -146,7 +146,7 @@ def secret(rng, i):
     vendor = name(rng)
     k = rng.randrange(4)
     if k == 0:
-        return r"%s_(api|secret)_key *[=:] *['\"]?[0-9a-f]{32}" % vendor
+        return r"%s_(api|secret)_key *[=:] *['" % vendor + '"' + r"]?[0-9a-f]{32}"
     if k == 1:
         return r"%s_[0-9a-zA-Z]{%d}" % (vendor[:4], rng.choice([20, 24, 32, 40]))
     if k == 2:

@@ -48,6 +48,7 @@ use super::{Compiled, GpuPlan, PatternError};
 use crate::config::Config;
 use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
+use crate::knobs::RulePack;
 use crate::engine::{cpu, Matcher};
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
 use crate::pattern::required::{required_literals, LITERALS_MAX};
@@ -57,16 +58,16 @@ use crate::pattern::required::{required_literals, LITERALS_MAX};
 pub const PACK_MIN: usize = 200;
 
 /// The engine `GPUGREP_RULE_PACK` asks for, if any.
-fn forced() -> Option<String> {
-    std::env::var("GPUGREP_RULE_PACK").ok()
+fn forced() -> Option<RulePack> {
+    crate::knobs::get().rule_pack.get()
 }
 
 /// Whether `n` regular expressions are compiled as a pack.
 pub(super) fn wanted(n: usize) -> bool {
-    match forced().as_deref() {
-        Some("alternation") => false,
-        Some("pack" | "rules") => n >= 2,
-        _ => n >= PACK_MIN,
+    match forced() {
+        Some(RulePack::Alternation) => false,
+        Some(RulePack::Pack | RulePack::Rules) => n >= 2,
+        None => n >= PACK_MIN,
     }
 }
 
@@ -117,7 +118,7 @@ pub(super) fn compile_pack(
         u
     });
     let alternation = Hir::alternation(hirs.clone());
-    let per_rule_wanted = forced().as_deref() != Some("pack") && good_union(union.as_deref());
+    let per_rule_wanted = forced() != Some(RulePack::Pack) && good_union(union.as_deref());
     let (finder, how, confirm): (_, _, Box<dyn Matcher>) = match word {
         false if per_rule_wanted => {
             let (finder, how) = pack_line_finder(union.as_deref(), &alternation, true, t)?;
