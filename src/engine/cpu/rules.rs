@@ -51,6 +51,7 @@ impl RuleSet {
         }
         let literals = aho_corasick::AhoCorasickBuilder::new()
             .match_kind(aho_corasick::MatchKind::Standard)
+            .kind(super::dfa_kind(&lits))
             .build(&lits)
             .ok()?;
         Some(RuleSet {

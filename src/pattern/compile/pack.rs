@@ -48,8 +48,8 @@ use super::{Compiled, GpuPlan, PatternError};
 use crate::config::Config;
 use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
-use crate::knobs::RulePack;
 use crate::engine::{cpu, Matcher};
+use crate::knobs::RulePack;
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
 use crate::pattern::required::{required_literals, LITERALS_MAX};
 
