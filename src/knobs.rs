@@ -68,6 +68,18 @@ pub enum GpuSync {
     Auto,
 }
 
+/// The CPU engine for many regular expressions (`GPUGREP_RULE_PACK`; see
+/// `pattern::compile::pack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RulePack {
+    /// One alternation of every expression.
+    Alternation,
+    /// One multi-pattern automaton.
+    Pack,
+    /// Per-rule regexes tried on lines holding their literals.
+    Rules,
+}
+
 /// The knobs of one process. Fields are documented with their variable.
 #[derive(Clone, Debug)]
 pub struct Knobs {
@@ -110,6 +122,10 @@ pub struct Knobs {
     /// gzip or zstd file is decompressed on several threads (default 1M);
     /// small jobs cut small test files at every member. Test only.
     pub decompress_block: Knob<u64>,
+    /// `GPUGREP_RULE_PACK` (`alternation`, `pack` or `rules`): the CPU
+    /// engine for two or more regular expressions, instead of the one
+    /// chosen by their number and literals. Tests and measurement.
+    pub rule_pack: Knob<RulePack>,
 }
 
 /// One parse rule per kind of value.
@@ -148,6 +164,17 @@ impl Parse for GpuSync {
             "spin" => Some(GpuSync::Spin),
             "yield" => Some(GpuSync::Yield),
             "auto" => Some(GpuSync::Auto),
+            _ => None,
+        }
+    }
+}
+
+impl Parse for RulePack {
+    fn parse(s: &str) -> Option<RulePack> {
+        match s.trim() {
+            "alternation" => Some(RulePack::Alternation),
+            "pack" => Some(RulePack::Pack),
+            "rules" => Some(RulePack::Rules),
             _ => None,
         }
     }
@@ -193,6 +220,7 @@ impl Knobs {
             stream_chunk: read(lookup, "GPUGREP_STREAM_CHUNK"),
             split_min: read(lookup, "GPUGREP_SPLIT_MIN"),
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
+            rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
         }
     }
 
@@ -261,7 +289,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 11, "{names:?}");
+        assert_eq!(names.len(), 12, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -43,11 +43,13 @@ pub struct Shared {
 /// Runs the whole search and returns the exit status; `Err`: what ends
 /// the run before or instead of searching, for `main` to print.
 pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
-    let patterns = pattern::read_patterns(&cfg.patterns)?;
-    if selects_nothing(&cfg, &patterns) {
+    let located = pattern::read::read_patterns_located(&cfg.patterns)?;
+    let patterns = &located.list;
+    if selects_nothing(&cfg, patterns) {
         return Ok(ExitStatus::NothingSelected);
     }
-    let compiled = pattern::compile(&patterns, &cfg)?;
+    let compiled = pattern::compile(patterns, &cfg)
+        .map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
     for w in &compiled.warnings {
         eprintln!("{prog}: warning: {w}");
     }

@@ -36,6 +36,12 @@ for tool in gzip zgrep zstd; do
             grep -vE '/(libc|libm|libgcc_s|libstdc\+\+)\.so' | xargs -r cp -L -t .dev/lib
     fi
 done
+# The rule-pack benchmark's Hyperscan harness (benches/rules.sh), with
+# libhs and libstdc++ linked in: the device machine has no compiler.
+if command -v cc >/dev/null && [[ -e /usr/include/hs/hs.h ]]; then
+    cc -O2 -pthread -o .dev/hsgrep benches/hs/hsgrep.c \
+        -Wl,-Bstatic -lhs -lstdc++ -Wl,-Bdynamic -static-libgcc -lm
+fi
 # The everyday matrix's source tree (benches/everyday), packed once.
 if [[ ! -s .dev/tree.tar.xz && -n $(ls /usr/src/linux-source-*.tar.xz 2>/dev/null) ]]; then
     t=$(mktemp -d)

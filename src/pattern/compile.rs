@@ -27,11 +27,13 @@ use super::translate::{escape_literal, translate};
 mod expr;
 mod gpu_plan;
 mod literals;
+mod pack;
 
-use expr::compile_regex;
+use expr::{compile_regex, parse_confined};
 pub(super) use expr::{first_line_of_error, REGEX_SIZE_LIMIT};
 pub use gpu_plan::GpuPlan;
 use literals::{compile_literals, gpu_set, literal_engine, plain_alternatives, plain_literal};
+pub use pack::{PACK_CACHE, PACK_MIN, PACK_NFA_LIMIT, RULE_CACHE};
 
 /// A pattern that cannot be compiled; the message is for the user.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -227,7 +229,10 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
-    let mut compiled = compile_regex(&alternatives, cfg)?;
+    let mut compiled = match pack::wanted(alternatives.len()) {
+        true => pack::compile_pack(&alternatives, cfg)?,
+        false => compile_regex(&alternatives, cfg)?,
+    };
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
     // Only `--engine gpu` runs the automaton (auto: not measured yet), so
     // only it pays for building one.
@@ -264,6 +269,45 @@ fn automaton_plan(compiled: &mut Compiled, alternatives: &[String], cfg: &Config
             compiled.gpu = Some(GpuPlan::Automaton(Box::new(a)));
         }
         Err(why) => compiled.description += &format!(", no GPU automaton: {why}"),
+    }
+}
+
+/// `e`, the error compiling all of `patterns`, with the place of the
+/// pattern that caused it when that is a pattern file's line, as GNU grep
+/// prints it (`rules.txt:17: Unmatched ( or \(`; `-:17:` for standard
+/// input; no place for `-e`). Like GNU grep, the patterns are checked one
+/// by one, in order, only once the whole set has failed: the first that
+/// fails alone is named. An error no single pattern causes (a pack over its
+/// size limit) is returned as it is.
+pub fn locate(e: PatternError, patterns: &super::read::Patterns, cfg: &Config) -> PatternError {
+    use super::read::Origin;
+    if !patterns
+        .origins
+        .iter()
+        .any(|o| matches!(o, Origin::File { .. }))
+    {
+        return e;
+    }
+    let fails = |p: &[u8]| -> Option<PatternError> {
+        let basic = match cfg.syntax {
+            Syntax::Fixed => return None,
+            Syntax::Basic => true,
+            _ => false,
+        };
+        let t = translate(p, basic, cfg.ignore_case).map_err(PatternError);
+        t.and_then(|t| parse_confined(&t.regex, cfg)).err()
+    };
+    let first = patterns
+        .list
+        .iter()
+        .zip(&patterns.origins)
+        .find_map(|(p, origin)| fails(p).map(|err| (err, origin)));
+    match first {
+        Some((err, origin)) => match origin.place() {
+            Some(place) => PatternError(format!("{place}: {err}")),
+            None => err,
+        },
+        None => e,
     }
 }
 

@@ -21,7 +21,7 @@ use super::window;
 /// The regex engine for a parsed, line-confined expression: the meta
 /// engine the `regex` crate wraps, built from the HIR (no second parse),
 /// with byte semantics, multi-line anchors at `t` and no capture groups.
-pub(super) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, PatternError> {
+pub(in crate::pattern) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
@@ -105,6 +105,36 @@ pub(super) fn line_finder(
     Ok((Box::new(cpu::RegexLines::new(whole, exact)), how))
 }
 
+/// Most literals in a rule pack's candidate set (Aho-Corasick builds
+/// 100,000 in well under a second).
+const PACK_LITERALS_MAX: usize = 100_000;
+
+/// How a rule pack (`compile::pack`) finds its lines: occurrences of the
+/// union of its rules' literals (`union`, when every rule has some), each
+/// line holding one confirmed by the pack; else the forward DFA of the
+/// rules' alternation `hir` over the buffer (`exact`: `hir` is the search,
+/// not a relaxation of it). (The pack's own automaton, built without
+/// capture states, reports no offsets; see `cpu::Pack`.)
+pub(super) fn pack_line_finder(
+    union: Option<&[Vec<u8>]>,
+    hir: &Hir,
+    exact: bool,
+    t: u8,
+) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    let good = |u: &[Vec<u8>]| {
+        u.len() <= PACK_LITERALS_MAX && u.iter().map(Vec::len).min().unwrap_or(0) >= 3
+    };
+    if let Some(c) = union.filter(|u| good(u)).and_then(cpu::Candidates::new) {
+        return Ok((Box::new(c), "the rules' literal candidates"));
+    }
+    let how = match exact {
+        true => "the rules' alternation",
+        false => "the rules' alternation without word boundaries",
+    };
+    let re = build_regex(hir, t)?;
+    Ok((Box::new(cpu::RegexLines::new(re, exact)), how))
+}
+
 /// The literals a regex without assertions matches exactly (an alternation
 /// of words, `(?i)` variants of a short one), when it is such a finite set.
 fn exact_literals(hir: &Hir) -> Option<Vec<Vec<u8>>> {
@@ -153,7 +183,7 @@ fn good_candidates(lits: &[Vec<u8>]) -> bool {
 /// `hir` with its Unicode word-boundary assertions replaced by the empty
 /// expression (which matches wherever they do, and more), or `None` when
 /// it has none.
-fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
+pub(super) fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
     fn unicode_word(l: Look) -> bool {
         matches!(
             l,

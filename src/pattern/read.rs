@@ -1,4 +1,6 @@
-//! Reading pattern sources into one list of byte-string patterns.
+//! Reading pattern sources into one list of byte-string patterns, with
+//! where each came from (a `-f` file's name and line, for messages about
+//! an invalid pattern, as GNU grep prints them: `grep: rules.txt:17: ...`).
 
 use crate::config::{os_to_bytes, PatternSource};
 use std::io::Read;
@@ -12,15 +14,49 @@ pub struct ReadError {
     pub reason: String,
 }
 
+/// Where a pattern came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// `-e` or the positional PATTERNS: GNU grep names no place for them.
+    Arg,
+    /// Line `line` (from 1) of the `-f` file named `file` (`-` for
+    /// standard input, as GNU grep names it).
+    File { file: String, line: usize },
+}
+
+impl Origin {
+    /// `FILE:LINE` for a pattern file's line, else `None`.
+    pub fn place(&self) -> Option<String> {
+        match self {
+            Origin::Arg => None,
+            Origin::File { file, line } => Some(format!("{file}:{line}")),
+        }
+    }
+}
+
+/// The patterns, and where each came from (same length, same order).
+#[derive(Debug, Default)]
+pub struct Patterns {
+    pub list: Vec<Vec<u8>>,
+    pub origins: Vec<Origin>,
+}
+
 /// Reads every pattern, in command-line order. `-f -` reads standard input.
 /// An argument or file holding N lines gives N patterns (a final newline
 /// adds none); an empty file gives none.
 pub fn read_patterns(sources: &[PatternSource]) -> Result<Vec<Vec<u8>>, ReadError> {
-    let mut out = Vec::new();
+    read_patterns_located(sources).map(|p| p.list)
+}
+
+/// [`read_patterns`], with each pattern's [`Origin`].
+pub fn read_patterns_located(sources: &[PatternSource]) -> Result<Patterns, ReadError> {
+    let mut out = Patterns::default();
     for source in sources {
         match source {
             PatternSource::Arg(arg) => {
-                out.extend(split_arg(&os_to_bytes(arg.clone())));
+                let split = split_arg(&os_to_bytes(arg.clone()));
+                out.origins.extend(split.iter().map(|_| Origin::Arg));
+                out.list.extend(split);
             }
             PatternSource::File(path) => {
                 let data = if path == "-" && crate::stdio::stdin_closed() {
@@ -35,7 +71,14 @@ pub fn read_patterns(sources: &[PatternSource]) -> Result<Vec<Vec<u8>>, ReadErro
                     file: path.to_string_lossy().into_owned(),
                     reason: crate::input::io_reason(&e),
                 })?;
-                out.extend(split_file(&data));
+                let split = split_file(&data);
+                let file = path.to_string_lossy().into_owned();
+                out.origins
+                    .extend((1..=split.len()).map(|line| Origin::File {
+                        file: file.clone(),
+                        line,
+                    }));
+                out.list.extend(split);
             }
         }
     }

@@ -80,7 +80,7 @@ pub(super) fn compile_regex(
 }
 
 /// Parses `wrapped` as the configuration says and confines it to one line.
-fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, PatternError> {
+pub(super) fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, PatternError> {
     let t = cfg.terminator;
     let hir = regex_syntax::ParserBuilder::new()
         .case_insensitive(cfg.ignore_case)
@@ -96,7 +96,7 @@ fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, PatternError> {
 
 /// The `regex` crate's regex for an expression (the `-w` matcher needs its
 /// capture groups), built from the expression printed back.
-fn bytes_regex(hir: &Hir, t: u8) -> Result<regex::bytes::Regex, PatternError> {
+pub(super) fn bytes_regex(hir: &Hir, t: u8) -> Result<regex::bytes::Regex, PatternError> {
     regex::bytes::RegexBuilder::new(&group_nested_repetitions(hir.clone()).to_string())
         .multi_line(true)
         .line_terminator(t)

@@ -1,0 +1,239 @@
+//! Rule packs: hundreds to thousands of regular expressions (issue 17,
+//! `gpugrep -E -f rules.txt`), each parsed and confined on its own, found
+//! by the union of the rules' own literals, and confirmed by one of two
+//! engines chosen by measurement (benches/RESULTS.md, "rule packs on the
+//! CPU"; 200 MB of CI logs, 2 threads, `-c`):
+//!
+//! | rules  | alternation | pack    | per-rule |
+//! |--------|-------------|---------|----------|
+//! | 100    | 0.55 s      | 0.84 s  | 0.90 s   |
+//! | 300    | 1.36 s      | 1.17 s  | 1.19 s   |
+//! | 1,000  | 4.13 s      | 2.42 s  | 1.66 s   |
+//! | 10,000 | > 600 s     | > 300 s | 4.16 s   |
+//!
+//! (CPU seconds.) So fewer than [`PACK_MIN`] expressions stay one
+//! alternation (`expr::compile_regex`); from there:
+//!
+//! * **per-rule** (`cpu::RuleSet`): when every rule has literals of 3 bytes
+//!   or more, each rule is its own small regex and a candidate line is
+//!   tried only against the rules whose literals it holds. One automaton for
+//!   thousands of rules has lazy-DFA states of thousands of NFA states: its
+//!   cache thrashes, the meta engine gives up on it and runs the PikeVM
+//!   over the whole pack on every candidate line (the > 300 s above).
+//! * **pack** (`cpu::Pack`): otherwise, one multi-pattern meta regex
+//!   (`meta::Builder::build_many_from_hir`) decides lines, and the rules'
+//!   alternation finds them where their literals cannot.
+//!
+//! Memory is bounded by documented limits ([`PACK_NFA_LIMIT`],
+//! [`PACK_CACHE`], [`RULE_CACHE`]): past them the compile stops with
+//! "rule pack too large" (exit 2) instead of growing. `-w` keeps GNU's word
+//! characters: the rules' literals (or their alternation without word
+//! boundaries) find candidate lines and the alternation's word matcher
+//! confirms them, as for one regex.
+//!
+//! `-o` is the alternation's: the leftmost match, and at one start the
+//! first rule (in order) that matches there, as the `regex` crate's
+//! leftmost-first alternation reports it.
+//!
+//! `GPUGREP_RULE_PACK=alternation|pack|rules` overrides the choice (for
+//! measuring, and for the differential test's small packs); `--debug`
+//! names the engine used.
+
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
+use regex_syntax::hir::Hir;
+
+use super::expr::{bytes_regex, parse_confined};
+use super::{Compiled, GpuPlan, PatternError};
+use crate::config::Config;
+use crate::confirm::{word_regex, WordRegex};
+use crate::encoding::EncodingPlan;
+use crate::engine::{cpu, Matcher};
+use crate::knobs::RulePack;
+use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
+use crate::pattern::required::{required_literals, LITERALS_MAX};
+
+/// Fewest regular expressions compiled as a pack; fewer are joined into
+/// one alternation (faster at 100 rules, slower at 300: the table above).
+pub const PACK_MIN: usize = 200;
+
+/// The engine `GPUGREP_RULE_PACK` asks for, if any.
+fn forced() -> Option<RulePack> {
+    crate::knobs::get().rule_pack.get()
+}
+
+/// Whether `n` regular expressions are compiled as a pack.
+pub(super) fn wanted(n: usize) -> bool {
+    match forced() {
+        Some(RulePack::Alternation) => false,
+        Some(RulePack::Pack | RulePack::Rules) => n >= 2,
+        None => n >= PACK_MIN,
+    }
+}
+
+/// Most bytes of Thompson NFA a pack may compile to (`nfa_size_limit`):
+/// 10,000 real-shaped rules take about 60 MiB. Past it: "rule pack too
+/// large" (exit 2), after at most a second or two of compiling.
+pub const PACK_NFA_LIMIT: usize = 256 << 20;
+
+/// Lazy DFA cache per search thread (`hybrid_cache_capacity`). The lazy DFA
+/// clears a full cache and goes on; a pack whose DFA thrashes it falls
+/// back to slower engines on the lines that need them, never to more
+/// memory.
+pub const PACK_CACHE: usize = 64 << 20;
+
+/// Lazy DFA cache of one rule's regex in a [`cpu::RuleSet`], per search
+/// thread (the rules are small; thousands of them share a thread).
+pub const RULE_CACHE: usize = 256 << 10;
+
+/// Compiles `alternatives` (already in the `regex` crate's syntax, one per
+/// rule) as a pack.
+pub(super) fn compile_pack(
+    alternatives: &[String],
+    cfg: &Config,
+) -> Result<Compiled, PatternError> {
+    let word = cfg.word && !cfg.line;
+    let t = cfg.terminator;
+    let hirs = alternatives
+        .iter()
+        .map(|a| {
+            let wrapped = match (cfg.line, word) {
+                (true, _) => format!("^(?:{a})$"),
+                (false, true) => format!(r"\b{{start-half}}(?:{a})\b{{end-half}}"),
+                (false, false) => a.clone(),
+            };
+            parse_confined(&wrapped, cfg)
+        })
+        .collect::<Result<Vec<Hir>, _>>()?;
+    // Each rule's own literals, when every rule has some; their union
+    // finds the pack's candidate lines.
+    let per_rule: Option<Vec<Vec<Vec<u8>>>> = hirs
+        .iter()
+        .map(|h| required_literals(h).map(|r| r.literals))
+        .collect();
+    let union = per_rule.as_ref().map(|p| {
+        let mut u = p.concat();
+        u.sort();
+        u.dedup();
+        u
+    });
+    let alternation = Hir::alternation(hirs.clone());
+    let per_rule_wanted = forced() != Some(RulePack::Pack) && good_union(union.as_deref());
+    let (finder, how, confirm): (_, _, Box<dyn Matcher>) = match word {
+        false if per_rule_wanted => {
+            let (finder, how) = pack_line_finder(union.as_deref(), &alternation, true, t)?;
+            let per_rule = per_rule.unwrap_or_default();
+            let rules = build_rules(&hirs, t)?;
+            let set = cpu::RuleSet::new(rules, &per_rule)
+                .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))?;
+            (finder, how, Box::new(set))
+        }
+        false => {
+            // build_many_from_hir: one pattern per rule.
+            let (finder, how) = pack_line_finder(union.as_deref(), &alternation, true, t)?;
+            let pack = build_pack(&hirs, t)?;
+            let spans = move || build_regex(&alternation, t).ok();
+            let confirm = cpu::Pack::new(pack, Box::new(spans));
+            (finder, how, Box::new(confirm))
+        }
+        true => {
+            // The rules run without their word boundaries (the lazy DFA
+            // gives up on Unicode ones in non-ASCII text) to find candidate
+            // lines; GNU's word matcher of the alternation confirms them.
+            let relaxed = relax_word_boundaries(&alternation).unwrap_or(alternation.clone());
+            let (finder, how) = pack_line_finder(union.as_deref(), &relaxed, false, t)?;
+            let joined = alternatives
+                .iter()
+                .map(|a| format!("(?:{a})"))
+                .collect::<Vec<_>>()
+                .join("|");
+            let fast = bytes_regex(&alternation, t)?;
+            let full = bytes_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
+            let word = WordRegex::new(fast, full, t)
+                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+            (finder, how, Box::new(word))
+        }
+    };
+    let engine = match (word, per_rule_wanted) {
+        (true, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
+        (false, true) => "per-rule regexes tried on lines holding their literals",
+        (false, false) => "one multi-pattern automaton",
+    };
+    let gpu_literals = union.filter(|u| u.len() <= LITERALS_MAX);
+    Ok(Compiled {
+        prefilter: finder,
+        confirm: Some(confirm),
+        description: format!(
+            "{} pattern(s), regex rule pack ({engine}), lines found by {how}{}",
+            alternatives.len(),
+            match &gpu_literals {
+                Some(l) => format!(", {} literal(s) for the GPU", l.len()),
+                None => ", no literal set for the GPU".into(),
+            }
+        ),
+        gpu: gpu_literals.map(GpuPlan::Required),
+        warnings: Vec::new(),
+        encoding: EncodingPlan::Raw { sniff_utf16: true },
+    })
+}
+
+/// Whether the rules' literals find lines well enough to dispatch them.
+fn good_union(union: Option<&[Vec<u8>]>) -> bool {
+    union.is_some_and(|u| u.iter().map(Vec::len).min().unwrap_or(0) >= 3)
+}
+
+/// Each rule's own regex (for `cpu::RuleSet`), their automata together
+/// within [`PACK_NFA_LIMIT`].
+fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
+    let config = meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .which_captures(WhichCaptures::Implicit)
+        .nfa_size_limit(Some(PACK_NFA_LIMIT))
+        .hybrid_cache_capacity(RULE_CACHE);
+    let mut total = 0;
+    hirs.iter()
+        .map(|h| {
+            let re = meta::Builder::new()
+                .configure(config.clone())
+                .build_from_hir(h)
+                .map_err(|e| too_large(e, hirs.len()))?;
+            total += re.memory_usage();
+            match total > PACK_NFA_LIMIT {
+                true => Err(too_large_message(hirs.len())),
+                false => Ok(re),
+            }
+        })
+        .collect()
+}
+
+fn too_large_message(rules: usize) -> PatternError {
+    PatternError(format!(
+        "rule pack too large: its automata need more than {} MiB (split the {rules} \
+         expressions into several runs)",
+        PACK_NFA_LIMIT >> 20
+    ))
+}
+
+fn too_large(e: meta::BuildError, rules: usize) -> PatternError {
+    match e.size_limit() {
+        Some(_) => too_large_message(rules),
+        None => PatternError(super::first_line_of_error(&e.to_string())),
+    }
+}
+
+/// The pack's meta regex: one pattern per rule, leftmost-first (so an
+/// earlier rule wins at one start, as in an alternation), byte semantics,
+/// multi-line anchors at `t`, bounded memory.
+fn build_pack(hirs: &[Hir], t: u8) -> Result<meta::Regex, PatternError> {
+    let config = meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .which_captures(WhichCaptures::None)
+        .nfa_size_limit(Some(PACK_NFA_LIMIT))
+        .hybrid_cache_capacity(PACK_CACHE);
+    meta::Builder::new()
+        .configure(config)
+        .build_many_from_hir(hirs)
+        .map_err(|e| too_large(e, hirs.len()))
+}

@@ -1,0 +1,361 @@
+//! Rule packs (issue 17): random packs of 1 to 2,000 extended regular
+//! expressions (literals, classes, alternations, repetitions, anchors) over
+//! random text, through the binary with each of the three CPU engines
+//! (`GPUGREP_RULE_PACK=alternation|pack|rules`), against a naive oracle:
+//! every rule's `regex::bytes::Regex` tried on every line, a line selected
+//! when any rule matches. `-o` is the alternation's leftmost-first answer:
+//! the leftmost start among the rules, and at that start the first rule in
+//! order (each with its own match there). Flags: `-c`, `-n`, `-o`, `-w`,
+//! `-x`, `-v`, `-i` (`-w` with `-c`/`-n` only: which match `-w -o` prints
+//! is the word matcher's, pinned by the CLI tests).
+//!
+//! `GPUGREP_RULE_PACK_CASES` sets the number of random cases (default 8,
+//! packs of up to 400 rules: a few seconds; set, up to 2,000 rules);
+//! `GPUGREP_RULE_PACK_SEED` the first seed. With
+//! `GPUGREP_TEST_ENGINE=gpu` (tests/common) the same cases run on the GPU.
+//! Also here: an invalid expression in a pattern file is named by its
+//! file and line, exit 2; a pack past the size limit is a clear error.
+
+mod common;
+
+use common::Sandbox;
+use regex::bytes::Regex;
+
+/// xorshift64*: deterministic, no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+        xs[self.below(xs.len())]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "abc", "bca", "cab", "xyz", "ab", "ba", "a", "b", "c", "x", "abx", "cyx", "bb", "aab",
+];
+
+/// One atom of a rule: the same text in ERE and in the `regex` crate.
+fn atom(rng: &mut Rng, depth: usize) -> String {
+    match rng.below(if depth > 1 { 3 } else { 5 }) {
+        0 | 1 => rng.pick(WORDS).to_string(),
+        2 => rng
+            .pick(&[
+                "[abc]",
+                "[a-c]",
+                "[^ab ]",
+                "[xy]",
+                "[[:alpha:]]",
+                "[0-9]",
+                ".",
+            ])
+            .to_string(),
+        3 => format!(
+            "({}|{})",
+            rule_body(rng, depth + 1),
+            rule_body(rng, depth + 1)
+        ),
+        _ => {
+            let inner = atom(rng, depth + 1);
+            let rep = rng.pick(&["*", "+", "?", "{1,3}", "{2}"]);
+            format!("({inner}){rep}")
+        }
+    }
+}
+
+fn rule_body(rng: &mut Rng, depth: usize) -> String {
+    let n = 1 + rng.below(3);
+    (0..n).map(|_| atom(rng, depth)).collect()
+}
+
+/// A rule that cannot match the empty string (so `-o` never prints an
+/// empty match), with anchors now and then, and its oracle regex.
+fn rule(rng: &mut Rng) -> (String, Regex) {
+    loop {
+        let mut r = rule_body(rng, 0);
+        if rng.below(8) == 0 {
+            r = format!("^{r}");
+        }
+        if rng.below(8) == 0 {
+            r.push('$');
+        }
+        let re = Regex::new(&r).expect("generated rule parses");
+        if !re.is_match(b"") {
+            return (r, re);
+        }
+    }
+}
+
+fn text(rng: &mut Rng) -> Vec<u8> {
+    const BYTES: &[u8] = b"abcxyz  _-.09AB";
+    let mut out = Vec::new();
+    for _ in 0..(20 + rng.below(200)) {
+        for _ in 0..rng.below(30) {
+            out.push(BYTES[rng.below(BYTES.len())]);
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+struct Flags {
+    count: bool,
+    number: bool,
+    only: bool,
+    word: bool,
+    line: bool,
+    invert: bool,
+    icase: bool,
+}
+
+impl Flags {
+    fn random(rng: &mut Rng) -> Flags {
+        let only = rng.below(3) == 0;
+        let word = !only && rng.below(4) == 0;
+        Flags {
+            count: !only && rng.below(2) == 0,
+            number: rng.below(2) == 0,
+            only,
+            word,
+            line: rng.below(5) == 0,
+            invert: !only && rng.below(4) == 0,
+            icase: rng.below(4) == 0,
+        }
+    }
+
+    fn args(&self) -> Vec<&'static str> {
+        let mut a = vec!["-E"];
+        for (on, flag) in [
+            (self.count, "-c"),
+            (self.number, "-n"),
+            (self.only, "-o"),
+            (self.word, "-w"),
+            (self.line, "-x"),
+            (self.invert, "-v"),
+            (self.icase, "-i"),
+        ] {
+            if on {
+                a.push(flag);
+            }
+        }
+        a
+    }
+}
+
+/// Each rule as the oracle runs it under `flags`.
+fn oracle_rules(rules: &[(String, Regex)], f: Flags) -> Vec<Regex> {
+    rules
+        .iter()
+        .map(|(r, _)| {
+            let body = match (f.line, f.word) {
+                (true, _) => format!("^(?:{r})$"),
+                (false, true) => format!(r"\b{{start-half}}(?:{r})\b{{end-half}}"),
+                _ => format!("(?:{r})"),
+            };
+            let ci = if f.icase { "(?i)" } else { "" };
+            Regex::new(&format!("{ci}{body}")).expect("oracle rule")
+        })
+        .collect()
+}
+
+/// The leftmost-first match across `rules` in `line` at or after `at`.
+fn leftmost_first(rules: &[Regex], line: &[u8], at: usize) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize)> = None;
+    for re in rules {
+        if let Some(m) = re.find_at(line, at) {
+            if best.is_none_or(|b| m.start() < b.0) {
+                best = Some((m.start(), m.end()));
+            }
+        }
+    }
+    best
+}
+
+fn oracle(rules: &[(String, Regex)], text: &[u8], f: Flags) -> Vec<u8> {
+    let res = oracle_rules(rules, f);
+    let lines: Vec<&[u8]> = text
+        .strip_suffix(b"\n")
+        .unwrap_or(text)
+        .split(|&b| b == b'\n')
+        .collect();
+    let mut out = Vec::new();
+    let mut count = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let selected = res.iter().any(|re| re.is_match(line)) != f.invert;
+        if !selected {
+            continue;
+        }
+        count += 1;
+        if f.count {
+            continue;
+        }
+        let prefix = if f.number {
+            format!("{}:", i + 1)
+        } else {
+            String::new()
+        };
+        if f.only {
+            let mut at = 0;
+            while let Some((s, e)) = leftmost_first(&res, line, at) {
+                out.extend_from_slice(prefix.as_bytes());
+                out.extend_from_slice(&line[s..e]);
+                out.push(b'\n');
+                at = e;
+            }
+        } else {
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+    }
+    if f.count {
+        out = format!("{count}\n").into_bytes();
+    }
+    out
+}
+
+/// The number of random cases, and the largest pack: the default run
+/// (a few seconds in a debug build) keeps large packs to 400 rules; with
+/// `GPUGREP_RULE_PACK_CASES` set they go up to 2,000.
+fn cases() -> (u64, usize) {
+    match std::env::var("GPUGREP_RULE_PACK_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        Some(n) => (n, 2000),
+        None => (8, 400),
+    }
+}
+
+#[test]
+fn random_packs_agree_with_the_oracle() {
+    let first: u64 = std::env::var("GPUGREP_RULE_PACK_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let sb = Sandbox::new();
+    let (cases, largest) = cases();
+    for seed in first..first + cases {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        // Mostly small packs, now and then a large one.
+        let n = match rng.below(5) {
+            0 => 200 + rng.below(largest - 199),
+            _ => 1 + rng.below(60),
+        };
+        let rules: Vec<(String, Regex)> = (0..n).map(|_| rule(&mut rng)).collect();
+        let data = text(&mut rng);
+        let pack: String = rules.iter().map(|(r, _)| format!("{r}\n")).collect();
+        sb.write("rules.txt", &pack);
+        sb.write("text.txt", &data);
+        for _ in 0..2 {
+            let f = Flags::random(&mut rng);
+            let want = oracle(&rules, &data, f);
+            for engine in ["alternation", "pack", "rules"] {
+                let mut args = f.args();
+                args.extend(["-f", "rules.txt", "text.txt"]);
+                let out = sb.grep(&args).env("GPUGREP_RULE_PACK", engine).run();
+                assert!(
+                    out.code == 0 || out.code == 1,
+                    "seed {seed}, {engine}, {args:?}: exit {}: {}",
+                    out.code,
+                    out.stderr
+                );
+                assert!(
+                    out.stdout == want,
+                    "seed {seed} ({n} rules), engine {engine}, {args:?}\n{}\nrules (first 20):\n{}",
+                    common::diff(&want, &out.stdout),
+                    pack.lines().take(20).collect::<Vec<_>>().join("\n")
+                );
+            }
+        }
+    }
+}
+
+/// GNU grep names the pattern file and line of an invalid expression
+/// (`grep: rules.txt:3: Unmatched ( or \(`), `-` for standard input, and
+/// no place for `-e`. The first invalid pattern, in command-line order.
+#[test]
+fn invalid_rule_names_its_file_and_line() {
+    let sb = Sandbox::new();
+    let mut rules: String = (0..500).map(|i| format!("abc{i}[0-9]+\n")).collect();
+    rules.push_str("ok\nba(r\nx{2,1}\n");
+    sb.write("rules.txt", &rules);
+    sb.write("in.txt", "abc1 2\n");
+    sb.grep(&["-E", "-f", "rules.txt", "in.txt"]).expect(
+        "",
+        "gpugrep: rules.txt:502: Unmatched ( or \\(\n",
+        2,
+    );
+    sb.grep(&["-E", "-e", "ok", "-f", "rules.txt", "in.txt"])
+        .expect("", "gpugrep: rules.txt:502: Unmatched ( or \\(\n", 2);
+    sb.grep(&["-E", "-e", "x(", "-f", "rules.txt", "in.txt"])
+        .expect("", "gpugrep: Unmatched ( or \\(\n", 2);
+    sb.grep(&["-E", "-f", "-", "in.txt"])
+        .stdin("a\nb{2,1}\n")
+        .expect("", "gpugrep: -:2: Invalid content of \\{\\}\n", 2);
+    // Basic syntax, one pattern, as GNU grep.
+    sb.write("one.txt", "x\\(\n");
+    sb.grep(&["-f", "one.txt", "in.txt"])
+        .expect("", "gpugrep: one.txt:1: Unmatched ( or \\(\n", 2);
+}
+
+/// Past the documented size limit a pack is refused with a clear error,
+/// exit 2, in seconds (not a panic, not minutes of compiling).
+#[test]
+fn pack_past_the_size_limit_is_refused() {
+    let sb = Sandbox::new();
+    let rules: String = (0..300).map(|i| format!("abc{i}\\w{{2000}}\n")).collect();
+    sb.write("rules.txt", &rules);
+    sb.write("in.txt", "abc\n");
+    let out = sb
+        .grep(&["-E", "-c", "-f", "rules.txt", "in.txt"])
+        .run_within(std::time::Duration::from_secs(60));
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("gpugrep: rule pack too large: its automata need more than 256 MiB"),
+        "{}",
+        out.stderr
+    );
+}
+
+/// `--debug` names the rule-pack engine.
+#[test]
+fn debug_names_the_pack_engine() {
+    let sb = Sandbox::new();
+    let rules: String = (0..300)
+        .map(|i| format!("error{i}: .* not found\n"))
+        .collect();
+    sb.write("rules.txt", &rules);
+    sb.write("in.txt", "error7: x not found\n");
+    let out = sb
+        .grep(&[
+            "--debug",
+            "--engine",
+            "cpu",
+            "-E",
+            "-c",
+            "-f",
+            "rules.txt",
+            "in.txt",
+        ])
+        .run();
+    assert_eq!(out.stdout, b"1\n");
+    assert!(
+        out.stderr.contains(
+            "300 pattern(s), regex rule pack (per-rule regexes tried on lines holding their \
+             literals), lines found by the rules' literal candidates"
+        ),
+        "{}",
+        out.stderr
+    );
+}
