@@ -1,6 +1,7 @@
 //! One large file is cut at line boundaries and searched by several threads
 //! when nothing ties lines together. `GPUGREP_SPLIT_MIN` makes tiny files
-//! split too: the output must be what one thread prints.
+//! split too: the output must be what one thread prints (line numbers
+//! included: each piece numbers its lines from the counts of the others).
 
 use proptest::prelude::*;
 use std::process::Command;
@@ -26,6 +27,7 @@ proptest! {
         threads in 2usize..5,
         mode in prop::sample::select(vec!["", "-c", "-l", "-L", "-q", "-o", "--count-matches"]),
         invert in any::<bool>(), offsets in any::<bool>(), late in any::<bool>(),
+        numbers in any::<bool>(), nul_data in any::<bool>(),
     ) {
         let mut text = text;
         if let Some(i) = nul_at {
@@ -45,6 +47,8 @@ proptest! {
         if !mode.is_empty() { args.push(mode.into()); }
         if invert { args.push("-v".into()); }
         if offsets { args.push("-b".into()); }
+        if numbers { args.push("-n".into()); }
+        if nul_data { args.push("-z".into()); }
         args.push("ab".into());
         let one = run(&args, &file, 1);
         let many = run(&args, &file, threads);

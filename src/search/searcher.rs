@@ -86,6 +86,13 @@ impl<'m> Searcher<'m> {
         Ok(self.outcome())
     }
 
+    /// Numbers lines from `line` for the line at absolute offset `pos`:
+    /// a piece of a split input, whose earlier lines another thread counted.
+    pub fn number_lines_from(&mut self, pos: u64, line: u64) {
+        self.count_pos = pos;
+        self.count_line = line;
+    }
+
     /// The result so far.
     pub fn outcome(&self) -> Outcome {
         Outcome {

@@ -2,8 +2,11 @@
 //! searched into its own [`Output::piece`], printed in order.
 //!
 //! Only when the run has this one input and nothing ties one line's output
-//! to another's (no line numbers, context, `-m` or JSON).
+//! to another's (no context, `-m` or JSON). Line numbers do not: the
+//! threads first count each piece's lines in parallel, so every piece
+//! numbers its lines without counting the pieces before it.
 
+use super::searcher::count_byte;
 use super::{Outcome, Output, Search, SearchOptions};
 use std::io;
 
@@ -27,11 +30,8 @@ fn split_min_bytes() -> usize {
 pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<Vec<usize>> {
     let threads = search.split_threads;
     let opts: &SearchOptions = &search.opts;
-    let independent = !opts.line_numbers
-        && opts.before == 0
-        && opts.after == 0
-        && !opts.separators
-        && opts.max_count.is_none();
+    let independent =
+        opts.before == 0 && opts.after == 0 && !opts.separators && opts.max_count.is_none();
     if threads < 2 || !independent || data.len() < split_min_bytes() || sink.piece().is_none() {
         return None;
     }
@@ -48,6 +48,35 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
     Some(cuts)
 }
 
+/// The number of each piece's first line: each piece's terminators are
+/// counted by a thread of its own, then summed in order.
+fn first_lines(data: &[u8], cuts: &[usize], terminator: u8) -> Vec<u64> {
+    let counts: Vec<u64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| scope.spawn(move || count_byte(&data[w[0]..w[1]], terminator)))
+            .collect();
+        handles
+            .into_iter()
+            .zip(cuts.windows(2))
+            .map(|(h, w)| {
+                // A thread that failed to count is counted for here.
+                h.join()
+                    .unwrap_or_else(|_| count_byte(&data[w[0]..w[1]], terminator))
+            })
+            .collect()
+    });
+    let mut line = 1;
+    counts
+        .iter()
+        .map(|c| {
+            let first = line;
+            line += c;
+            first
+        })
+        .collect()
+}
+
 /// Searches the pieces in parallel and appends their output in order. A
 /// piece that meets binary data ends the output there, as one thread would.
 pub(super) fn search<O: Output>(
@@ -56,15 +85,24 @@ pub(super) fn search<O: Output>(
     cuts: &[usize],
     sink: &mut O,
 ) -> io::Result<Outcome> {
+    let first_lines = match search.opts.line_numbers {
+        true => first_lines(data, cuts, search.opts.terminator),
+        false => Vec::new(),
+    };
     let pieces: Vec<io::Result<(Outcome, O::Piece)>> = std::thread::scope(|scope| {
         let handles: Vec<_> = cuts
             .windows(2)
-            .map(|w| {
+            .enumerate()
+            .map(|(k, w)| {
                 let (start, end) = (w[0], w[1]);
                 let piece = sink.piece();
+                let first_line = first_lines.get(k).copied();
                 scope.spawn(move || {
                     let mut piece = piece.ok_or_else(|| io::Error::other("no split output"))?;
                     let mut s = search.searcher(search.opts);
+                    if let Some(line) = first_line {
+                        s.number_lines_from(start as u64, line);
+                    }
                     s.search_block(&data[..end], 0, start, &mut piece)?;
                     Ok((s.outcome(), piece))
                 })
