@@ -7,6 +7,7 @@
 
 mod gpu;
 mod one;
+mod ordered;
 
 use crate::config::{Config, Mode};
 use crate::engine::gpu::GpuError;
@@ -193,6 +194,11 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
             gpu::search(shared, backend, gpu_only, items, sizes, out, &mut state)?
         }
         Inputs::Listed(items) => search_items(shared, items, &job, out, &mut state)?,
+        // Trees without `-R` or `--gitignore`: walked by every thread.
+        Inputs::Walk if !shared.cfg.follow_links && !shared.cfg.gitignore => {
+            let starts = walk::starts(&shared.cfg);
+            ordered::search_trees(shared, starts, shared.cfg.threads, &job, out, &mut state)?
+        }
         Inputs::Walk => search_walking(shared, &job, out, &mut state)?,
     }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
