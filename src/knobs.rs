@@ -106,6 +106,10 @@ pub struct Knobs {
     /// `GPUGREP_SPLIT_MIN` (size): from how many bytes one file is split
     /// across threads (default 32M); `1` splits tiny files. Test only.
     pub split_min: Knob<u64>,
+    /// `GPUGREP_DECOMPRESS_BLOCK` (size): compressed bytes per job when one
+    /// gzip or zstd file is decompressed on several threads (default 1M);
+    /// small jobs cut small test files at every member. Test only.
+    pub decompress_block: Knob<u64>,
 }
 
 /// One parse rule per kind of value.
@@ -188,6 +192,7 @@ impl Knobs {
             gpu_sync: read(lookup, "GPUGREP_GPU_SYNC"),
             stream_chunk: read(lookup, "GPUGREP_STREAM_CHUNK"),
             split_min: read(lookup, "GPUGREP_SPLIT_MIN"),
+            decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
         }
     }
 
@@ -256,7 +261,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 10, "{names:?}");
+        assert_eq!(names.len(), 11, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -33,6 +33,10 @@ pub struct Shared {
     pub prog: String,
     /// Threads that may split one large file (the run's only input).
     pub split_threads: usize,
+    /// Threads that may decompress one file's members or frames: the
+    /// run's threads shared among the inputs when there are fewer inputs
+    /// than threads (known only when the inputs are listed first).
+    pub decompress_threads: usize,
     /// Standard output's file, when inputs must not be it.
     pub output_file: Option<OutputFile>,
 }
@@ -104,6 +108,10 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         print,
         prog: prog.to_string(),
         split_threads: if items.len() == 1 { cfg_threads } else { 1 },
+        decompress_threads: match items.len() {
+            0 => 1,
+            n => (cfg_threads / n).max(1),
+        },
         output_file,
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
@@ -115,7 +123,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed(), listed);
+                state.print_stats(started.elapsed(), listed, gpu::why_cpu(&shared.cfg));
             }
             (state.selected, state.had_error)
         }
@@ -478,7 +486,12 @@ impl Printed {
 
     /// `--stats`, on stderr so that pipes see only results; `listed`: the
     /// time taken to list the inputs before searching them.
-    fn print_stats(&self, elapsed: std::time::Duration, listed: Option<std::time::Duration>) {
+    fn print_stats(
+        &self,
+        elapsed: std::time::Duration,
+        listed: Option<std::time::Duration>,
+        why_cpu: Option<&str>,
+    ) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
             self.bytes as f64 / secs / 1e9
@@ -494,6 +507,9 @@ impl Printed {
             self.bytes,
             if self.gpu { "gpu" } else { "cpu" }
         );
+        if let (false, Some(why)) = (self.gpu, why_cpu) {
+            eprintln!("engine cpu because {why}");
+        }
         if let Some(w) = listed {
             eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
         }

@@ -245,11 +245,39 @@ fn debug_says_the_cpu_engine_searches_decompressed_input() {
     assert_eq!(out.stdout, b"2\n");
     assert!(
         out.stderr.contains(
-            "gpugrep: debug: engine: cpu (--decompress: decompressed streams are searched by the CPU engine)"
+            "gpugrep: debug: engine: cpu (--decompress: decompressed streams are searched by the CPU engine (the GPU pipeline reads files of known size in parallel parts and searches them again from a map; a decompressed stream has no size until its end and is read once, in order))"
         ),
         "{}",
         out.stderr
     );
+}
+
+#[test]
+fn stats_say_why_compressed_input_is_searched_on_the_cpu() {
+    let s = logs();
+    let out = s
+        .grep(&["--decompress", "--stats", "-c", "alpha", "log.gz"])
+        .run();
+    assert_eq!(out.stdout, b"2\n");
+    assert!(
+        out.stderr
+            .contains("\nengine cpu\nengine cpu because --decompress: decompressed streams are searched by the CPU engine ("),
+        "{}",
+        out.stderr
+    );
+    // Asked for the CPU engine: nothing to explain.
+    let out = s
+        .grep(&[
+            "--decompress",
+            "--stats",
+            "--engine",
+            "cpu",
+            "-c",
+            "alpha",
+            "log.gz",
+        ])
+        .run();
+    assert!(!out.stderr.contains("because"), "{}", out.stderr);
 }
 
 /// A `bad` archive of each format whose header or first block is

@@ -25,6 +25,17 @@ if command -v ugrep >/dev/null; then
     ldd .dev/ugrep | awk '/=> \// {print $3}' | grep -vE '/(libc|libm|libgcc_s|libstdc\+\+)\.so' |
         xargs -r cp -L -t .dev/lib
 fi
+# The compressors benches/compressed.sh compares with (the device machine
+# may have none): gzip and zgrep (a script calling gzip and grep from
+# PATH), zstd, and the libraries they load.
+for tool in gzip zgrep zstd; do
+    if command -v $tool >/dev/null; then
+        cp "$(command -v $tool)" .dev/$tool
+        mkdir -p .dev/lib
+        ldd .dev/$tool 2>/dev/null | awk '/=> \// {print $3}' |
+            grep -vE '/(libc|libm|libgcc_s|libstdc\+\+)\.so' | xargs -r cp -L -t .dev/lib
+    fi
+done
 # The everyday matrix's source tree (benches/everyday), packed once.
 if [[ ! -s .dev/tree.tar.xz && -n $(ls /usr/src/linux-source-*.tar.xz 2>/dev/null) ]]; then
     t=$(mktemp -d)

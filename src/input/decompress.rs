@@ -19,6 +19,7 @@
 //! decoding the next.)
 
 mod lz4;
+mod parallel;
 mod xz;
 
 use std::fs::File;
@@ -62,6 +63,11 @@ const MAGIC_LEN: usize = 6;
 
 /// The format whose magic number `head` starts with, if any.
 pub fn sniff(head: &[u8]) -> Option<Format> {
+    if let [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..] = head {
+        // A skippable frame (`50..5F 2A 4D 18`), as `pzstd` writes before
+        // each frame. lz4 shares the form; zstd is what writes it first.
+        return Some(Format::Zstd);
+    }
     MAGICS
         .iter()
         .find(|(magic, _)| head.starts_with(magic))
@@ -70,6 +76,9 @@ pub fn sniff(head: &[u8]) -> Option<Format> {
 
 /// True while `head` is too short to rule out every magic number.
 fn may_grow_into_magic(head: &[u8]) -> bool {
+    if let [0x50..=0x5F] | [0x50..=0x5F, 0x2A] | [0x50..=0x5F, 0x2A, 0x4D] = head {
+        return true;
+    }
     MAGICS
         .iter()
         .any(|(m, _)| m.len() > head.len() && m.starts_with(head))
@@ -113,8 +122,10 @@ pub fn wrap(
 /// Opens `path` for `--decompress`: a regular file holding a known format
 /// as its decompressed stream, and a FIFO or device as a stream sniffed
 /// like standard input (it can be opened only once); `None` for a plain
-/// regular file or a directory, which the caller opens as usual.
-pub fn open(path: &Path) -> io::Result<Option<Box<dyn Read + Send>>> {
+/// regular file or a directory, which the caller opens as usual. With
+/// `threads` above 1, a gzip or zstd file made of several members or
+/// frames is decompressed on that many threads (`parallel`).
+pub fn open(path: &Path, threads: usize) -> io::Result<Option<Box<dyn Read + Send>>> {
     let meta = std::fs::metadata(path)?;
     if meta.is_dir() {
         return Ok(None);
@@ -127,6 +138,12 @@ pub fn open(path: &Path) -> io::Result<Option<Box<dyn Read + Send>>> {
     let Some(format) = sniff(&head) else {
         return Ok(None);
     };
+    let splittable = matches!(format, Format::Gzip | Format::Zstd);
+    if splittable && threads > 1 && meta.len() > parallel::job_bytes() as u64 {
+        if let Some(reader) = parallel::open(path, format, threads) {
+            return Ok(Some(reader));
+        }
+    }
     let whole: Box<dyn Read + Send> = Box::new(io::Cursor::new(head).chain(file));
     Ok(Some(decoder(format, whole)))
 }
@@ -211,6 +228,9 @@ mod tests {
         assert_eq!(sniff(b"BZh9"), Some(Format::Bzip2));
         assert_eq!(sniff(b"\xFD7zXZ\x00\x00"), Some(Format::Xz));
         assert_eq!(sniff(b"\x04\x22\x4D\x18"), Some(Format::Lz4));
+        assert_eq!(sniff(b"\x50\x2A\x4D\x18\x04"), Some(Format::Zstd));
+        assert_eq!(sniff(b"\x5F\x2A\x4D\x18"), Some(Format::Zstd));
+        assert_eq!(sniff(b"\x60\x2A\x4D\x18"), None);
         assert_eq!(sniff(b"hello"), None);
         assert_eq!(sniff(b"\x1F"), None);
         assert_eq!(sniff(b""), None);
@@ -221,6 +241,8 @@ mod tests {
         assert!(may_grow_into_magic(b""));
         assert!(may_grow_into_magic(b"\xFD7z"));
         assert!(may_grow_into_magic(b"B"));
+        assert!(may_grow_into_magic(b"\x52\x2A"));
+        assert!(!may_grow_into_magic(b"\x52\x2B"));
         assert!(!may_grow_into_magic(b"hi"));
         assert!(!may_grow_into_magic(b"BZh"));
     }

@@ -12,7 +12,7 @@
 //! [`BoundaryMatcher`] (the back-read); other searches in such an encoding
 //! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
-use crate::config::{Config, Syntax};
+use crate::config::{Config, EngineChoice, Syntax};
 use crate::confirm::LineLiterals;
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
@@ -21,6 +21,7 @@ use crate::engine::Matcher;
 use encoding_rs::Encoding;
 use std::sync::Arc;
 
+use super::glushkov;
 use super::translate::{escape_literal, translate};
 
 mod expr;
@@ -228,7 +229,42 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
     let mut compiled = compile_regex(&alternatives, cfg)?;
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
+    // Only `--engine gpu` runs the automaton (auto: not measured yet), so
+    // only it pays for building one.
+    let weak = match &compiled.gpu {
+        None => true,
+        Some(GpuPlan::Required(lits)) => weak_literals(lits),
+        Some(_) => false,
+    };
+    if weak && cfg.engine == EngineChoice::Gpu {
+        automaton_plan(&mut compiled, &alternatives, cfg);
+    }
     Ok(compiled)
+}
+
+/// Required literals that make poor GPU candidates: some of one or two
+/// bytes, or more than [`MAX_STRONG_LITERALS`] (a regex's small classes
+/// expanded). With `--engine gpu` the automaton replaces them (its lines
+/// are the matching lines, not every occurrence of a short literal);
+/// under auto the measured literal path stays.
+fn weak_literals(lits: &[Vec<u8>]) -> bool {
+    lits.len() > MAX_STRONG_LITERALS || lits.iter().any(|l| l.len() < 3)
+}
+
+/// See [`weak_literals`].
+const MAX_STRONG_LITERALS: usize = 64;
+
+/// A regex without literals for the GPU (or, with `--engine gpu`, with
+/// weak ones) gets its rules' automaton, when it can be built; `--debug`
+/// (the description) says which, or why not.
+fn automaton_plan(compiled: &mut Compiled, alternatives: &[String], cfg: &Config) {
+    match glushkov::for_rules(alternatives, cfg) {
+        Ok(a) => {
+            compiled.description += &format!(", {} for the GPU", a.describe());
+            compiled.gpu = Some(GpuPlan::Automaton(Box::new(a)));
+        }
+        Err(why) => compiled.description += &format!(", no GPU automaton: {why}"),
+    }
 }
 
 #[cfg(test)]
@@ -239,6 +275,34 @@ mod tests {
         let cfg = Config::from_args(args);
         let pattern = args.last().unwrap().as_bytes().to_vec();
         compile(&[pattern], &cfg).unwrap()
+    }
+
+    /// With --engine gpu, a regex with no required literal (or weak ones)
+    /// gets the rules' automaton (issue 17); auto and cpu never build it.
+    #[test]
+    fn regex_without_literals_gets_an_automaton() {
+        let c = compiled(&["--engine", "gpu", "-E", "[0-9]+\\.[0-9]+|x[a-f]{2,4}"]);
+        match &c.gpu {
+            Some(GpuPlan::Automaton(a)) => assert_eq!(a.rules, 1),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            c.description.contains("automaton of 1 rule(s)"),
+            "{}",
+            c.description
+        );
+        let c = compiled(&["-E", "[0-9]+\\.[0-9]+|x[a-f]{2,4}"]);
+        assert!(!matches!(c.gpu, Some(GpuPlan::Automaton(_))));
+        assert!(!c.description.contains("automaton"), "{}", c.description);
+        let c = compiled(&["--engine", "gpu", "-E", "[ab]{200}"]);
+        assert!(
+            c.description
+                .contains("no GPU automaton: a counted repetition"),
+            "{}",
+            c.description
+        );
+        // Refused: the weak literals stay the plan.
+        assert!(matches!(c.gpu, Some(GpuPlan::Required(_))));
     }
 
     /// Regression (issue 13, item 10): a large alternation of words was
@@ -293,5 +357,11 @@ mod tests {
         assert!(c
             .description
             .ends_with("no literal that every match contains"));
+        // With --engine gpu the automaton refuses it too, and says why.
+        let c = compiled(&["--engine", "gpu", "-E", ".*"]);
+        assert_eq!(c.gpu, None);
+        assert!(c.description.ends_with(
+            "no literal that every match contains, no GPU automaton: a rule matches the empty string (every line matches)"
+        ), "{}", c.description);
     }
 }

@@ -14,6 +14,7 @@ pub mod bracket;
 pub mod compile;
 mod finder;
 pub mod fold;
+pub mod glushkov;
 pub mod interval;
 pub mod posix_class;
 pub mod read;

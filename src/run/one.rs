@@ -99,6 +99,7 @@ fn search_opened(
     let cfg = &shared.cfg;
     let options = OpenOptions {
         decompress: cfg.decompress,
+        decompress_threads: shared.decompress_threads,
         map: shared.split_threads > 1,
     };
     let mut opened = match search::open(input, preloaded, options) {

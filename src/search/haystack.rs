@@ -89,6 +89,8 @@ enum Storage<'d> {
 pub struct OpenOptions {
     /// `--decompress`.
     pub decompress: bool,
+    /// Threads that may decompress one file (its members or frames).
+    pub decompress_threads: usize,
     /// Map regular files: one large file split between threads.
     pub map: bool,
 }
@@ -110,7 +112,7 @@ pub fn open<'d>(
     };
     let decompressed = match (o.decompress, preloaded, &input.path) {
         (false, _, _) | (true, Some(_), _) => None,
-        (true, None, Some(path)) => decompress::open(path).map_err(quiet)?,
+        (true, None, Some(path)) => decompress::open(path, o.decompress_threads).map_err(quiet)?,
         (true, None, None) => Some(decompress::wrap(source::stdin_reader()).map_err(quiet)?.0),
     };
     let file = match (decompressed, preloaded, &input.path) {

@@ -82,6 +82,7 @@ pub(super) struct Functions {
     pub(super) scan: CudaFunction,
     pub(super) compact: CudaFunction,
     pub(super) multi: CudaFunction,
+    pub(super) automaton: CudaFunction,
     pub(super) tally: CudaFunction,
     pub(super) backread: CudaFunction,
 }
@@ -92,9 +93,10 @@ impl Functions {
             ctx.load_module(Ptx::from_src(ptx))
                 .map_err(unavailable("loading the kernels' PTX"))
         };
-        let (literal, multi, tally, backread, compact) = (
+        let (literal, multi, automaton, tally, backread, compact) = (
             module(kernels::LITERAL_PTX)?,
             module(kernels::MULTI_PTX)?,
+            module(kernels::AUTOMATON_PTX)?,
             module(kernels::TALLY_PTX)?,
             module(kernels::BACKREAD_PTX)?,
             module(kernels::COMPACT_PTX)?,
@@ -109,6 +111,7 @@ impl Functions {
             scan: f(&compact, "scan_counts")?,
             compact: f(&compact, "compact")?,
             multi: f(&multi, "multi")?,
+            automaton: f(&automaton, "automaton")?,
             tally: f(&tally, "tally")?,
             backread: f(&backread, "backread")?,
         })

@@ -147,6 +147,7 @@ mod tests {
         for (ptx, names) in [
             (LITERAL_PTX, &["prefix4_full", "prefix4_short", "bm"][..]),
             (MULTI_PTX, &["multi"]),
+            (AUTOMATON_PTX, &["automaton"]),
             (TALLY_PTX, &["tally"]),
             (BACKREAD_PTX, &["backread"]),
             (COMPACT_PTX, &["scan_counts", "compact"]),

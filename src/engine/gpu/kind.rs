@@ -18,6 +18,11 @@ use super::literal::Literal;
 use super::multi::MultiTables;
 use super::GpuError;
 use crate::pattern::compile::GpuPlan;
+use crate::pattern::glushkov::Automaton;
+
+/// Bytes by which the automaton's cut pieces overlap (the longest line
+/// across a cut the GPU still searches).
+pub const LINE_OVERLAP: usize = 64 * 1024;
 
 /// One kind of GPU search. The CPU half (lengths, mirror) is what the
 /// simulated pipeline and the per-file matcher use; the device half runs
@@ -72,6 +77,9 @@ pub enum Target {
     One(Vec<u8>),
     /// Several literals: the `multi` kernel (`multi.rs`).
     Many(Box<MultiTables>),
+    /// A rule pack's automaton: the `automaton` kernel (`automaton.rs`),
+    /// which marks the start of every line it selects (candidates).
+    Automaton(Box<Automaton>),
 }
 
 impl Target {
@@ -84,6 +92,7 @@ impl Target {
             GpuPlan::LiteralSet(set) | GpuPlan::Required(set) => {
                 MultiTables::new(set).map(|t| Target::Many(Box::new(t)))
             }
+            GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
         }
     }
 
@@ -92,7 +101,30 @@ impl Target {
         match self {
             Target::One(p) => f(&Literal(p)),
             Target::Many(t) => f(&**t),
+            Target::Automaton(a) => f(&**a),
         }
+    }
+
+    /// How many bytes a file's pieces cut across chunks of `chunk` bytes
+    /// overlap by. A literal: its longest match less one, so a match
+    /// across the cut lies whole in the next piece. The automaton, whose
+    /// matches are lines of any length: up to [`LINE_OVERLAP`] bytes (half
+    /// a chunk at most), so a line that starts in the overlap lies whole in
+    /// the next piece; a cut whose overlap holds no line terminator has a
+    /// longer line across it, and the pipeline leaves that file to the CPU
+    /// (`cuts_at_lines`).
+    pub fn cut_overlap(&self, chunk: usize) -> usize {
+        match self {
+            Target::Automaton(_) => LINE_OVERLAP.min(chunk / 2),
+            _ => self.longest().max(1) - 1,
+        }
+    }
+
+    /// The kind's offsets are line starts, and a file cut across chunks is
+    /// searched on the GPU only where every cut's overlap holds a line
+    /// terminator (see `cut_overlap`).
+    pub fn cuts_at_lines(&self) -> bool {
+        matches!(self, Target::Automaton(_))
     }
 
     /// The longest pattern: chunks' cut pieces overlap by this - 1.

@@ -10,7 +10,8 @@
 //!   shapes): the shared machinery;
 //! - `kind` (the `Kind` trait and [`Target`]) and one file
 //!   per search kind beside its kernel: `literal` (kernels/literal.cu),
-//!   `multi` (kernels/multi.cu);
+//!   `multi` (kernels/multi.cu), `automaton` (kernels/automaton.cu, a rule
+//!   pack's automaton from `pattern::glushkov`);
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
 //!   and `tally` (kernels/tally.cu);
 //! - pure and unit-tested on any machine: `kernels` (launch arithmetic,
@@ -26,6 +27,7 @@
 //! `catch_unwind` as a last line of defence (a missing libcuda would
 //! otherwise panic inside cudarc's loader).
 
+mod automaton;
 pub mod backread;
 #[cfg(feature = "bench-tools")]
 mod bench;
@@ -45,7 +47,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use backread::Backread;
 pub use context::Timings;
 pub use kernels::Kernel;
-pub use kind::Target;
+pub use kind::{Target, LINE_OVERLAP};
 pub use multi::MultiTables;
 pub use tally::{FileCount, MatchCount, Tally};
 
@@ -229,6 +231,7 @@ impl GpuLane {
         match target {
             Target::One(p) => self.search(text, p, backread, cap, tally),
             Target::Many(t) => self.search_many(text, t, backread, cap, tally),
+            Target::Automaton(a) => self.run(text, &**a, backread, cap, tally),
         }
     }
 

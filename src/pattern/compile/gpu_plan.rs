@@ -2,8 +2,9 @@
 //! the same pass as the CPU matchers, so the rule "which searches the GPU
 //! takes, and whether what it finds are matches" lives in one place.
 //!
-//! The GPU searches literals only (`crate::engine::gpu::Target`); a plan
-//! says which and what its hits mean. Matches: an occurrence of the literal
+//! The GPU searches literals (`crate::engine::gpu::Target`) or, for a
+//! regex without required literals, a rule pack's automaton
+//! (`pattern::glushkov`); a plan says which and what its hits mean. Matches: an occurrence of the literal
 //! (or of a member of the set) is a match of the pattern; `-w`/`-x` may
 //! still confirm it (`Compiled::confirm`), and the per-file matcher reports
 //! it without looking further. Candidates: an occurrence only says the line
@@ -24,6 +25,10 @@ pub enum GpuPlan {
     /// that has to go through the regex: candidates, whose lines the regex
     /// confirms. The `multi` kernel.
     Required(Vec<Vec<u8>>),
+    /// The rules' bit-parallel automaton (`pattern::glushkov`), for a regex
+    /// with no literal every match contains: the start of each line it
+    /// selects, candidates the regex confirms. The `automaton` kernel.
+    Automaton(Box<crate::pattern::glushkov::Automaton>),
 }
 
 impl GpuPlan {
@@ -32,7 +37,7 @@ impl GpuPlan {
     pub fn offsets_are_matches(&self) -> bool {
         match self {
             GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) => true,
-            GpuPlan::Required(_) => false,
+            GpuPlan::Required(_) | GpuPlan::Automaton(_) => false,
         }
     }
 
@@ -41,6 +46,7 @@ impl GpuPlan {
         match self {
             GpuPlan::Literal(_) => 1,
             GpuPlan::LiteralSet(s) | GpuPlan::Required(s) => s.len(),
+            GpuPlan::Automaton(a) => a.rules,
         }
     }
 

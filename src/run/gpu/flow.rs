@@ -172,7 +172,8 @@ impl<'a, 'r> Flow<'a, 'r> {
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
-        let mut packer = Packer::new(self.shape.chunk, self.search.target.longest());
+        let overlap = self.search.target.cut_overlap(self.shape.chunk);
+        let mut packer = Packer::new(self.shape.chunk, overlap + 1);
         let mut plans = Vec::new();
         for (i, item) in self.items.iter().enumerate() {
             if self.board.aborted() || self.board.failed() {

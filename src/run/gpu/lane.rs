@@ -56,7 +56,8 @@ impl<'r> Flow<'_, 'r> {
                 stats::add(&self.stages.chunks, 1);
                 stats::add(&self.stages.gpu_bytes, plan.len as u64);
             }
-            let posted = self.results(&job, found);
+            let long = self.long_lines(plan, chunk.bytes(0..plan.len));
+            let posted = self.results(&job, found, &long);
             self.board.post(plan, &chunk, posted);
         }
     }
@@ -79,8 +80,33 @@ impl<'r> Flow<'_, 'r> {
         })
     }
 
-    /// One chunk's search result, per piece.
-    fn results(&self, job: &Job, found: Result<ChunkFound, GpuError>) -> Vec<Posted> {
+    /// Per piece, for a kind that reports lines (`Target::cuts_at_lines`):
+    /// the piece is cut at its end and no line terminator lies in the bytes
+    /// the next piece repeats, so a line longer than the overlap crosses
+    /// the cut and no piece holds it whole: the file goes to the CPU.
+    fn long_lines(&self, plan: &Plan, text: &[u8]) -> Vec<bool> {
+        let target = self.search.target;
+        if !target.cuts_at_lines() {
+            return vec![false; plan.pieces.len()];
+        }
+        let overlap = target.cut_overlap(self.shape.chunk);
+        let t = self.search.terminator;
+        plan.pieces
+            .iter()
+            .map(|p| {
+                let end = p.chunk_off + p.len;
+                !p.last && !text[end - overlap.min(p.len)..end].contains(&t)
+            })
+            .collect()
+    }
+
+    /// One chunk's search result, per piece (`long`: see `long_lines`).
+    fn results(
+        &self,
+        job: &Job,
+        found: Result<ChunkFound, GpuError>,
+        long: &[bool],
+    ) -> Vec<Posted> {
         let plan = &job.plan;
         let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
         let mut counts = None;
@@ -116,7 +142,7 @@ impl<'r> Flow<'_, 'r> {
             .map(|(k, (piece, offsets))| Posted {
                 offsets,
                 count: counts.as_ref().map(|c| c[k]),
-                cpu: all_cpu,
+                cpu: all_cpu || long[k],
                 unreadable: bad.contains(&piece.file),
             })
             .collect()

@@ -44,7 +44,7 @@ use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use board::{Entry, Take};
-pub use choose::{open, sizes, start, wanted, Wanted};
+pub use choose::{open, sizes, start, wanted, why_cpu, Wanted};
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
@@ -88,6 +88,13 @@ pub fn search(
                 t.maxlen,
                 t.keys.len()
             ),
+        );
+    }
+    if let Target::Automaton(a) = &target {
+        debug(
+            &shared.cfg,
+            &shared.prog,
+            &format!("gpu: automaton kernel: {}", a.describe()),
         );
     }
     let need = sizes.iter().flatten().map(|s| s + 1).sum();

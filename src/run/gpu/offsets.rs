@@ -32,6 +32,9 @@ impl Matcher for FileOffsets<'_> {
                 // may have run past the file's end into the next. Checked
                 // again inside `hay`, which also gives the longest.
                 Target::Many(t) => t.longest_at(hay, g),
+                // A line start (candidates): the searcher takes the line
+                // around it and the regex confirms it.
+                Target::Automaton(_) => return (g < hay.len()).then_some(g..g),
             };
             if let Some(len) = len {
                 return Some(g..g + len);

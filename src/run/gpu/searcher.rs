@@ -71,6 +71,7 @@ impl ChunkSearcher for GpuLane {
         match target {
             Target::One(p) => GpuLane::search(self, text, p, backread, cap, tally),
             Target::Many(t) => self.search_many(text, t, backread, cap, tally),
+            Target::Automaton(_) => self.search_target(text, target, backread, cap, tally),
         }
     }
 
@@ -99,6 +100,7 @@ impl ChunkSearcher for CpuMirror {
                     .collect()
             }
             Target::Many(t) => t.reference(text),
+            Target::Automaton(a) => a.reference(text),
         };
         if let Some(b) = backread {
             backread::filter(text, &mut starts, b);
@@ -106,6 +108,7 @@ impl ChunkSearcher for CpuMirror {
         let len_at = |p: u64| match target {
             Target::One(pat) => pat.len() as u64,
             Target::Many(t) => t.longest_at(text, p as usize).unwrap_or(1) as u64,
+            Target::Automaton(_) => 1,
         };
         if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &len_at)) {
             return Ok(ChunkFound::Counts(counts));

@@ -1,0 +1,141 @@
+// automaton: a rule pack's bit-parallel Glushkov automaton, run line by
+// line. Host side and table layout: src/engine/gpu/automaton.rs and
+// src/pattern/glushkov.rs (whose `simulate.rs` is this kernel step for
+// step, on the CPU); tile layout and helpers: common.cuh.
+//
+// Launch contract:
+//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
+//   dynamic shared = 256 bytes (class map) + classes*words*4 bytes when
+//            `masks_shared` is 1 (they fit), else 256 bytes.
+//   args   = text (device, tiles*TILE_BYTES + PAD_BYTES readable)  n (bytes)
+//            term (line terminator)  words (1..=MAX_WORDS)  classes (1..=256)
+//            class_of (u8[256])  masks (u32[classes*words])
+//            class_starts (u32[8]: bit c set when class c may start a match)
+//            shift, self_loop, first_any, first_bol, last_any, last_eol
+//                  (u32[words] each)
+//            exc_count  exc_pos (u32[exc_count])  exc_start (u32[exc_count+1])
+//            exc_word, exc_mask (u32[exc_start[exc_count]])
+//            empty_line (0/1)  masks_shared (0/1)
+//            bitmap (u32[tiles*TILE_WORDS])  counts (u32[tiles])  tiles
+//   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
+//   owns text bytes [tile*TILE_BYTES + 128*t, +128) and bitmap words
+//   tile*TILE_WORDS + 4*t .. +4, which it writes once; thread 0 writes
+//   counts[tile]. A line starts at byte 0 and after every terminator; the
+//   thread runs the automaton over each line that starts in its bytes, to
+//   the line's end (past its bytes and its tile when the line is longer),
+//   and sets the bit of the line's start when the line is selected (an
+//   empty line's start is its terminator). No bit at or past n.
+//   The state is words u32 in per-thread arrays (MAX_WORDS): packs over
+//   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
+
+#include "common.cuh"
+
+#define MAX_WORDS 256
+#define BYTES_PER_THREAD (TILE_BYTES / 256u)
+
+extern "C" __global__ void __launch_bounds__(256)
+automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u32 classes,
+          const unsigned char* __restrict__ class_of, const u32* __restrict__ masks,
+          const u32* __restrict__ class_starts, const u32* __restrict__ shift,
+          const u32* __restrict__ self_loop, const u32* __restrict__ first_any,
+          const u32* __restrict__ first_bol, const u32* __restrict__ last_any,
+          const u32* __restrict__ last_eol, u32 exc_count, const u32* __restrict__ exc_pos,
+          const u32* __restrict__ exc_start, const u32* __restrict__ exc_word,
+          const u32* __restrict__ exc_mask, u32 empty_line, u32 masks_shared,
+          u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
+{
+    extern __shared__ u32 shared[];
+    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 starts_shared[8];
+    unsigned char* cls = reinterpret_cast<unsigned char*>(shared);
+    u32* smasks = shared + 64;
+    for (u32 i = threadIdx.x; i < 256u; i += blockDim.x) cls[i] = class_of[i];
+    if (threadIdx.x < 8u) starts_shared[threadIdx.x] = class_starts[threadIdx.x];
+    if (masks_shared) {
+        for (u32 i = threadIdx.x; i < classes * words; i += blockDim.x) smasks[i] = masks[i];
+    }
+    __syncthreads();
+    const u32* mk = masks_shared ? smasks : masks;
+
+    u32 d[MAX_WORDS];
+    u32 nx[MAX_WORDS];
+    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
+        const u64 hi = lo + BYTES_PER_THREAD;
+        u32 bits[4] = {0u, 0u, 0u, 0u};
+        // The first line start at or after lo.
+        u64 s = lo;
+        if (s > 0 && s < n && __ldg(text + s - 1) != (unsigned char)term) {
+            while (s < n && s < hi && __ldg(text + s) != (unsigned char)term) ++s;
+            ++s;  // past the terminator (or past hi: no line starts here)
+        }
+        while (s < hi && s < n) {
+            // The line [s, e): run the automaton.
+            bool hit = false;
+            bool live = false;
+            u64 i = s;
+            for (u32 k = 0; k < words; ++k) d[k] = 0u;
+            for (; i < n; ++i) {
+                const unsigned char b = __ldg(text + i);
+                if (b == (unsigned char)term) break;
+                if (hit) continue;  // find the line's end
+                const u32 c = cls[b];
+                const bool at_start = i == s;
+                if (!live && !at_start && ((starts_shared[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
+                u32 carry = 0u;
+                for (u32 k = 0; k < words; ++k) {
+                    const u32 x = d[k];
+                    u32 r = ((x << 1) | carry) & __ldg(shift + k);
+                    r |= x & __ldg(self_loop + k);
+                    r |= __ldg(first_any + k);
+                    if (at_start) r |= __ldg(first_bol + k);
+                    carry = x >> 31;
+                    nx[k] = r;
+                }
+                for (u32 e = 0; e < exc_count; ++e) {
+                    const u32 p = __ldg(exc_pos + e);
+                    if ((d[p >> 5] >> (p & 31u)) & 1u) {
+                        const u32 to = __ldg(exc_start + e + 1);
+                        for (u32 j = __ldg(exc_start + e); j < to; ++j) {
+                            nx[__ldg(exc_word + j)] |= __ldg(exc_mask + j);
+                        }
+                    }
+                }
+                const u32* m = mk + (u64)c * words;
+                u32 acc = 0u, any = 0u;
+                for (u32 k = 0; k < words; ++k) {
+                    const u32 v = nx[k] & m[k];
+                    d[k] = v;
+                    acc |= v & __ldg(last_any + k);
+                    any |= v;
+                }
+                if (acc) hit = true;
+                live = any != 0u;
+            }
+            // i: the line's end (its terminator, or n).
+            if (!hit) {
+                if (i == s) {
+                    hit = empty_line != 0u;
+                } else if (live) {
+                    for (u32 k = 0; k < words; ++k) {
+                        if (d[k] & __ldg(last_eol + k)) hit = true;
+                    }
+                }
+            }
+            if (hit) {
+                const u64 off = s - lo;
+                bits[off >> 5] |= 1u << (off & 31u);
+            }
+            s = i + 1;
+        }
+        const u64 w0 = tile * TILE_WORDS + (u64)threadIdx.x * 4u;
+        u32 cnt = 0u;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            bitmap[w0 + k] = bits[k];
+            cnt += __popc(bits[k]);
+        }
+        const u32 total = block_sum(cnt, scratch);
+        if (threadIdx.x == 0) counts[tile] = total;
+    }
+}

@@ -1,0 +1,151 @@
+//! The rule-pack search kind: a pack's Glushkov automaton
+//! (`pattern::glushkov`) run over every line of the chunk by the
+//! `automaton` kernel (kernels/automaton.cu), which marks the start of each
+//! line it selects. Those are candidates: the pipeline's per-file matcher
+//! hands each line to the regex to confirm, so output never depends on the
+//! automaton being exact.
+//!
+//! The tables are built and tested on the CPU (`glushkov`, whose
+//! `reference` is this kernel step for step); here they are uploaded once
+//! per lane and the kernel launched. The mask table goes to shared memory
+//! when it fits ([`SHARED_MASK_BYTES`]).
+//!
+//! A match has no bounded length: the kind's lengths are one byte (a
+//! line start inside its piece), and files cut across chunks overlap by
+//! whole lines instead (`Target::cut_overlap`, `run::gpu::lane`).
+
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use super::context::{cuda, Device};
+use super::kernels::{self, BLOCK};
+use super::kind::{Chain, Kind};
+use super::memory::{up, Buf};
+use super::GpuError;
+use crate::pattern::glushkov::Automaton;
+
+/// Most bytes of masks put in shared memory (beside the 256-byte class
+/// map and the block's scratch, under the default 48 KiB).
+pub const SHARED_MASK_BYTES: usize = 40 * 1024;
+
+/// The kernel's tables on the GPU.
+#[derive(Default)]
+pub(super) struct Tables {
+    class_of: Buf<u8>,
+    /// masks, class_starts, shift, self_loop, first_any, first_bol,
+    /// last_any, last_eol, exc_pos, exc_start, exc_word, exc_mask.
+    words: [Buf<u32>; 12],
+    loaded: Option<u64>,
+}
+
+/// `v`, or one zero word for an empty table (a buffer is never empty).
+fn nonempty(v: &[u32]) -> &[u32] {
+    if v.is_empty() {
+        &[0]
+    } else {
+        v
+    }
+}
+
+fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), GpuError> {
+    if t.loaded == Some(a.id) {
+        return Ok(());
+    }
+    t.loaded = None;
+    let s = &dev.stream;
+    up(s, &mut t.class_of, &a.class_of)?;
+    let tables: [&[u32]; 12] = [
+        &a.masks,
+        &a.class_starts,
+        &a.shift,
+        &a.self_loop,
+        &a.first_any,
+        &a.first_bol,
+        &a.last_any,
+        &a.last_eol,
+        &a.exc_pos,
+        &a.exc_start,
+        &a.exc_word,
+        &a.exc_mask,
+    ];
+    for (buf, data) in t.words.iter_mut().zip(tables) {
+        up(s, buf, nonempty(data))?;
+    }
+    s.synchronize().map_err(cuda("copying tables"))?;
+    t.loaded = Some(a.id);
+    Ok(())
+}
+
+fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> {
+    let n = dev.resident;
+    let tiles = kernels::tiles_for(n);
+    let mask_bytes = a.masks.len() * 4;
+    let masks_shared = u32::from(mask_bytes <= SHARED_MASK_BYTES);
+    let shared = 256 + if masks_shared == 1 { mask_bytes } else { 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (kernels::grid_for(tiles, dev.sm_count * 8), 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: shared as u32,
+    };
+    let (term, words, classes) = (u32::from(a.terminator), a.words as u32, a.classes as u32);
+    let exc_count = a.exc_pos.len() as u32;
+    let empty_line = u32::from(a.empty_line);
+    let g = |i: usize| t.words[i].get("automaton");
+    let mut b = dev.stream.launch_builder(&dev.f.automaton);
+    b.arg(dev.text.get("automaton")?)
+        .arg(&n)
+        .arg(&term)
+        .arg(&words)
+        .arg(&classes)
+        .arg(t.class_of.get("automaton")?);
+    for i in 0..8 {
+        b.arg(g(i)?);
+    }
+    b.arg(&exc_count);
+    for i in 8..12 {
+        b.arg(g(i)?);
+    }
+    b.arg(&empty_line)
+        .arg(&masks_shared)
+        .arg(dev.bitmap.get("automaton")?)
+        .arg(dev.counts.get("automaton")?)
+        .arg(&tiles);
+    // SAFETY: arguments match automaton's launch contract (automaton.cu):
+    // the tables of `a` (glushkov::build: masks of classes*words words,
+    // word tables of `words` words, words <= MAX_WORDS by MAX_POSITIONS,
+    // exception lists of exc_count + 1 starts into exc_word/exc_mask)
+    // were uploaded by `upload`; the dynamic shared memory holds the class
+    // map and, when masks_shared, the masks; text, bitmap and counts sized
+    // by reserve(n).
+    unsafe { b.launch(cfg) }.map_err(cuda("launching automaton"))?;
+    Ok(())
+}
+
+impl Kind for Automaton {
+    fn shortest(&self) -> usize {
+        1
+    }
+
+    fn longest(&self) -> usize {
+        1
+    }
+
+    fn match_at(&self, hay: &[u8], at: usize) -> Option<usize> {
+        (at < hay.len()).then_some(0)
+    }
+
+    fn reference(&self, text: &[u8]) -> Vec<u64> {
+        Automaton::reference(self, text)
+    }
+
+    fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError> {
+        let mut t = dev.take_tables::<Tables>();
+        let r = upload(self, dev, &mut t).and_then(|()| launch_with(self, dev, &t));
+        dev.keep_tables(t);
+        r.map(|()| "automaton")
+    }
+
+    fn chain(&self, _: &Device) -> Result<Chain, GpuError> {
+        // Never tallied (its offsets are candidates, never final).
+        Ok(Chain::fixed(1))
+    }
+}

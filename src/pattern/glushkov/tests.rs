@@ -1,0 +1,181 @@
+//! The automaton against the `regex` crate: a line is selected iff some
+//! rule matches it, on random packs over random text.
+
+use super::*;
+use proptest::prelude::*;
+
+fn cfg(args: &[&str]) -> Config {
+    Config::from_args(&[args, &["x"]].concat())
+}
+
+fn auto(rules: &[&str]) -> Automaton {
+    let rules: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+    for_rules(&rules, &cfg(&["-E"])).unwrap()
+}
+
+/// The lines (their starts) any rule selects, by the `regex` crate.
+fn oracle(rules: &[String], text: &[u8], ci: bool, t: u8) -> Vec<u64> {
+    let joined = rules
+        .iter()
+        .map(|r| format!("(?:{r})"))
+        .collect::<Vec<_>>()
+        .join("|");
+    let re = regex::bytes::RegexBuilder::new(&joined)
+        .multi_line(true)
+        .case_insensitive(ci)
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < text.len() {
+        let end = memchr::memchr(t, &text[start..]).map_or(text.len(), |i| start + i);
+        if re.is_match(&text[start..end]) {
+            out.push(start as u64);
+        }
+        start = end + 1;
+    }
+    out
+}
+
+#[test]
+fn literals_concatenate_by_shifts() {
+    let a = auto(&["abc", "xyz"]);
+    assert_eq!(a.positions, 6);
+    assert!(a.exc_pos.is_empty());
+    assert_eq!(a.reference(b"xxabc\nab\nzzxyz\n"), vec![0, 9]);
+    assert!(a.exact);
+}
+
+#[test]
+fn anchors_hold_at_line_ends_only() {
+    let a = auto(&["^ab", "cd$"]);
+    assert_eq!(a.reference(b"ab\nxab\ncd\ncdx\nxcd"), vec![0, 7, 14]);
+    let a = auto(&["^$"]);
+    assert_eq!(a.reference(b"a\n\nb\n\n"), vec![2, 5]);
+    assert!(auto(&["a^b"]).reference(b"ab\na^b\n").is_empty());
+}
+
+#[test]
+fn loops_and_alternations() {
+    let a = auto(&["a(b|cd)*e", "x+y?z"]);
+    assert_eq!(
+        a.reference(b"ae\nabcdbe\nacde\nabce\nxz\nxxxyz\nyz"),
+        vec![0, 3, 10, 20, 23]
+    );
+}
+
+#[test]
+fn unicode_classes_are_byte_sequences() {
+    let a = auto(&["é.ß"]);
+    assert_eq!(
+        a.reference("éxß\néΩß\nexß\né\u{1F600}ß".as_bytes()).len(),
+        3
+    );
+    let a = auto(&[r"\w+z"]);
+    assert!(a.positions < 2000, "{}", a.positions);
+    assert!(a.is_match_line("ÿz".as_bytes()));
+    assert!(!a.is_match_line(b" z"));
+}
+
+#[test]
+fn refusals_say_why() {
+    let refuse = |r: &str| for_rules(&[r.to_string()], &cfg(&["-E"])).unwrap_err();
+    assert!(refuse("a*").contains("empty string"));
+    assert!(refuse("^").contains("empty string"));
+    assert!(refuse("a{1000}").contains("repetition"));
+    let many: Vec<String> = (0..2000).map(|i| format!("rule{i}x")).collect();
+    assert!(for_rules(&many, &cfg(&["-E"]))
+        .unwrap_err()
+        .contains("positions"));
+}
+
+#[test]
+fn word_boundaries_are_dropped_not_refused() {
+    let a = for_rules(&[r"\bfoo\b".to_string()], &cfg(&["-E"])).unwrap();
+    assert!(!a.exact);
+    assert!(a.is_match_line(b"xfoox"));
+    let a = for_rules(&["foo".to_string()], &cfg(&["-E", "-w"])).unwrap();
+    assert!(!a.exact);
+}
+
+#[test]
+fn line_and_case_options() {
+    let a = for_rules(&["ab|c".to_string()], &cfg(&["-E", "-x", "-i"])).unwrap();
+    assert_eq!(a.reference(b"AB\nabc\nC\nxc\n"), vec![0, 7]);
+    let a = for_rules(&["a.b".to_string()], &cfg(&["-E", "-z"])).unwrap();
+    assert_eq!(a.terminator, 0);
+    assert_eq!(a.reference(b"a\nb\0axb\0ab"), vec![0, 4]);
+}
+
+/// A random rule: literals, classes, alternation, repetition, anchors.
+fn rule() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        prop::sample::select(vec!["a", "b", "c", "ab", "ba", "é", "K", "k"]).prop_map(String::from),
+        prop::sample::select(vec!["[ab]", "[^a]", ".", "[a-cé]", r"\d", "[[:upper:]]"])
+            .prop_map(String::from),
+    ];
+    let expr = leaf.prop_recursive(4, 16, 3, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.concat()),
+            prop::collection::vec(inner.clone(), 2..4).prop_map(|v| format!("(?:{})", v.join("|"))),
+            (
+                inner.clone(),
+                prop::sample::select(vec!["*", "+", "?", "{2}", "{1,3}", "{0,2}", "{2,}"])
+            )
+                .prop_map(|(e, op)| format!("(?:{e}){op}")),
+        ]
+    });
+    (
+        prop::sample::select(vec!["", "^", "(?i)", "^(?i)"]),
+        expr,
+        prop::sample::select(vec!["", "$", "(?:$|b)"]),
+    )
+        .prop_map(|(a, e, z)| format!("{a}{e}{z}"))
+}
+
+fn text() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "a", "b", "c", "\n", "é", "K", "\u{212A}", "1", "A", "\n\n",
+        ]),
+        0..80,
+    )
+    .prop_map(|v| v.concat().into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Exact for lines: the automaton selects the lines the `regex`
+    /// crate selects (any rule matches), or refuses the pack.
+    #[test]
+    fn selects_the_lines_regex_selects(
+        rules in prop::collection::vec(rule(), 1..6),
+        text in text(),
+        ci in any::<bool>(),
+    ) {
+        let args: &[&str] = if ci { &["-E", "-i"] } else { &["-E"] };
+        match for_rules(&rules, &cfg(args)) {
+            Ok(a) => {
+                prop_assert!(a.exact);
+                prop_assert_eq!(a.reference(&text), oracle(&rules, &text, ci, b'\n'), "{:?}", rules);
+            }
+            Err(why) => {
+                // Only a rule matching empty lines everywhere is refused here.
+                prop_assert!(why.contains("empty string"), "{}", why);
+                prop_assert_eq!(oracle(&rules, &text, ci, b'\n').len(), text.split(|&b| b == b'\n').count() - usize::from(text.last() == Some(&b'\n') || text.is_empty()));
+            }
+        }
+    }
+
+    /// Invalid UTF-8 bytes and every byte value: still exact.
+    #[test]
+    fn raw_bytes_are_exact(
+        rules in prop::collection::vec(rule(), 1..4),
+        text in prop::collection::vec(prop::sample::select(vec![b'a', b'b', 0xC3, 0xA9, 0xFF, b'\n', 0x80]), 0..60),
+    ) {
+        if let Ok(a) = for_rules(&rules, &cfg(&["-E"])) {
+            prop_assert_eq!(a.reference(&text), oracle(&rules, &text, false, b'\n'), "{:?}", rules);
+        }
+    }
+}
