@@ -17,7 +17,8 @@
 //! the printer waits for.
 
 use super::one::FileResult;
-use super::{error_result, Job, Printed, Shared, WALK_BATCH};
+use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
+use super::{Printed, Shared};
 use crate::input::walk::tree::{self, Entry};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use std::cmp::Reverse;
@@ -228,7 +229,7 @@ pub(super) fn search_trees(
     let unprinted = AtomicUsize::new(known.len());
     let waiting_for = AtomicUsize::new(usize::MAX);
     let stop = AtomicBool::new(false);
-    let ahead = super::AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
+    let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Msg>();
         for _ in 0..workers {
