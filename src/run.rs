@@ -7,20 +7,22 @@
 
 mod gpu;
 mod one;
+mod ordered;
+mod parallel;
+mod printed;
 
 use crate::config::{Config, Mode};
 use crate::engine::gpu::GpuError;
-use crate::error::{Error, Message};
+use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::same_file::{self, OutputFile};
 use crate::input::walk::{self, Input, Item};
-use crate::output::json::{write_summary, JsonStats};
-use crate::output::standard::{write_separator, PrintOptions};
+use crate::output::json::write_summary;
+use crate::output::standard::PrintOptions;
 use crate::pattern::{self, Compiled};
-use one::FileResult;
-use std::collections::BTreeMap;
+use parallel::{search_items, search_walking};
+use printed::Printed;
 use std::io::{self, IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 /// What every worker reads.
@@ -203,6 +205,11 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
             gpu::search(shared, backend, gpu_only, items, sizes, out, &mut state)?
         }
         Inputs::Listed(items) => search_items(shared, items, &job, out, &mut state)?,
+        // Trees without `-R` or `--gitignore`: walked by every thread.
+        Inputs::Walk if !shared.cfg.follow_links && !shared.cfg.gitignore => {
+            let starts = walk::starts(&shared.cfg);
+            ordered::search_trees(shared, starts, shared.cfg.threads, &job, out, &mut state)?
+        }
         Inputs::Walk => search_walking(shared, &job, out, &mut state)?,
     }
     if shared.cfg.json && shared.cfg.mode != Mode::Quiet {
@@ -212,310 +219,4 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     }
     out.flush()?;
     Ok(state)
-}
-
-/// Searches one input: the item's index, the input, and where to stream.
-type Job<'a> = dyn Fn(usize, &Input, Option<&mut dyn Write>) -> io::Result<FileResult> + Sync + 'a;
-
-/// Searches the items in order (in parallel when there are several).
-pub(crate) fn search_items(
-    shared: &Shared,
-    items: &[Item],
-    job: &Job,
-    out: &mut dyn Write,
-    state: &mut Printed,
-) -> io::Result<()> {
-    // Standard input named twice (`- -`) must be read in order: the first
-    // gets the data, the second finds it empty.
-    let stdins = items
-        .iter()
-        .filter(|i| matches!(i, Item::Input(input) if input.path.is_none()))
-        .count();
-    let single = items.len() == 1 || shared.cfg.threads <= 1 || stdins > 1;
-    if single {
-        for (i, item) in items.iter().enumerate() {
-            let mut result = match item {
-                Item::Error(msg) => error_result(msg),
-                Item::Input(input) => {
-                    // Stream straight to stdout, unless a group separator
-                    // may be owed before this file's first line.
-                    let owes_separator = state.any_lines
-                        && shared.cfg.context_given
-                        && shared.cfg.mode == Mode::Lines;
-                    let stream: Option<&mut dyn Write> = if owes_separator {
-                        None
-                    } else {
-                        Some(&mut *out)
-                    };
-                    job(i, input, stream)?
-                }
-            };
-            state.emit(shared, out, &mut result)?;
-            if state.stop(shared) {
-                break;
-            }
-        }
-        return Ok(());
-    }
-
-    let workers = shared.cfg.threads.min(items.len()).max(1);
-    let cursor = std::sync::Mutex::new(0);
-    // Files named on the command line may be large: one at a time; files
-    // found in a tree go in batches, as when walking while searching.
-    let next = || {
-        let Ok(mut i) = cursor.lock() else {
-            return Vec::new();
-        };
-        let found = |item: &Item| matches!(item, Item::Input(input) if input.from_recursion);
-        let n = match items.get(*i) {
-            None => 0,
-            Some(item) if found(item) => items[*i..]
-                .iter()
-                .take(batch_size(items.len() - *i, workers))
-                .take_while(|item| found(item))
-                .count(),
-            Some(_) => 1,
-        };
-        let batch = (*i..*i + n).map(|k| (k, items[k].clone())).collect();
-        *i += n;
-        batch
-    };
-    search_parallel(shared, &next, workers, job, out, state)
-}
-
-/// Walks the tree in one thread while the others search what it found.
-fn search_walking(
-    shared: &Shared,
-    job: &Job,
-    out: &mut dyn Write,
-    state: &mut Printed,
-) -> io::Result<()> {
-    let done = AtomicBool::new(false);
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::sync_channel::<Vec<(usize, Item)>>(256);
-        let done = &done;
-        scope.spawn(move || {
-            // Items go out in batches: one hand-over per file costs more than
-            // searching a small file (futex wake-ups).
-            let mut batch = Vec::new();
-            let mut i = 0;
-            let mut emit = |item| {
-                batch.push((i, item));
-                i += 1;
-                // A closed channel means the search stopped (-q, closed stdout).
-                let full = batch.len() >= batch_size(i, shared.cfg.threads);
-                if full && tx.send(std::mem::take(&mut batch)).is_err() {
-                    done.store(true, Ordering::Relaxed);
-                }
-            };
-            walk::walk(&shared.cfg, &mut emit, &|| done.load(Ordering::Relaxed));
-            if !batch.is_empty() {
-                let _ = tx.send(batch);
-            }
-        });
-        let rx = std::sync::Mutex::new(rx);
-        let next = || {
-            rx.lock()
-                .ok()
-                .and_then(|rx| rx.recv().ok())
-                .unwrap_or_default()
-        };
-        let result = search_parallel(shared, &next, shared.cfg.threads, job, out, state);
-        done.store(true, Ordering::Relaxed);
-        result
-    })
-}
-
-/// How many files past the last one printed a worker may search, at least;
-/// with many workers, each may hold two full batches ahead (with 16 workers
-/// and a fixed 1,024, half of them slept while the others searched).
-const AHEAD_LIMIT: usize = 1024;
-
-/// Most files found in a tree handed to a search thread at once. Every
-/// hand-over wakes threads: with batches of 16, 100,000 small files on 2
-/// cores spent a fifth of their time switching threads, and took 0.31 s
-/// against 0.25 s with 128.
-const WALK_BATCH: usize = 128;
-
-/// Files per batch when `known` files are found (walking) or left
-/// (listed) for `workers`: small at first and for few files, so a tree of
-/// a few large files is still shared by all threads.
-fn batch_size(known: usize, workers: usize) -> usize {
-    (known / (4 * workers.max(1))).clamp(1, WALK_BATCH)
-}
-
-/// Where workers take their next items from (index in output order, item);
-/// empty when there are no more.
-type NextItem<'a> = dyn Fn() -> Vec<(usize, Item)> + Sync + 'a;
-
-/// Workers search items as `next` hands them out; the calling thread prints
-/// the results in index order.
-fn search_parallel(
-    shared: &Shared,
-    next: &NextItem,
-    workers: usize,
-    job: &Job,
-    out: &mut dyn Write,
-    state: &mut Printed,
-) -> io::Result<()> {
-    let stop = AtomicBool::new(false);
-    // Results wait in memory until every earlier file is printed; workers
-    // stay at most this many files ahead of the printer, so one slow file
-    // early in a large tree cannot make the others pile up.
-    let printed = AtomicUsize::new(0);
-    let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
-    std::thread::scope(|scope| -> io::Result<()> {
-        let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (stop, printed) = (&stop, &printed);
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let batch = next();
-                let Some(&(first, _)) = batch.first() else {
-                    break;
-                };
-                // The batch holding the next file to print never waits here.
-                while first > printed.load(Ordering::Acquire) + ahead
-                    && !stop.load(Ordering::Relaxed)
-                {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
-                }
-                let results = batch
-                    .into_iter()
-                    .map(|(i, item)| match &item {
-                        Item::Error(msg) => (i, Ok(error_result(msg))),
-                        Item::Input(input) => (i, job(i, input, None)),
-                    })
-                    .collect();
-                if tx.send(results).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, io::Result<FileResult>> = BTreeMap::new();
-        let mut want = 0;
-        let outcome = (|| -> io::Result<()> {
-            for results in rx.iter() {
-                pending.extend(results);
-                while let Some(r) = pending.remove(&want) {
-                    want += 1;
-                    printed.store(want, Ordering::Release);
-                    let mut r = r?;
-                    state.emit(shared, out, &mut r)?;
-                    if state.stop(shared) {
-                        return Ok(());
-                    }
-                }
-            }
-            Ok(())
-        })();
-        stop.store(true, Ordering::Relaxed);
-        outcome
-    })
-}
-
-fn error_result(msg: &str) -> FileResult {
-    FileResult {
-        messages: vec![Message::Error(msg.to_string())],
-        had_error: true,
-        ..FileResult::default()
-    }
-}
-
-/// What has been printed so far, across files.
-#[derive(Default)]
-pub(crate) struct Printed {
-    selected: bool,
-    had_error: bool,
-    files: u64,
-    files_matched: u64,
-    bytes: u64,
-    lines: u64,
-    any_lines: bool,
-    json: JsonStats,
-    /// The GPU searched at least one chunk.
-    gpu: bool,
-    /// `--stats` lines about the GPU pipeline's stages.
-    stage_lines: Vec<String>,
-}
-
-impl Printed {
-    /// Prints one file's result in order.
-    fn emit(&mut self, shared: &Shared, out: &mut dyn Write, r: &mut FileResult) -> io::Result<()> {
-        let cfg = &shared.cfg;
-        if r.printed_lines || !r.out.is_empty() {
-            let context = cfg.context_given && cfg.mode == Mode::Lines;
-            if context && self.any_lines && r.printed_lines {
-                let mut sep = Vec::new();
-                write_separator(&mut sep, &shared.print);
-                out.write_all(&sep)?;
-            }
-            out.write_all(&r.out)?;
-            if cfg.line_buffered {
-                out.flush()?;
-            }
-        }
-        self.any_lines |= r.printed_lines;
-        if let Some(stats) = &r.json {
-            self.json.add(stats);
-        }
-        self.selected |= r.selected;
-        self.had_error |= r.had_error;
-        self.files += 1;
-        self.files_matched += u64::from(r.selected);
-        self.bytes += r.bytes;
-        self.lines += r.lines;
-        if !r.messages.is_empty() {
-            out.flush()?;
-            for m in &r.messages {
-                if m.shown(cfg.no_messages, cfg.mode == Mode::Quiet) {
-                    eprintln!("{}: {m}", shared.prog);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `--stats`, on stderr so that pipes see only results; `listed`: the
-    /// time taken to list the inputs before searching them.
-    fn print_stats(
-        &self,
-        elapsed: std::time::Duration,
-        listed: Option<std::time::Duration>,
-        why_cpu: Option<&str>,
-    ) {
-        let secs = elapsed.as_secs_f64();
-        let rate = if secs > 0.0 {
-            self.bytes as f64 / secs / 1e9
-        } else {
-            0.0
-        };
-        eprintln!(
-            "{} matched lines\n{} files contained matches\n{} files searched\n\
-             {} bytes searched\n{secs:.6} seconds\n{rate:.2} GB/s\nengine {}",
-            self.lines,
-            self.files_matched,
-            self.files,
-            self.bytes,
-            if self.gpu { "gpu" } else { "cpu" }
-        );
-        if let (false, Some(why)) = (self.gpu, why_cpu) {
-            eprintln!("engine cpu because {why}");
-        }
-        if let Some(w) = listed {
-            eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
-        }
-        for l in &self.stage_lines {
-            eprintln!("{l}");
-        }
-    }
-
-    /// With -q, the first selected line ends the run.
-    pub(crate) fn stop(&self, shared: &Shared) -> bool {
-        shared.cfg.mode == Mode::Quiet && self.selected
-    }
 }

@@ -1,5 +1,6 @@
-//! A tree is walked while other threads search it, files handed out in
-//! batches: the output must be the one-thread output, byte for byte.
+//! A tree is walked while other threads search it (each directory listed
+//! by whichever thread is free, files handed out in batches): the output
+//! must be the one-thread output, byte for byte.
 
 mod common;
 
@@ -43,6 +44,43 @@ fn walking_while_searching_prints_what_one_thread_prints() {
                 String::from_utf8_lossy(&one.0),
                 "{args:?} {threads}"
             );
+            assert_eq!(many.1, one.1, "{args:?} {threads}");
+        }
+    }
+}
+
+/// More files than the printer lets threads run ahead by (1,024), in a flat
+/// directory and nested ones, with operands around the tree: threads trade
+/// later batches for earlier work and wait, and the order still holds.
+#[test]
+fn thousands_of_files_in_many_threads_print_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    for i in 0..3000 {
+        let sub = match rng.below(3) {
+            0 => dir.path().join("flat"),
+            _ => dir
+                .path()
+                .join(format!("t/d{}/e{}", rng.below(7), rng.below(4))),
+        };
+        std::fs::create_dir_all(&sub).unwrap();
+        let len = rng.below(200);
+        std::fs::write(sub.join(format!("f{i}")), rng.bytes(len, b"ab\n")).unwrap();
+    }
+    std::fs::write(dir.path().join("top"), "ab\n").unwrap();
+    for args in [
+        &["-rc", "ab", "top", ".", "missing", "t"][..],
+        &["-rn", "aba"],
+        &["-rl", "bab"],
+        &["-r", "-m1", "-o", "ab+"],
+        &["-rc", "--exclude-dir=e1", "ab"],
+        &["-Rc", "ab"],
+        &["-rc", "--gitignore", "ab"],
+    ] {
+        let one = run(&[&["-j1"][..], args].concat(), dir.path());
+        for threads in ["-j3", "-j16"] {
+            let many = run(&[&[threads][..], args].concat(), dir.path());
+            assert!(many.0 == one.0, "{args:?} {threads}");
             assert_eq!(many.1, one.1, "{args:?} {threads}");
         }
     }

@@ -44,14 +44,14 @@ pub enum Item {
 }
 
 /// File-name filters.
-struct Filters {
+pub(crate) struct Filters {
     include: Vec<Glob>,
     exclude: Vec<Glob>,
     exclude_dir: Vec<Glob>,
 }
 
 impl Filters {
-    fn new(cfg: &Config) -> Filters {
+    pub(crate) fn new(cfg: &Config) -> Filters {
         let g = |v: &Vec<String>| v.iter().map(|s| Glob::new(s)).collect();
         Filters {
             include: g(&cfg.include),
@@ -62,7 +62,7 @@ impl Filters {
 
     /// A file passes when no --exclude matches and, if any --include was
     /// given, one matches.
-    fn file_ok(&self, name: &[u8], operand: bool) -> bool {
+    pub(crate) fn file_ok(&self, name: &[u8], operand: bool) -> bool {
         let m = |g: &Glob| {
             if operand {
                 g.matches_suffix(name)
@@ -73,7 +73,7 @@ impl Filters {
         !self.exclude.iter().any(m) && (self.include.is_empty() || self.include.iter().any(m))
     }
 
-    fn dir_ok(&self, name: &[u8], operand: bool) -> bool {
+    pub(crate) fn dir_ok(&self, name: &[u8], operand: bool) -> bool {
         !self.exclude_dir.iter().any(|g| {
             if operand {
                 g.matches_suffix(name)
@@ -93,25 +93,52 @@ fn base_name(path: &std::path::Path) -> Vec<u8> {
 /// Every input, in output order; trees are walked with the run's threads.
 pub fn collect(cfg: &Config) -> Vec<Item> {
     let mut items = Vec::new();
-    operands(
-        cfg,
-        &mut |item| items.push(item),
-        &|| false,
-        cfg.threads > 1,
-    );
+    let trees = match cfg.threads > 1 {
+        true => Trees::List,
+        false => Trees::Walk,
+    };
+    operands(cfg, &mut |item| items.push(item), &|| false, trees);
     items
 }
 
 /// Hands every input to `emit`, in output order, as it is found (so that
 /// searching can start before a large tree is walked), until `stop` says so.
 pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
-    operands(cfg, emit, stop, false);
+    operands(cfg, emit, stop, Trees::Walk);
 }
 
-/// The operands in order; a directory's tree walked by one thread, handing
-/// out inputs as it finds them, or (`list`) by the run's threads, handed
-/// out once all are found and sorted.
-fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, list: bool) {
+/// The operands in order, with each directory to walk left whole
+/// ([`Start::Tree`]) for the ordered parallel walk (`tree::list`).
+pub fn starts(cfg: &Config) -> Vec<Start> {
+    let starts = std::cell::RefCell::new(Vec::new());
+    operands(
+        cfg,
+        &mut |item| starts.borrow_mut().push(Start::Item(item)),
+        &|| false,
+        Trees::Hand(&mut |dir| starts.borrow_mut().push(Start::Tree(dir))),
+    );
+    starts.into_inner()
+}
+
+/// Where a walk starts: an operand to search (or its error), or a tree.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Start {
+    Item(Item),
+    Tree(PathBuf),
+}
+
+/// What becomes of a directory operand's tree.
+enum Trees<'a> {
+    /// Walked by one thread, inputs handed out as they are found.
+    Walk,
+    /// Walked by the run's threads, handed out once all are found and sorted.
+    List,
+    /// Handed out unwalked.
+    Hand(&'a mut dyn FnMut(PathBuf)),
+}
+
+/// The operands in order, directories' trees as `trees` says.
+fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, mut trees: Trees) {
     let filters = Filters::new(cfg);
     let operands: Vec<OsString> = if cfg.implicit_path {
         vec![OsString::from(if cfg.recursive { "." } else { "-" })]
@@ -159,12 +186,12 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, l
                     from_recursion: false,
                 }));
             } else if filters.dir_ok(&name, true) {
-                if list {
-                    list_dir(cfg, &filters, path)
+                match &mut trees {
+                    Trees::List => list_dir(cfg, &filters, path)
                         .into_iter()
-                        .for_each(&mut *emit);
-                } else {
-                    walk_dir(cfg, &filters, path, emit, stop);
+                        .for_each(&mut *emit),
+                    Trees::Walk => walk_dir(cfg, &filters, path, emit, stop),
+                    Trees::Hand(hand) => hand(path),
                 }
             }
         } else if filters.file_ok(&name, true) {
@@ -220,11 +247,16 @@ fn item_of(
     if !ft.is_file() {
         return None; // directories, unfollowed links, devices, FIFOs, sockets
     }
+    found_file(cfg, filters, entry.into_path())
+}
+
+/// The input for a regular file found in a tree, unless a name filter
+/// (`--include`, `--exclude`) leaves it out.
+pub(crate) fn found_file(cfg: &Config, filters: &Filters, path: PathBuf) -> Option<Item> {
     let filtered = !filters.include.is_empty() || !filters.exclude.is_empty();
-    if filtered && !filters.file_ok(&base_name(entry.path()), false) {
+    if filtered && !filters.file_ok(&base_name(&path), false) {
         return None;
     }
-    let path = entry.into_path();
     let mut name = os_to_bytes(path.clone().into_os_string());
     if cfg.implicit_path && name.starts_with(b"./") {
         name.drain(..2);
@@ -248,29 +280,20 @@ fn long_tree(
     if !e.io_error().is_some_and(super::long_path::too_long) {
         return None;
     }
-    let dir = error_path(e)?;
+    Some(long_items(cfg, filters, &error_path(e)?))
+}
+
+/// The tree under `dir`, whose path is too long to open whole, walked by
+/// `long_path` in name order; its errors after its inputs.
+pub(crate) fn long_items(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Item> {
     let mut items = Vec::new();
     let enter = |name: &std::ffi::OsStr| filters.dir_ok(&os_to_bytes(name.to_os_string()), false);
     let mut errors = Vec::new();
     super::long_path::walk(
-        &dir,
+        dir,
         cfg.follow_links,
         &enter,
-        &mut |path| {
-            let filtered = !filters.include.is_empty() || !filters.exclude.is_empty();
-            if filtered && !filters.file_ok(&base_name(&path), false) {
-                return;
-            }
-            let mut name = os_to_bytes(path.clone().into_os_string());
-            if cfg.implicit_path && name.starts_with(b"./") {
-                name.drain(..2);
-            }
-            items.push(Item::Input(Input {
-                name,
-                path: Some(path),
-                from_recursion: true,
-            }));
-        },
+        &mut |path| items.extend(found_file(cfg, filters, path)),
         &mut |path, e| {
             errors.push(Item::Error(format!(
                 "{}: {}",
@@ -280,7 +303,7 @@ fn long_tree(
         },
     );
     items.extend(errors);
-    Some(items)
+    items
 }
 
 /// One thread walks the tree, in name order, handing out inputs as it goes.
@@ -335,7 +358,7 @@ fn list_dir(cfg: &Config, filters: &Filters, root: PathBuf) -> Vec<Item> {
 /// (`a/b` before `a-c`). Computed by the walking threads; sorting 100,000
 /// paths by these keys took 35 ms on 2 cores, by `Path`'s comparison of
 /// components 105-150 ms.
-fn tree_key(p: &Path) -> Vec<u8> {
+pub(crate) fn tree_key(p: &Path) -> Vec<u8> {
     p.as_os_str()
         .as_encoded_bytes()
         .iter()
@@ -457,46 +480,5 @@ fn walk_error(e: &ignore::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Names whose byte order differs from their paths' order ("a-c" sorts
-    /// before "a/b" as bytes, after it as components), nested and not.
-    fn tree() -> tempfile::TempDir {
-        let dir = tempfile::tempdir().unwrap();
-        let files = [
-            "a/b", "a/c/d", "a-c", "a.txt", "a0/x", "B", "b/a/a/a", "b/a.x", "é/1", "z", "A b/ c",
-            "a/c-d/e", "a/c/d-e",
-        ];
-        for f in files {
-            let p = dir.path().join(f);
-            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, f).unwrap();
-        }
-        dir
-    }
-
-    #[test]
-    fn a_tree_listed_is_in_the_name_ordered_walks_order() {
-        let dir = tree();
-        let root = dir.path().to_str().unwrap();
-        for extra in [
-            &[][..],
-            &["--include=*.txt"][..],
-            &["--exclude-dir=c"][..],
-            &["-j1"][..],
-        ] {
-            let mut args = vec!["-r", "x", root, "-j8"];
-            args.extend_from_slice(extra);
-            let cfg = Config::from_args(&args);
-            let mut one = Vec::new();
-            walk(&cfg, &mut |i| one.push(i), &|| false);
-            assert!(one.len() > 1 || !extra.is_empty());
-            if extra == ["-R"] && cfg!(unix) {
-                let errors = one.iter().filter(|i| matches!(i, Item::Error(_))).count();
-                assert_eq!(errors, 2, "{one:?}");
-            }
-            assert_eq!(collect(&cfg), one, "{extra:?}");
-        }
-    }
-}
+mod tests;
+pub(crate) mod tree;

@@ -1,0 +1,97 @@
+//! One directory of a tree, listed in name order: the unit of work of the
+//! ordered parallel walk (`run::ordered`), where each directory is listed
+//! by whichever search thread is free and the printer puts the pieces back
+//! in the order one thread would have walked them.
+//!
+//! It gives what the name-sorted walk (`walk_dir`) gives for the same
+//! directory under grep's rules without `-R` and `--gitignore` (which stay
+//! with the walker): regular files that pass `--include`/`--exclude`,
+//! subdirectories that pass `--exclude-dir`, symbolic links, devices,
+//! FIFOs and sockets left out, an unreadable directory reported in its
+//! place. Entries are sorted by name as bytes, which is the walk's order
+//! (it compares sibling paths as bytes).
+
+use super::{found_file, long_items, Filters, Item};
+use crate::config::{os_to_bytes, Config};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// One entry of a listed directory, in name order.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// A file to search, or an error in its place.
+    Item(Item),
+    /// A subdirectory to list in turn.
+    Dir(PathBuf),
+}
+
+/// The entries of `dir`, in the order the name-sorted walk gives them.
+pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
+    let read = match std::fs::read_dir(dir) {
+        Ok(read) => read,
+        // Too long a path to open whole: walked piece by piece, as the
+        // walker does.
+        Err(e) if crate::input::long_path::too_long(&e) => {
+            return long_items(cfg, filters, dir)
+                .into_iter()
+                .map(Entry::Item)
+                .collect()
+        }
+        Err(e) => return vec![Entry::Item(error(dir, &e))],
+    };
+    let mut found = Vec::new();
+    let mut errors = Vec::new();
+    for entry in read {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                errors.push(Entry::Item(error(dir, &e)));
+                continue;
+            }
+        };
+        // The entry's type as the directory gives it (an `lstat` only
+        // where the file system does not say): links are not followed.
+        let kind = match entry.file_type() {
+            Ok(kind) => kind,
+            Err(e) => {
+                errors.push(Entry::Item(error(&entry.path(), &e)));
+                continue;
+            }
+        };
+        if kind.is_dir() {
+            let name = os_to_bytes(entry.file_name());
+            if filters.dir_ok(&name, false) {
+                found.push(Entry::Dir(entry.path()));
+            }
+        } else if kind.is_file() {
+            if let Some(item) = found_file(cfg, filters, entry.path()) {
+                found.push(Entry::Item(item));
+            }
+        }
+    }
+    // Siblings share `dir/`: their paths compare as their names do.
+    found.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
+    found.extend(errors);
+    found
+}
+
+/// The entry's path as bytes.
+fn path_bytes(entry: &Entry) -> &[u8] {
+    match entry {
+        Entry::Dir(path) => path.as_os_str().as_bytes(),
+        Entry::Item(Item::Input(input)) => input
+            .path
+            .as_deref()
+            .map_or(&[], |p| p.as_os_str().as_bytes()),
+        Entry::Item(Item::Error(_)) => &[],
+    }
+}
+
+/// `PATH: reason`, as the walker words an unreadable directory.
+fn error(path: &Path, e: &std::io::Error) -> Item {
+    Item::Error(format!(
+        "{}: {}",
+        path.display(),
+        crate::input::io_reason(e)
+    ))
+}
