@@ -18,6 +18,10 @@
 //! the same followers become one position (their union), and a position
 //! is shared wherever the same (bytes, followers) recurs. Both are exact:
 //! what may follow a position is all that defines it.
+//!
+//! One file of about 460 lines: the builder is one recursion over the HIR's
+//! kinds, and every case of it relies on the combos algebra above; apart,
+//! neither half can be read alone.
 
 use regex_syntax::hir::{Class, ClassBytes, ClassUnicode, Hir, HirKind, Look};
 use regex_syntax::utf8::Utf8Sequences;

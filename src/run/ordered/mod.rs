@@ -16,52 +16,21 @@
 //! trades it for an earlier task, or waits, unless its batch holds the file
 //! the printer waits for.
 
-use super::one::FileResult;
+mod printer;
+mod queue;
+
 use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
 use super::{Printed, Shared};
 use crate::input::walk::tree::{self, Entry};
 use crate::input::walk::{tree_key, Filters, Item, Start};
+use crate::run::one::FileResult;
+use printer::Printer;
+use queue::{Key, Queue, QueueState, Task, Work};
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
-
-/// A place in the output order: the operand's index, then the path's
-/// `tree_key` (depth first, names in byte order).
-type Key = (usize, Vec<u8>);
-
-/// Work for a search thread.
-enum Work {
-    /// List the directory (node id, path).
-    List(usize, PathBuf),
-    /// Search these files (item id, item).
-    Search(Vec<(usize, Item)>),
-}
-
-/// A task in the queue, earliest first.
-struct Task {
-    key: Key,
-    work: Work,
-}
-
-impl PartialEq for Task {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-impl Eq for Task {}
-impl PartialOrd for Task {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Task {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.key.cmp(&other.key)
-    }
-}
 
 /// A directory's children in order, as the printer walks them.
 #[derive(Clone, Copy)]
@@ -76,87 +45,6 @@ enum Msg {
     Listed(usize, Vec<Child>),
     /// Files were searched (item id, result).
     Found(Vec<(usize, io::Result<FileResult>)>),
-}
-
-/// The tasks, and how many threads are listing (and may add more).
-struct Queue {
-    state: Mutex<QueueState>,
-    ready: Condvar,
-}
-
-struct QueueState {
-    tasks: BinaryHeap<Reverse<Task>>,
-    listing: usize,
-    closed: bool,
-}
-
-impl Queue {
-    /// The earliest task, waiting while threads still listing may add one;
-    /// `None` when all is done or the search stopped.
-    fn take(&self) -> Option<Task> {
-        let mut s = self.state.lock().ok()?;
-        loop {
-            if s.closed {
-                return None;
-            }
-            if let Some(Reverse(task)) = s.tasks.pop() {
-                if matches!(task.work, Work::List(..)) {
-                    s.listing += 1;
-                }
-                return Some(task);
-            }
-            if s.listing == 0 {
-                return None;
-            }
-            s = self.ready.wait(s).ok()?;
-        }
-    }
-
-    /// Adds tasks; `listed`: a listing task ended with them.
-    fn add(&self, tasks: Vec<Task>, listed: bool) {
-        let n = tasks.len();
-        let last = match self.state.lock() {
-            Ok(mut s) => {
-                s.listing -= usize::from(listed);
-                s.tasks.extend(tasks.into_iter().map(Reverse));
-                s.listing == 0 && s.tasks.is_empty()
-            }
-            Err(_) => true,
-        };
-        // Wake a thread per new task (all of them once nothing is left to
-        // wait for), not every thread for every directory listed.
-        match last {
-            true => self.ready.notify_all(),
-            false => (0..n).for_each(|_| self.ready.notify_one()),
-        }
-    }
-
-    /// Gives `task` back for an earlier one, if there is one.
-    fn trade(&self, task: Task) -> Task {
-        let Ok(mut s) = self.state.lock() else {
-            return task;
-        };
-        match s.tasks.peek() {
-            Some(Reverse(first)) if first.key < task.key => {
-                let Some(Reverse(first)) = s.tasks.pop() else {
-                    return task;
-                };
-                if matches!(first.work, Work::List(..)) {
-                    s.listing += 1;
-                }
-                s.tasks.push(Reverse(task));
-                first
-            }
-            _ => task,
-        }
-    }
-
-    fn close(&self) {
-        if let Ok(mut s) = self.state.lock() {
-            s.closed = true;
-        }
-        self.ready.notify_all();
-    }
 }
 
 /// Ids for directories and files, shared by the threads.
@@ -343,81 +231,4 @@ fn list(
     }
     flush(&mut batch, &mut batch_key, &mut tasks);
     (children, tasks)
-}
-
-/// The printing thread's view: the tree as listed so far, and results
-/// waiting for their turn.
-struct Printer<'a> {
-    shared: &'a Shared,
-    rx: mpsc::Receiver<Msg>,
-    listings: HashMap<usize, Vec<Child>>,
-    results: HashMap<usize, io::Result<FileResult>>,
-    unprinted: &'a AtomicUsize,
-    waiting_for: &'a AtomicUsize,
-}
-
-impl Printer<'_> {
-    /// Walks the tree depth first as it comes in, printing each result in
-    /// turn; ends when all is printed or the search must stop.
-    fn print(mut self, out: &mut dyn Write, state: &mut Printed) -> io::Result<()> {
-        // (directory, next child) from the top down.
-        let mut path: Vec<(usize, usize)> = vec![(0, 0)];
-        while let Some(&(node, next)) = path.last() {
-            let Some(children) = self.listings.get(&node) else {
-                self.waiting_for.store(usize::MAX, Ordering::Release);
-                if !self.receive() {
-                    break;
-                }
-                continue;
-            };
-            let Some(&child) = children.get(next) else {
-                self.listings.remove(&node);
-                path.pop();
-                continue;
-            };
-            match child {
-                Child::Dir(dir) => {
-                    if let Some(last) = path.last_mut() {
-                        last.1 += 1;
-                    }
-                    path.push((dir, 0));
-                }
-                Child::File(id) => match self.results.remove(&id) {
-                    Some(result) => {
-                        if let Some(last) = path.last_mut() {
-                            last.1 += 1;
-                        }
-                        self.unprinted.fetch_sub(1, Ordering::AcqRel);
-                        let mut result = result?;
-                        state.emit(self.shared, out, &mut result)?;
-                        if state.stop(self.shared) {
-                            return Ok(());
-                        }
-                    }
-                    None => {
-                        self.waiting_for.store(id, Ordering::Release);
-                        if !self.receive() {
-                            break;
-                        }
-                    }
-                },
-            }
-        }
-        Ok(())
-    }
-
-    /// Takes the next message; false when every search thread has ended.
-    fn receive(&mut self) -> bool {
-        match self.rx.recv() {
-            Ok(Msg::Listed(node, children)) => {
-                self.listings.insert(node, children);
-                true
-            }
-            Ok(Msg::Found(found)) => {
-                self.results.extend(found);
-                true
-            }
-            Err(_) => false,
-        }
-    }
 }

@@ -1,0 +1,88 @@
+//! The ordered walk's printing thread: it rebuilds the tree from the
+//! listings as they come in and walks it depth first, printing each file's
+//! result in turn.
+
+use super::{Child, Msg};
+use crate::run::one::FileResult;
+use crate::run::{Printed, Shared};
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// The printing thread's view: the tree as listed so far, and results
+/// waiting for their turn.
+pub(super) struct Printer<'a> {
+    pub(super) shared: &'a Shared,
+    pub(super) rx: mpsc::Receiver<Msg>,
+    pub(super) listings: HashMap<usize, Vec<Child>>,
+    pub(super) results: HashMap<usize, io::Result<FileResult>>,
+    pub(super) unprinted: &'a AtomicUsize,
+    pub(super) waiting_for: &'a AtomicUsize,
+}
+
+impl Printer<'_> {
+    /// Walks the tree depth first as it comes in, printing each result in
+    /// turn; ends when all is printed or the search must stop.
+    pub(super) fn print(mut self, out: &mut dyn Write, state: &mut Printed) -> io::Result<()> {
+        // (directory, next child) from the top down.
+        let mut path: Vec<(usize, usize)> = vec![(0, 0)];
+        while let Some(&(node, next)) = path.last() {
+            let Some(children) = self.listings.get(&node) else {
+                self.waiting_for.store(usize::MAX, Ordering::Release);
+                if !self.receive() {
+                    break;
+                }
+                continue;
+            };
+            let Some(&child) = children.get(next) else {
+                self.listings.remove(&node);
+                path.pop();
+                continue;
+            };
+            match child {
+                Child::Dir(dir) => {
+                    if let Some(last) = path.last_mut() {
+                        last.1 += 1;
+                    }
+                    path.push((dir, 0));
+                }
+                Child::File(id) => match self.results.remove(&id) {
+                    Some(result) => {
+                        if let Some(last) = path.last_mut() {
+                            last.1 += 1;
+                        }
+                        self.unprinted.fetch_sub(1, Ordering::AcqRel);
+                        let mut result = result?;
+                        state.emit(self.shared, out, &mut result)?;
+                        if state.stop(self.shared) {
+                            return Ok(());
+                        }
+                    }
+                    None => {
+                        self.waiting_for.store(id, Ordering::Release);
+                        if !self.receive() {
+                            break;
+                        }
+                    }
+                },
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the next message; false when every search thread has ended.
+    fn receive(&mut self) -> bool {
+        match self.rx.recv() {
+            Ok(Msg::Listed(node, children)) => {
+                self.listings.insert(node, children);
+                true
+            }
+            Ok(Msg::Found(found)) => {
+                self.results.extend(found);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+}
