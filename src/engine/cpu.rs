@@ -13,8 +13,10 @@ use aho_corasick::AhoCorasick;
 use memchr::memmem;
 use regex_automata::{meta, Input};
 use std::ops::Range;
+use cached::CachedRegex;
 use std::sync::OnceLock;
 
+pub(crate) mod cached;
 mod rules;
 
 pub use rules::RuleSet;
@@ -67,12 +69,14 @@ impl Matcher for Literals {
 /// A regular expression (`regex-automata`'s meta engine, which the `regex`
 /// crate wraps): exact matches for printing, `is_match` for deciding a line.
 pub struct Regex {
-    re: meta::Regex,
+    re: CachedRegex,
 }
 
 impl Regex {
     pub fn new(re: meta::Regex) -> Regex {
-        Regex { re }
+        Regex {
+            re: CachedRegex::new(re),
+        }
     }
 }
 
@@ -104,15 +108,15 @@ pub type LazyRegex = Box<dyn Fn() -> Option<meta::Regex> + Send + Sync>;
 /// alternation (same leftmost-first answer), built on first use: a `-c` or
 /// `-l` run never pays for it.
 pub struct Pack {
-    pack: meta::Regex,
-    spans: OnceLock<Option<meta::Regex>>,
+    pack: CachedRegex,
+    spans: OnceLock<Option<CachedRegex>>,
     build_spans: LazyRegex,
 }
 
 impl Pack {
     pub fn new(pack: meta::Regex, build_spans: LazyRegex) -> Pack {
         Pack {
-            pack,
+            pack: CachedRegex::new(pack),
             spans: OnceLock::new(),
             build_spans,
         }
@@ -122,7 +126,10 @@ impl Pack {
 impl Matcher for Pack {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         let rest = hay.get(at..)?;
-        match self.spans.get_or_init(&self.build_spans) {
+        let spans = self
+            .spans
+            .get_or_init(|| (self.build_spans)().map(CachedRegex::new));
+        match spans {
             Some(re) => re.search(&Input::new(hay).range(at..)).map(|m| m.range()),
             // The alternation is no larger than the pack, which was built:
             // should it fail all the same, a matching rest is one match.
@@ -144,13 +151,16 @@ impl Matcher for Pack {
 /// it would give up and leave the whole buffer to a slow engine), and its
 /// lines are candidates for the confirm step.
 pub struct RegexLines {
-    re: meta::Regex,
+    re: CachedRegex,
     exact: bool,
 }
 
 impl RegexLines {
     pub fn new(re: meta::Regex, exact: bool) -> RegexLines {
-        RegexLines { re, exact }
+        RegexLines {
+            re: CachedRegex::new(re),
+            exact,
+        }
     }
 }
 

@@ -17,6 +17,7 @@
 //! the rest of that search.
 
 use super::Matcher;
+use super::cpu::cached::CachedRegex;
 use regex_automata::{meta, Anchored, Input};
 use std::ops::Range;
 
@@ -32,7 +33,7 @@ pub struct ShiftOr {
     hit: u64,
     len: usize,
     /// Checks a passing window: a match of it must start there.
-    verify: Option<meta::Regex>,
+    verify: Option<CachedRegex>,
 }
 
 impl ShiftOr {
@@ -62,7 +63,7 @@ impl ShiftOr {
     /// window's start; `re` must match wherever the sets' regex does.
     pub fn verified_by(self, re: meta::Regex) -> ShiftOr {
         ShiftOr {
-            verify: Some(re),
+            verify: Some(CachedRegex::new(re)),
             ..self
         }
     }

@@ -14,6 +14,7 @@
 //! first rule in order (each rule's own match there, as an alternation's
 //! branch would give it).
 
+use super::cached::CachedRegex;
 use crate::engine::Matcher;
 use aho_corasick::AhoCorasick;
 use regex_automata::{meta, Input};
@@ -24,7 +25,7 @@ use std::ops::Range;
 pub struct RuleSet {
     literals: AhoCorasick,
     owners: Vec<Vec<u32>>,
-    rules: Vec<meta::Regex>,
+    rules: Vec<CachedRegex>,
 }
 
 impl RuleSet {
@@ -57,7 +58,7 @@ impl RuleSet {
         Some(RuleSet {
             literals,
             owners,
-            rules,
+            rules: rules.into_iter().map(CachedRegex::new).collect(),
         })
     }
 
