@@ -94,7 +94,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
                 let listed = list();
                 let opened = opening
                     .join()
-                    .unwrap_or_else(|_| Err("the GPU failed to start".to_string()));
+                    .unwrap_or_else(|_| Err(GpuError::Unavailable("it failed to start".into())));
                 (opened, listed)
             });
             (gpu::Wanted::Now(opened.map_err(Error::from)?), listed)

@@ -10,10 +10,10 @@
 
 use super::Matcher;
 use aho_corasick::AhoCorasick;
+use cached::CachedRegex;
 use memchr::memmem;
 use regex_automata::{meta, Input};
 use std::ops::Range;
-use cached::CachedRegex;
 use std::sync::OnceLock;
 
 pub(crate) mod cached;

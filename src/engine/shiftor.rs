@@ -16,8 +16,8 @@
 //! fail densely (columns of long numbers), the DFA alone takes over for
 //! the rest of that search.
 
-use super::Matcher;
 use super::cpu::cached::CachedRegex;
+use super::Matcher;
 use regex_automata::{meta, Anchored, Input};
 use std::ops::Range;
 

@@ -82,7 +82,9 @@ mod tests {
     fn many_threads_get_the_pools_answers() {
         let re = Regex::new(r"[a-z]+_t\b|\d{3}").unwrap();
         let cached = CachedRegex::new(re.clone());
-        let hays: Vec<String> = (0..200).map(|i| format!("x{i} size_t y{}", i * 7)).collect();
+        let hays: Vec<String> = (0..200)
+            .map(|i| format!("x{i} size_t y{}", i * 7))
+            .collect();
         std::thread::scope(|s| {
             for _ in 0..(2 * slot_count() + 1) {
                 s.spawn(|| {

@@ -167,11 +167,12 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
     Ok(Wanted::Open)
 }
 
-/// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2).
-/// CUDA takes 0.2-0.3 s to start: the caller lists the inputs meanwhile.
-pub fn open(cfg: &Config, prog: &str) -> Result<Backend, String> {
+/// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2),
+/// the driver's error kept as it is. CUDA takes 0.2-0.3 s to start: the
+/// caller lists the inputs meanwhile.
+pub fn open(cfg: &Config, prog: &str) -> Result<Backend, GpuError> {
     let t = std::time::Instant::now();
-    let engine = GpuEngine::open().map_err(|e| e.to_string())?;
+    let engine = GpuEngine::open()?;
     let took = t.elapsed().as_secs_f64();
     debug(
         cfg,
