@@ -10,11 +10,9 @@
 //! engine is chosen (`Backend`); the hot path calls the trait and never
 //! looks at the environment.
 
-use crate::engine::cpu;
 use crate::engine::gpu::backread::{self, Backread};
 pub use crate::engine::gpu::Target;
 use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings};
-use crate::engine::Matcher;
 
 /// Searches whole chunks; one per pipeline lane, each driven by its own
 /// thread.
@@ -68,11 +66,7 @@ impl ChunkSearcher for GpuLane {
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
-        match target {
-            Target::One(p) => GpuLane::search(self, text, p, backread, cap, tally),
-            Target::Many(t) => self.search_many(text, t, backread, cap, tally),
-            Target::Automaton(_) => self.search_target(text, target, backread, cap, tally),
-        }
+        self.search_target(text, target, backread, cap, tally)
     }
 
     fn timings(&self) -> Timings {
@@ -92,16 +86,8 @@ impl ChunkSearcher for CpuMirror {
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
-        let mut starts: Vec<u64> = match target {
-            Target::One(p) => {
-                let lit = cpu::Literal::new(p);
-                std::iter::successors(lit.find_at(text, 0), |m| lit.find_at(text, m.start + 1))
-                    .map(|m| m.start as u64)
-                    .collect()
-            }
-            Target::Many(t) => t.reference(text),
-            Target::Automaton(a) => a.reference(text),
-        };
+        // The kernels' CPU references (`Kind::reference`).
+        let mut starts = target.reference(text);
         if let Some(b) = backread {
             backread::filter(text, &mut starts, b);
         }
