@@ -1,9 +1,11 @@
 //! Running a search: patterns → engine → every input → ordered output.
 //!
-//! Inputs are searched in parallel, one per worker at a time; each worker
-//! writes a file's output into its own buffer and the main thread prints the
-//! buffers in input order, so the output is the same with 1 thread or 64.
-//! A single input streams straight to stdout instead (`tail -f | gpugrep`).
+//! Inputs are searched in parallel; each worker writes a file's output into
+//! its own buffer and the main thread prints the buffers in input order, so
+//! the output is the same with 1 thread or 64: listed inputs and the
+//! one-thread walk in `parallel`, trees walked by every thread in
+//! `ordered`, the GPU pipeline in `gpu`. A single input streams straight to
+//! stdout instead (`tail -f | gpugrep`).
 
 mod gpu;
 mod one;

@@ -201,7 +201,7 @@ impl<'m> Search<'m> {
             self.searcher(self.opts).search_slice(bytes, &mut mapped)?
         } else if base > 0 {
             let mut s = self.searcher(self.opts);
-            s.search_block(bytes, base as u64, 0, sink)?;
+            s.search_last_block(bytes, base as u64, 0, sink)?;
             s.outcome()
         } else if let Some(cuts) = split::plan(self, sink, bytes) {
             split::search(self, bytes, &cuts, sink)?

@@ -82,7 +82,7 @@ impl<'m> Searcher<'m> {
 
     /// Searches a whole input held in memory.
     pub fn search_slice(mut self, buf: &[u8], sink: &mut dyn Sink) -> io::Result<Outcome> {
-        self.search_block(buf, 0, 0, sink)?;
+        self.search_last_block(buf, 0, 0, sink)?;
         Ok(self.outcome())
     }
 
@@ -118,6 +118,25 @@ impl<'m> Searcher<'m> {
         from: usize,
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
+        self.search_last_block(buf, base, from, sink)?;
+        // The next block's line numbers go on from the end of this one.
+        if self.opts.line_numbers {
+            self.line_number(buf, base, buf.len());
+        }
+        Ok(())
+    }
+
+    /// [`Self::search_block`] for the input's last block (or a slice
+    /// searched whole): its lines past the last one printed are not
+    /// counted, since no block follows (with `-n`, a file without matches
+    /// was counted through for nothing).
+    pub fn search_last_block(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        from: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
         let mut pos = from;
         while !self.done && !self.limit_reached && pos < buf.len() {
             let found = self.next_matching_line(buf, pos);
@@ -145,9 +164,6 @@ impl<'m> Searcher<'m> {
         self.emit_after_context(buf, base, buf.len(), sink)?;
         if self.limit_reached && self.after_left == 0 {
             self.done = true;
-        }
-        if self.opts.line_numbers {
-            self.line_number(buf, base, buf.len());
         }
         Ok(())
     }

@@ -103,7 +103,7 @@ pub(super) fn search<O: Output>(
                     if let Some(line) = first_line {
                         s.number_lines_from(start as u64, line);
                     }
-                    s.search_block(&data[..end], 0, start, &mut piece)?;
+                    s.search_last_block(&data[..end], 0, start, &mut piece)?;
                     Ok((s.outcome(), piece))
                 })
             })
