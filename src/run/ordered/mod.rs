@@ -16,6 +16,7 @@
 //! trades it for an earlier task, or waits, unless its batch holds the file
 //! the printer waits for.
 
+mod inbox;
 mod printer;
 mod queue;
 
@@ -24,13 +25,14 @@ use super::{Printed, Shared};
 use crate::input::walk::tree::{self, Entry};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
+use inbox::Inbox;
 use printer::Printer;
 use queue::{Key, Queue, QueueState, Task, Work};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex};
+use std::sync::{Condvar, Mutex};
 
 /// A directory's children in order, as the printer walks them.
 #[derive(Clone, Copy)]
@@ -111,6 +113,7 @@ pub(super) fn search_trees(
             tasks: tasks.into_iter().map(Reverse).collect(),
             listing: 0,
             closed: false,
+            idle: 0,
         }),
         ready: Condvar::new(),
     };
@@ -118,13 +121,14 @@ pub(super) fn search_trees(
     let waiting_for = AtomicUsize::new(usize::MAX);
     let stop = AtomicBool::new(false);
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
+    let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
-        let (tx, rx) = mpsc::channel::<Msg>();
         for _ in 0..workers {
-            let tx = tx.clone();
-            let (queue, ids, filters) = (&queue, &ids, &filters);
+            let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);
             let (unprinted, waiting_for, stop) = (&unprinted, &waiting_for, &stop);
             scope.spawn(move || {
+                // Tells the printer this thread ended, however it ends.
+                let _closing = Closing(inbox);
                 while let Some(mut task) = queue.take() {
                     // Too far ahead of the printer: earlier work first, or
                     // wait for it to catch up.
@@ -140,12 +144,12 @@ pub(super) fn search_trees(
                         }
                         std::thread::sleep(std::time::Duration::from_millis(1));
                     }
-                    let sent = match task.work {
+                    match task.work {
                         Work::List(node, path) => {
                             let op = task.key.0;
                             let (children, tasks) = list(shared, filters, ids, op, &path);
                             queue.add(tasks, true);
-                            tx.send(Msg::Listed(node, children))
+                            inbox.send(Msg::Listed(node, children));
                         }
                         Work::Search(batch) => {
                             let results: Vec<_> = batch
@@ -156,19 +160,18 @@ pub(super) fn search_trees(
                                 })
                                 .collect();
                             unprinted.fetch_add(results.len(), Ordering::AcqRel);
-                            tx.send(Msg::Found(results))
+                            inbox.send(Msg::Found(results));
                         }
-                    };
-                    if sent.is_err() || stop.load(Ordering::Relaxed) {
+                    }
+                    if stop.load(Ordering::Relaxed) {
                         break;
                     }
                 }
             });
         }
-        drop(tx);
         let printer = Printer {
             shared,
-            rx,
+            inbox: &inbox,
             listings: HashMap::from([(0, top)]),
             results: known,
             unprinted: &unprinted,
@@ -179,6 +182,15 @@ pub(super) fn search_trees(
         queue.close();
         outcome
     })
+}
+
+/// Closes the inbox for its thread when dropped.
+struct Closing<'a>(&'a Inbox);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 /// Lists one directory: its children for the printer, and the tasks it

@@ -2,19 +2,19 @@
 //! listings as they come in and walks it depth first, printing each file's
 //! result in turn.
 
+use super::inbox::{Inbox, Want};
 use super::{Child, Msg};
 use crate::run::one::FileResult;
 use crate::run::{Printed, Shared};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// The printing thread's view: the tree as listed so far, and results
 /// waiting for their turn.
 pub(super) struct Printer<'a> {
     pub(super) shared: &'a Shared,
-    pub(super) rx: mpsc::Receiver<Msg>,
+    pub(super) inbox: &'a Inbox,
     pub(super) listings: HashMap<usize, Vec<Child>>,
     pub(super) results: HashMap<usize, io::Result<FileResult>>,
     pub(super) unprinted: &'a AtomicUsize,
@@ -30,7 +30,7 @@ impl Printer<'_> {
         while let Some(&(node, next)) = path.last() {
             let Some(children) = self.listings.get(&node) else {
                 self.waiting_for.store(usize::MAX, Ordering::Release);
-                if !self.receive() {
+                if !self.receive(Want::Listing(node)) {
                     break;
                 }
                 continue;
@@ -61,7 +61,7 @@ impl Printer<'_> {
                     }
                     None => {
                         self.waiting_for.store(id, Ordering::Release);
-                        if !self.receive() {
+                        if !self.receive(Want::Result(id)) {
                             break;
                         }
                     }
@@ -71,18 +71,21 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// Takes the next message; false when every search thread has ended.
-    fn receive(&mut self) -> bool {
-        match self.rx.recv() {
-            Ok(Msg::Listed(node, children)) => {
-                self.listings.insert(node, children);
-                true
-            }
-            Ok(Msg::Found(found)) => {
-                self.results.extend(found);
-                true
-            }
-            Err(_) => false,
+    /// Takes what the search threads left, waiting for `want`; false when
+    /// every search thread has ended and nothing is left.
+    fn receive(&mut self, want: Want) -> bool {
+        let msgs = self.inbox.take(want);
+        if msgs.is_empty() {
+            return false;
         }
+        for msg in msgs {
+            match msg {
+                Msg::Listed(node, children) => {
+                    self.listings.insert(node, children);
+                }
+                Msg::Found(found) => self.results.extend(found),
+            }
+        }
+        true
     }
 }

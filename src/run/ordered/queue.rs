@@ -52,6 +52,9 @@ pub(super) struct QueueState {
     pub(super) tasks: BinaryHeap<Reverse<Task>>,
     pub(super) listing: usize,
     pub(super) closed: bool,
+    /// Threads waiting for a task (a wake-up is a system call: only
+    /// they are woken).
+    pub(super) idle: usize,
 }
 
 impl Queue {
@@ -72,26 +75,29 @@ impl Queue {
             if s.listing == 0 {
                 return None;
             }
-            s = self.ready.wait(s).ok()?;
+            s.idle += 1;
+            let woken = self.ready.wait(s);
+            s = woken.ok()?;
+            s.idle -= 1;
         }
     }
 
     /// Adds tasks; `listed`: a listing task ended with them.
     pub(super) fn add(&self, tasks: Vec<Task>, listed: bool) {
-        let n = tasks.len();
-        let last = match self.state.lock() {
+        let (last, wake) = match self.state.lock() {
             Ok(mut s) => {
                 s.listing -= usize::from(listed);
+                let wake = tasks.len().min(s.idle);
                 s.tasks.extend(tasks.into_iter().map(Reverse));
-                s.listing == 0 && s.tasks.is_empty()
+                (s.listing == 0 && s.tasks.is_empty(), wake)
             }
-            Err(_) => true,
+            Err(_) => (true, 0),
         };
-        // Wake a thread per new task (all of them once nothing is left to
-        // wait for), not every thread for every directory listed.
+        // Wake an idle thread per new task (all of them once nothing is
+        // left to wait for), not every thread for every directory listed.
         match last {
             true => self.ready.notify_all(),
-            false => (0..n).for_each(|_| self.ready.notify_one()),
+            false => (0..wake).for_each(|_| self.ready.notify_one()),
         }
     }
 
