@@ -5,7 +5,8 @@
 //! for ripgrep, whose threads print for themselves (the printer here must
 //! be the thread holding stdout). Here messages wait in one list; the
 //! printer takes all of them at once, and a search thread wakes it only
-//! when its message holds what the printer is waiting for.
+//! when its message holds what the printer is waiting for. What it waits
+//! for is kept here alone; the threads' throttle reads it too.
 
 use super::Msg;
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -57,6 +58,18 @@ impl Inbox {
         if wake {
             self.woken.notify_one();
         }
+    }
+
+    /// Whether the printer sleeps waiting for the result of one of `ids` (a
+    /// search thread too far ahead searches such a batch all the same; one
+    /// that asks while the printer is busy asks again 1 ms later).
+    pub(super) fn waits_for_any(&self, mut ids: impl Iterator<Item = usize>) -> bool {
+        let want = self
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .want;
+        matches!(want, Want::Result(id) if ids.any(|i| i == id))
     }
 
     /// A search thread has ended (the last one wakes the printer).

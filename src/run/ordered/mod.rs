@@ -31,6 +31,7 @@ use queue::{Key, Queue, QueueState, Task, Work};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
@@ -61,6 +62,17 @@ impl Ids {
     }
     fn item(&self) -> usize {
         self.items.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A directory of operand `op` to list: its place among its parent's
+    /// children, and the task that lists it.
+    fn directory(&self, op: usize, path: PathBuf) -> (Child, Task) {
+        let node = self.node();
+        let task = Task {
+            key: (op, tree_key(&path)),
+            work: Work::List(node, path),
+        };
+        (Child::Dir(node), task)
     }
 }
 
@@ -99,12 +111,9 @@ pub(super) fn search_trees(
                 });
             }
             Start::Tree(path) => {
-                let node = ids.node();
-                top.push(Child::Dir(node));
-                tasks.push(Task {
-                    key: (op, tree_key(&path)),
-                    work: Work::List(node, path),
-                });
+                let (child, task) = ids.directory(op, path);
+                top.push(child);
+                tasks.push(task);
             }
         }
     }
@@ -118,14 +127,13 @@ pub(super) fn search_trees(
         ready: Condvar::new(),
     };
     let unprinted = AtomicUsize::new(known.len());
-    let waiting_for = AtomicUsize::new(usize::MAX);
     let stop = AtomicBool::new(false);
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
     let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
         for _ in 0..workers {
             let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);
-            let (unprinted, waiting_for, stop) = (&unprinted, &waiting_for, &stop);
+            let (unprinted, stop) = (&unprinted, &stop);
             scope.spawn(move || {
                 // Tells the printer this thread ended, however it ends.
                 let _closing = Closing(inbox);
@@ -138,8 +146,7 @@ pub(super) fn search_trees(
                         let Work::Search(batch) = &task.work else {
                             break;
                         };
-                        let wanted = waiting_for.load(Ordering::Acquire);
-                        if batch.iter().any(|(id, _)| *id == wanted) {
+                        if inbox.waits_for_any(batch.iter().map(|(id, _)| *id)) {
                             break;
                         }
                         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -175,7 +182,6 @@ pub(super) fn search_trees(
             listings: HashMap::from([(0, top)]),
             results: known,
             unprinted: &unprinted,
-            waiting_for: &waiting_for,
         };
         let outcome = printer.print(out, state);
         stop.store(true, Ordering::Relaxed);
@@ -232,12 +238,9 @@ fn list(
                 }
             }
             Entry::Dir(dir) => {
-                let node = ids.node();
-                children.push(Child::Dir(node));
-                tasks.push(Task {
-                    key: (op, tree_key(&dir)),
-                    work: Work::List(node, dir),
-                });
+                let (child, task) = ids.directory(op, dir);
+                children.push(child);
+                tasks.push(task);
             }
         }
     }

@@ -18,7 +18,6 @@ pub(super) struct Printer<'a> {
     pub(super) listings: HashMap<usize, Vec<Child>>,
     pub(super) results: HashMap<usize, io::Result<FileResult>>,
     pub(super) unprinted: &'a AtomicUsize,
-    pub(super) waiting_for: &'a AtomicUsize,
 }
 
 impl Printer<'_> {
@@ -29,7 +28,6 @@ impl Printer<'_> {
         let mut path: Vec<(usize, usize)> = vec![(0, 0)];
         while let Some(&(node, next)) = path.last() {
             let Some(children) = self.listings.get(&node) else {
-                self.waiting_for.store(usize::MAX, Ordering::Release);
                 if !self.receive(Want::Listing(node)) {
                     break;
                 }
@@ -60,7 +58,6 @@ impl Printer<'_> {
                         }
                     }
                     None => {
-                        self.waiting_for.store(id, Ordering::Release);
                         if !self.receive(Want::Result(id)) {
                             break;
                         }
