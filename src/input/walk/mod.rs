@@ -161,11 +161,7 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
-                emit(Item::Error(format!(
-                    "{}: {}",
-                    op.to_string_lossy(),
-                    super::io_reason(&e)
-                )));
+                emit(path_error(&path, &e));
                 continue;
             }
         };
@@ -249,6 +245,15 @@ fn item_of(
     found_file(cfg, filters, entry.into_path())
 }
 
+/// `PATH: reason`, grep's words for a path that cannot be read.
+pub(crate) fn path_error(path: &Path, e: &std::io::Error) -> Item {
+    Item::Error(format!(
+        "{}: {}",
+        path.to_string_lossy(),
+        super::io_reason(e)
+    ))
+}
+
 /// The input for a regular file found in a tree, unless a name filter
 /// (`--include`, `--exclude`) leaves it out.
 pub(crate) fn found_file(cfg: &Config, filters: &Filters, path: PathBuf) -> Option<Item> {
@@ -293,13 +298,7 @@ pub(crate) fn long_items(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Ite
         cfg.follow_links,
         &enter,
         &mut |path| items.extend(found_file(cfg, filters, path)),
-        &mut |path, e| {
-            errors.push(Item::Error(format!(
-                "{}: {}",
-                path.to_string_lossy(),
-                super::io_reason(&e)
-            )))
-        },
+        &mut |path, e| errors.push(path_error(&path, &e)),
     );
     items.extend(errors);
     items

@@ -11,7 +11,7 @@
 //! place. Entries are sorted by name as bytes, which is the walk's order
 //! (it compares sibling paths as bytes).
 
-use super::{found_file, long_items, Filters, Item};
+use super::{found_file, long_items, path_error, Filters, Item};
 use crate::config::{os_to_bytes, Config};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -37,7 +37,7 @@ pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
                 .map(Entry::Item)
                 .collect()
         }
-        Err(e) => return vec![Entry::Item(error(dir, &e))],
+        Err(e) => return vec![Entry::Item(path_error(dir, &e))],
     };
     let mut found = Vec::new();
     let mut errors = Vec::new();
@@ -45,7 +45,7 @@ pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                errors.push(Entry::Item(error(dir, &e)));
+                errors.push(Entry::Item(path_error(dir, &e)));
                 continue;
             }
         };
@@ -54,7 +54,7 @@ pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
         let kind = match entry.file_type() {
             Ok(kind) => kind,
             Err(e) => {
-                errors.push(Entry::Item(error(&entry.path(), &e)));
+                errors.push(Entry::Item(path_error(&entry.path(), &e)));
                 continue;
             }
         };
@@ -85,13 +85,4 @@ fn path_bytes(entry: &Entry) -> &[u8] {
             .map_or(&[], |p| p.as_os_str().as_bytes()),
         Entry::Item(Item::Error(_)) => &[],
     }
-}
-
-/// `PATH: reason`, as the walker words an unreadable directory.
-fn error(path: &Path, e: &std::io::Error) -> Item {
-    Item::Error(format!(
-        "{}: {}",
-        path.display(),
-        crate::input::io_reason(e)
-    ))
 }

@@ -202,19 +202,9 @@ proptest! {
             scan = scan.verified_by(super::super::finder::build_regex(&h, b'\n').unwrap());
         }
         let re = regex::bytes::Regex::new(&h.to_string()).unwrap();
-        let opts = SearchOptions {
-            terminator: b'\n',
-            invert: false,
-            max_count: None,
-            before: 0,
-            after: 0,
-            line_numbers: false,
-            stop_on_nul: false,
-            separators: false,
-        };
         let confirm = LineRegex(re.clone());
         let mut got = Offsets::default();
-        Searcher::new(opts, &scan, Some(&confirm)).search_slice(&text, &mut got).unwrap();
+        Searcher::new(OPTS, &scan, Some(&confirm)).search_slice(&text, &mut got).unwrap();
         let mut want = Vec::new();
         let mut offset = 0;
         for line in text.split_inclusive(|&b| b == b'\n') {
