@@ -797,3 +797,29 @@ fn exclude_from_a_missing_file_is_an_error() {
         2,
     );
 }
+
+/// A file found in a tree and larger than what is read whole (256 KiB) is
+/// read again from its start as a stream: its first lines, a line across
+/// the first read's end, and its byte-order mark must all be seen once.
+#[test]
+fn large_file_in_tree_is_streamed_from_its_start() {
+    let s = Sandbox::new();
+    let mut text = String::from("\u{feff}hit first\n");
+    while text.len() < 262_140 {
+        text.push_str("filler line\n");
+    }
+    text.push_str("a long hit across the first read\n");
+    while text.len() < 600_000 {
+        text.push_str("filler line\n");
+    }
+    text.push_str("hit last\n");
+    s.write("d/big", &text);
+    let lines = text.lines().count();
+    let across = text.lines().position(|l| l.starts_with("a long")).unwrap() + 1;
+    let expected = format!(
+        "d/big:1:hit first\nd/big:{across}:a long hit across the first read\nd/big:{lines}:hit last\n"
+    );
+    s.grep(&["-r", "-n", "hit", "d"]).expect(&expected, "", 0);
+    s.grep(&["-r", "-c", "-j2", "hit", "d"])
+        .expect("d/big:3\n", "", 0);
+}

@@ -20,7 +20,7 @@ use crate::input::source::{self, Mapped, Source};
 use crate::input::walk::Input;
 use memchr::memrchr;
 use std::cell::Cell;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 
 /// Bytes read at a time from a stream, and the largest regular file read
 /// whole into the thread's buffer and searched as a slice (one copy, as
@@ -140,6 +140,11 @@ pub fn open<'d>(
 fn read_small(mut file: std::fs::File) -> io::Result<Storage<'static>> {
     let mut buf = Recycled::take();
     if buf.0.len() < STREAM_CHUNK {
+        // Room for a stream's block and a carried line too, taken once: a
+        // stream's first resize then neither moves the buffer nor leaves
+        // the old one behind in the allocator (peak memory per thread).
+        buf.0
+            .reserve_exact(STREAM_CHUNK + STREAM_CHUNK / 2 - buf.0.len());
         buf.0.resize(STREAM_CHUNK, 0);
     }
     let mut n = 0;
@@ -150,6 +155,12 @@ fn read_small(mut file: std::fs::File) -> io::Result<Storage<'static>> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
+    }
+    // Read again from the start through the stream's block buffer (this
+    // one): a copy of the head would cost each thread another block of
+    // memory for as long as the file is searched.
+    if file.seek(io::SeekFrom::Start(0)).is_ok() {
+        return Ok(Storage::Stream(Box::new(file)));
     }
     let head = io::Cursor::new(buf.0[..n].to_vec());
     Ok(Storage::Stream(Box::new(head.chain(file))))
