@@ -85,3 +85,29 @@ fn thousands_of_files_in_many_threads_print_what_one_thread_prints() {
         }
     }
 }
+
+/// A flat directory of more files than threads may run ahead of the printer
+/// (4,096 with 16 threads): its batches are searched while it is still
+/// being read, before the printer knows its order, and threads then wait.
+#[test]
+fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x5851_f42d_4c95_7f2d);
+    for i in 0..5000 {
+        let len = rng.below(60);
+        let name = format!("f{}-{i}", rng.below(1000));
+        std::fs::write(dir.path().join(name), rng.bytes(len, b"ab\n")).unwrap();
+    }
+    for args in [
+        &["-rc", "ab", "."][..],
+        &["-rl", "bab"],
+        &["-rn", "-m1", "aba"],
+    ] {
+        let one = run(&[&["-j1"][..], args].concat(), dir.path());
+        for threads in ["-j2", "-j16"] {
+            let many = run(&[&[threads][..], args].concat(), dir.path());
+            assert!(many.0 == one.0, "{args:?} {threads}");
+            assert_eq!(many.1, one.1, "{args:?} {threads}");
+        }
+    }
+}

@@ -13,7 +13,6 @@
 
 use super::{found_file, long_items, path_error, Filters, Item};
 use crate::config::{os_to_bytes, Config};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// One entry of a listed directory, in name order.
@@ -25,21 +24,52 @@ pub(crate) enum Entry {
     Dir(PathBuf),
 }
 
-/// The entries of `dir`, in the order the name-sorted walk gives them.
+/// The entries of `dir`, in the order the name-sorted walk gives them: the
+/// order `run::ordered` puts what [`read`] streams in (tests compare it
+/// with the walker's).
+#[cfg(test)]
 pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
+    let mut found = Vec::new();
+    match read(cfg, filters, dir, |entry| found.push(entry)) {
+        Read::Whole(entries) => entries,
+        Read::Streamed { errors } => {
+            // Siblings share `dir/`: their paths compare as their names do.
+            found.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
+            found.extend(errors);
+            found
+        }
+    }
+}
+
+/// How a directory was read.
+pub(crate) enum Read {
+    /// Its entries went to the caller one by one, unsorted; these errors
+    /// go after them once sorted.
+    Streamed { errors: Vec<Entry> },
+    /// The whole listing, already in order (a directory that could not be
+    /// read, or one walked piece by piece for its path's length).
+    Whole(Vec<Entry>),
+}
+
+/// Hands each entry of `dir` to `each` as the directory gives it
+/// (unsorted), so a caller may start on a large directory's files before
+/// the whole directory is read.
+pub(crate) fn read(
+    cfg: &Config,
+    filters: &Filters,
+    dir: &Path,
+    mut each: impl FnMut(Entry),
+) -> Read {
     let read = match std::fs::read_dir(dir) {
         Ok(read) => read,
         // Too long a path to open whole: walked piece by piece, as the
         // walker does.
         Err(e) if crate::input::long_path::too_long(&e) => {
-            return long_items(cfg, filters, dir)
-                .into_iter()
-                .map(Entry::Item)
-                .collect()
+            let items = long_items(cfg, filters, dir);
+            return Read::Whole(items.into_iter().map(Entry::Item).collect());
         }
-        Err(e) => return vec![Entry::Item(path_error(dir, &e))],
+        Err(e) => return Read::Whole(vec![Entry::Item(path_error(dir, &e))]),
     };
-    let mut found = Vec::new();
     let mut errors = Vec::new();
     for entry in read {
         let entry = match entry {
@@ -61,28 +91,25 @@ pub(crate) fn list(cfg: &Config, filters: &Filters, dir: &Path) -> Vec<Entry> {
         if kind.is_dir() {
             let name = os_to_bytes(entry.file_name());
             if filters.dir_ok(&name, false) {
-                found.push(Entry::Dir(entry.path()));
+                each(Entry::Dir(entry.path()));
             }
         } else if kind.is_file() {
             if let Some(item) = found_file(cfg, filters, entry.path()) {
-                found.push(Entry::Item(item));
+                each(Entry::Item(item));
             }
         }
     }
-    // Siblings share `dir/`: their paths compare as their names do.
-    found.sort_by(|a, b| path_bytes(a).cmp(path_bytes(b)));
-    found.extend(errors);
-    found
+    Read::Streamed { errors }
 }
 
 /// The entry's path as bytes.
-fn path_bytes(entry: &Entry) -> &[u8] {
+pub(crate) fn path_bytes(entry: &Entry) -> &[u8] {
     match entry {
-        Entry::Dir(path) => path.as_os_str().as_bytes(),
+        Entry::Dir(path) => path.as_os_str().as_encoded_bytes(),
         Entry::Item(Item::Input(input)) => input
             .path
             .as_deref()
-            .map_or(&[], |p| p.as_os_str().as_bytes()),
+            .map_or(&[], |p| p.as_os_str().as_encoded_bytes()),
         Entry::Item(Item::Error(_)) => &[],
     }
 }

@@ -60,16 +60,14 @@ impl Inbox {
         }
     }
 
-    /// Whether the printer sleeps waiting for the result of one of `ids` (a
-    /// search thread too far ahead searches such a batch all the same; one
-    /// that asks while the printer is busy asks again 1 ms later).
-    pub(super) fn waits_for_any(&self, mut ids: impl Iterator<Item = usize>) -> bool {
-        let want = self
-            .state
+    /// What the printer sleeps waiting for (a search thread too far ahead
+    /// searches or lists that all the same; one that asks while the printer
+    /// is busy asks again 1 ms later).
+    pub(super) fn want(&self) -> Want {
+        self.state
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .want;
-        matches!(want, Want::Result(id) if ids.any(|i| i == id))
+            .want
     }
 
     /// A search thread has ended (the last one wakes the printer).

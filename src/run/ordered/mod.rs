@@ -25,13 +25,13 @@ use super::{Printed, Shared};
 use crate::input::walk::tree::{self, Entry};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
-use inbox::Inbox;
+use inbox::{Inbox, Want};
 use printer::Printer;
 use queue::{Key, Queue, QueueState, Task, Work};
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
@@ -142,11 +142,12 @@ pub(super) fn search_trees(
                     // wait for it to catch up.
                     while unprinted.load(Ordering::Acquire) > ahead && !stop.load(Ordering::Relaxed)
                     {
-                        task = queue.trade(task);
+                        let want = inbox.want();
+                        task = queue.trade(task, want);
                         let Work::Search(batch) = &task.work else {
                             break;
                         };
-                        if inbox.waits_for_any(batch.iter().map(|(id, _)| *id)) {
+                        if matches!(want, Want::Result(id) if batch.iter().any(|(i, _)| *i == id)) {
                             break;
                         }
                         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -154,9 +155,16 @@ pub(super) fn search_trees(
                     match task.work {
                         Work::List(node, path) => {
                             let op = task.key.0;
-                            let (children, tasks) = list(shared, filters, ids, op, &path);
-                            queue.add(tasks, true);
-                            inbox.send(Msg::Listed(node, children));
+                            inbox.send(list(
+                                shared,
+                                filters,
+                                ids,
+                                queue,
+                                op,
+                                node,
+                                &path,
+                                ahead / 2,
+                            ));
                         }
                         Work::Search(batch) => {
                             let results: Vec<_> = batch
@@ -199,51 +207,148 @@ impl Drop for Closing<'_> {
     }
 }
 
-/// Lists one directory: its children for the printer, and the tasks it
-/// makes (its files in batches, its subdirectories).
+/// Lists directory `path` (node `node`) as a task: its subdirectories
+/// become tasks, its files batches to search, and the printer gets its
+/// children in name order. In a large directory (more than
+/// [`STREAM_AFTER`] entries), up to `early` more files are queued in
+/// batches as they are read, while the rest is still being read: searching
+/// needs no order, only printing does, and one thread reading and sorting
+/// 20,000 names would otherwise keep every other thread waiting. The rest
+/// is batched in name order after the sort, so the printer's next file is
+/// in the earliest batch (what the throttle's trades rely on), and the
+/// early batches stay within what threads may run ahead by.
+#[allow(clippy::too_many_arguments)]
 fn list(
     shared: &Shared,
     filters: &Filters,
     ids: &Ids,
+    queue: &Queue,
     op: usize,
-    path: &std::path::Path,
-) -> (Vec<Child>, Vec<Task>) {
-    let mut children = Vec::new();
-    let mut tasks = Vec::new();
-    let mut batch: Vec<(usize, Item)> = Vec::new();
-    let mut batch_key = None;
-    let flush = |batch: &mut Vec<(usize, Item)>, key: &mut Option<Key>, tasks: &mut Vec<Task>| {
-        if let Some(key) = key.take() {
-            tasks.push(Task {
-                key,
-                work: Work::Search(std::mem::take(batch)),
-            });
+    node: usize,
+    path: &Path,
+    early: usize,
+) -> Msg {
+    let mut lister = Lister {
+        ids,
+        op,
+        dir: path,
+        batch: Vec::new(),
+        key: None,
+        tasks: Vec::new(),
+        children: Vec::new(),
+    };
+    let mut rest = Vec::new();
+    let mut streamed = Vec::new();
+    let read = tree::read(&shared.cfg, filters, path, |entry| match entry {
+        Entry::Item(item) if rest.len() >= STREAM_AFTER && streamed.len() < early => {
+            let name = entry_name(&item);
+            streamed.push((name, lister.file(item)));
+            if lister.batch.len() >= WALK_BATCH {
+                queue.add(lister.flush().into_iter().collect(), false);
+            }
+        }
+        entry => rest.push(entry),
+    });
+    queue.add(lister.flush().into_iter().collect(), false);
+    let errors = match read {
+        tree::Read::Whole(entries) => {
+            rest = entries;
+            Vec::new()
+        }
+        // Siblings share `path/`: their paths compare as their names do.
+        tree::Read::Streamed { errors } => {
+            rest.sort_unstable_by(|a, b| tree::path_bytes(a).cmp(tree::path_bytes(b)));
+            errors
         }
     };
-    for entry in tree::list(&shared.cfg, filters, path) {
-        match entry {
-            Entry::Item(item) => {
-                let id = ids.item();
-                children.push(Child::File(id));
-                if batch_key.is_none() {
-                    let at = match &item {
-                        Item::Input(input) => input.path.as_deref().map(tree_key),
-                        Item::Error(_) => None,
-                    };
-                    batch_key = Some((op, at.unwrap_or_else(|| tree_key(path))));
-                }
-                batch.push((id, item));
-                if batch.len() >= WALK_BATCH {
-                    flush(&mut batch, &mut batch_key, &mut tasks);
-                }
-            }
-            Entry::Dir(dir) => {
-                let (child, task) = ids.directory(op, dir);
-                children.push(child);
-                tasks.push(task);
-            }
+    if streamed.is_empty() {
+        for entry in rest.into_iter().chain(errors) {
+            lister.take(entry);
+        }
+    } else {
+        let mut named = streamed;
+        for entry in rest {
+            let name = tree::path_bytes(&entry).to_vec();
+            named.push((name, lister.take(entry)));
+        }
+        named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        lister.children = named.into_iter().map(|(_, child)| child).collect();
+        for entry in errors {
+            lister.take(entry);
         }
     }
-    flush(&mut batch, &mut batch_key, &mut tasks);
-    (children, tasks)
+    let mut tasks = std::mem::take(&mut lister.tasks);
+    tasks.extend(lister.flush());
+    queue.add(tasks, true);
+    Msg::Listed(node, lister.children)
+}
+
+/// A directory with more entries than this has its next files searched
+/// while it is still being read (`list`).
+const STREAM_AFTER: usize = 1024;
+
+/// The path of a file found in a directory, as bytes (its sort key there).
+fn entry_name(item: &Item) -> Vec<u8> {
+    match item {
+        Item::Input(input) => input
+            .path
+            .as_deref()
+            .map_or_else(Vec::new, |p| p.as_os_str().as_encoded_bytes().to_vec()),
+        Item::Error(_) => Vec::new(),
+    }
+}
+
+/// One directory's listing under way: its children in the order taken,
+/// the batch being filled, and the tasks for its subdirectories.
+struct Lister<'a> {
+    ids: &'a Ids,
+    op: usize,
+    dir: &'a Path,
+    batch: Vec<(usize, Item)>,
+    key: Option<Key>,
+    tasks: Vec<Task>,
+    children: Vec<Child>,
+}
+
+impl Lister<'_> {
+    /// Takes the next entry: a child of the directory, and work to do.
+    fn take(&mut self, entry: Entry) -> Child {
+        let child = match entry {
+            Entry::Item(item) => self.file(item),
+            Entry::Dir(dir) => {
+                let (child, task) = self.ids.directory(self.op, dir);
+                self.tasks.push(task);
+                child
+            }
+        };
+        self.children.push(child);
+        if self.batch.len() >= WALK_BATCH {
+            if let Some(task) = self.flush() {
+                self.tasks.push(task);
+            }
+        }
+        child
+    }
+
+    /// Puts a file in the batch being filled.
+    fn file(&mut self, item: Item) -> Child {
+        let id = self.ids.item();
+        if self.key.is_none() {
+            let at = match &item {
+                Item::Input(input) => input.path.as_deref(),
+                Item::Error(_) => None,
+            };
+            self.key = Some((self.op, tree_key(at.unwrap_or(self.dir))));
+        }
+        self.batch.push((id, item));
+        Child::File(id)
+    }
+
+    /// The batch filled so far, as a task.
+    fn flush(&mut self) -> Option<Task> {
+        self.key.take().map(|key| Task {
+            key,
+            work: Work::Search(std::mem::take(&mut self.batch)),
+        })
+    }
 }

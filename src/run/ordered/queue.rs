@@ -1,6 +1,7 @@
 //! The ordered walk's tasks: listing a directory or searching a batch of
 //! files, each with its place in the output order, taken earliest first.
 
+use super::inbox::Want;
 use crate::input::walk::Item;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -101,24 +102,46 @@ impl Queue {
         }
     }
 
-    /// Gives `task` back for an earlier one, if there is one.
-    pub(super) fn trade(&self, task: Task) -> Task {
+    /// Gives `task` back for the queued task holding what the printer
+    /// waits for, else for an earlier one, if there is one. (A large
+    /// directory's batches are queued while it is read, before its order
+    /// is known: their keys only roughly follow the printing order.)
+    pub(super) fn trade(&self, task: Task, want: Want) -> Task {
         let Ok(mut s) = self.state.lock() else {
             return task;
         };
-        match s.tasks.peek() {
-            Some(Reverse(first)) if first.key < task.key => {
-                let Some(Reverse(first)) = s.tasks.pop() else {
-                    return task;
-                };
-                if matches!(first.work, Work::List(..)) {
-                    s.listing += 1;
-                }
-                s.tasks.push(Reverse(task));
-                first
-            }
-            _ => task,
+        let holds = |t: &Task| match (&t.work, want) {
+            (Work::List(node, _), Want::Listing(n)) => *node == n,
+            (Work::Search(batch), Want::Result(id)) => batch.iter().any(|(i, _)| *i == id),
+            _ => false,
+        };
+        if holds(&task) {
+            return task;
         }
+        let wanted = match want {
+            Want::Nothing => None,
+            _ => s.tasks.iter().position(|Reverse(t)| holds(t)),
+        };
+        let first = match wanted {
+            Some(at) => {
+                let mut tasks = std::mem::take(&mut s.tasks).into_vec();
+                let Reverse(found) = tasks.swap_remove(at);
+                s.tasks = tasks.into();
+                found
+            }
+            None => match s.tasks.peek() {
+                Some(Reverse(first)) if first.key < task.key => match s.tasks.pop() {
+                    Some(Reverse(first)) => first,
+                    None => return task,
+                },
+                _ => return task,
+            },
+        };
+        if matches!(first.work, Work::List(..)) {
+            s.listing += 1;
+        }
+        s.tasks.push(Reverse(task));
+        first
     }
 
     pub(super) fn close(&self) {
