@@ -128,14 +128,25 @@ fn counts_and_file_lists_are_tallied_on_the_gpu() {
     // `a` (10 bytes) is cut into pieces: its chunks ship offsets; `b` and
     // `c` share a chunk of whole files, which is tallied.
     assert_eq!(run(&["-c"], "8"), ("a:2\nb:0\nc:1\n".into(), 1, Some(0)));
-    // Inverted and word searches need the lines: no tallies.
+    // Inverted, word and line searches are tallied too (issue 16): the
+    // kernel counts every file's lines for -v and checks -w/-x itself.
     assert_eq!(
         run(&["-c", "-v"], "1M"),
-        ("a:1\nb:1\nc:0\n".into(), 0, Some(0))
+        ("a:1\nb:1\nc:0\n".into(), 1, Some(0))
     );
     assert_eq!(
         run(&["-c", "-w"], "1M"),
-        ("a:2\nb:0\nc:0\n".into(), 0, Some(0))
+        ("a:2\nb:0\nc:0\n".into(), 1, Some(0))
+    );
+    assert_eq!(
+        run(&["-c", "-x"], "1M"),
+        ("a:1\nb:0\nc:0\n".into(), 1, Some(0))
+    );
+    assert_eq!(run(&["-L", "-v"], "1M"), ("c\n".into(), 1, Some(0)));
+    // --count-matches with -v stays on the offsets.
+    assert_eq!(
+        run(&["--count-matches", "-v"], "1M"),
+        ("a:1\nb:1\nc:0\n".into(), 0, Some(0))
     );
 }
 

@@ -19,10 +19,46 @@ pub(crate) const TALLY_REACH: u32 = 1 << 18;
 /// What the GPU counted in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FileCount {
-    /// Lines holding a match.
+    /// Lines holding a match (that `Select` accepts).
     pub lines: u32,
     /// Matches, as the tally's `MatchCount` counts them.
     pub matches: u32,
+    /// Lines in the file, when the tally counts them (`Tally::total`; for
+    /// `-v`): its terminators, plus one for a last line without one.
+    pub total: u32,
+    /// `-w` met a byte that is not ASCII beside a match: the GPU cannot
+    /// tell a word character there, and the CPU must search the file.
+    pub cpu: bool,
+}
+
+/// Which matches select their line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Select {
+    /// Any match (no `-w` or `-x`).
+    Any,
+    /// `-w`, one literal: a match with no ASCII word character (`_` or
+    /// alphanumeric) on either side; the line's matches are tried in turn.
+    /// A byte that is not ASCII beside a match tried sets `FileCount::cpu`.
+    Word,
+    /// `-x`: a match at the line's start whose longest pattern ends at the
+    /// line's end.
+    Line,
+}
+
+impl Select {
+    /// The kernel's `select` argument (tally.cu).
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Select::Any => 0,
+            Select::Word => 1,
+            Select::Line => 2,
+        }
+    }
+}
+
+/// An ASCII word character, as `-w` has it (GNU grep's `_` and alnum).
+fn ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// What a tally's match count counts.
@@ -45,6 +81,10 @@ pub struct Tally {
     pub ends: Vec<u64>,
     pub term: u8,
     pub count: MatchCount,
+    /// Which matches select a line (`Word`: one literal only).
+    pub select: Select,
+    /// Count every file's lines too (`FileCount::total`).
+    pub total: bool,
 }
 
 impl Tally {
@@ -60,6 +100,14 @@ impl Tally {
         len_at: &dyn Fn(u64) -> u64,
     ) -> Option<Vec<FileCount>> {
         let mut counts = vec![FileCount::default(); self.starts.len()];
+        if self.total {
+            for (k, c) in counts.iter_mut().enumerate() {
+                let file = &text[self.starts[k] as usize..self.ends[k] as usize];
+                let terms = file.iter().filter(|&&b| b == self.term).count();
+                let open = file.last().is_some_and(|&b| b != self.term);
+                c.total = (terms + usize::from(open)) as u32;
+            }
+        }
         let is_match = |q: u64| matches.binary_search(&q).is_ok();
         let reach = u64::from(TALLY_REACH);
         for &p in matches {
@@ -68,11 +116,12 @@ impl Tally {
                 continue;
             }
             let k = k - 1;
+            let (s, e) = (self.starts[k], self.ends[k]);
             if self.count == MatchCount::Starts {
                 counts[k].matches += 1;
             }
             let (mut q, mut walked, mut first) = (p, 0u64, true);
-            while q > self.starts[k] {
+            while q > s {
                 q -= 1;
                 if text[q as usize] == self.term {
                     break;
@@ -86,8 +135,56 @@ impl Tally {
                     return None;
                 }
             }
-            counts[k].lines += u32::from(first);
-            if !first || self.count == MatchCount::Starts {
+            if !first {
+                continue;
+            }
+            match self.select {
+                Select::Any => counts[k].lines += 1,
+                Select::Line => {
+                    let starts_line = p == s || text[p as usize - 1] == self.term;
+                    let end = p + len_at(p);
+                    let ends_line = end == e || text[end as usize] == self.term;
+                    counts[k].lines += u32::from(starts_line && ends_line);
+                    continue;
+                }
+                Select::Word => {
+                    // The line's matches in turn, until one is a word.
+                    let (mut at, mut walked) = (p, 0u64);
+                    loop {
+                        let before = (at > s).then(|| text[at as usize - 1]);
+                        let end = at + len_at(at);
+                        let after = (end < e).then(|| text[end as usize]);
+                        let (before, after) = (before.unwrap_or(b' '), after.unwrap_or(b' '));
+                        if !before.is_ascii() || !after.is_ascii() {
+                            counts[k].cpu = true;
+                            break;
+                        }
+                        if !ascii_word(before) && !ascii_word(after) {
+                            counts[k].lines += 1;
+                            break;
+                        }
+                        let mut q = at + 1;
+                        let mut next = false;
+                        while q < e && text[q as usize] != self.term {
+                            if is_match(q) {
+                                next = true;
+                                break;
+                            }
+                            walked += 1;
+                            if walked > reach {
+                                return None;
+                            }
+                            q += 1;
+                        }
+                        if !next {
+                            break;
+                        }
+                        at = q;
+                    }
+                    continue;
+                }
+            }
+            if self.count == MatchCount::Starts {
                 continue;
             }
             // The line's first match: follow the chain of matches to its end.
@@ -96,7 +193,7 @@ impl Tally {
                 counts[k].matches += 1;
                 let mut q = at + len_at(at);
                 let mut next = false;
-                while q < self.ends[k] && text[q as usize] != self.term {
+                while q < e && text[q as usize] != self.term {
                     if is_match(q) {
                         next = true;
                         break;
@@ -119,21 +216,22 @@ impl Tally {
 
 impl Device {
     /// Runs `tally` over the resident text and the bitmap that `kind`'s
-    /// search left: lines, then matches, per file of `t`; `None` when a
-    /// walk gave up (a line over `TALLY_REACH`).
+    /// search left: per file of `t`, its counts; `None` when a walk gave
+    /// up (a line over `TALLY_REACH`).
     pub(super) fn tally(
         &mut self,
         t: &Tally,
         kind: &dyn Kind,
-    ) -> Result<Option<Vec<u32>>, GpuError> {
+    ) -> Result<Option<Vec<FileCount>>, GpuError> {
         let pieces = t.starts.len();
         if pieces == 0 || t.ends.len() != pieces {
             return Ok(Some(Vec::new()));
         }
         up(&self.stream, &mut self.tally_starts, &t.starts)?;
         up(&self.stream, &mut self.tally_ends, &t.ends)?;
-        // Lines and matches per file, then the gave-up flag.
-        let len = 2 * pieces + 1;
+        // Lines, matches, lines in all and flags per file, then the
+        // gave-up flag.
+        let len = 4 * pieces + 1;
         let out = self
             .tally_counts
             .ensure(&self.stream, len, "allocating tallies")?;
@@ -153,12 +251,14 @@ impl Device {
             shared_mem_bytes: 0,
         };
         let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
-        let gave_up = out_ptr + 2 * pieces as u64 * 4;
+        let gave_up = out_ptr + 4 * pieces as u64 * 4;
         let chain = u32::from(t.count == MatchCount::NonOverlapping);
-        // Match lengths for chains: the literal's, or the set's tables.
-        let c = match chain {
-            0 => super::kind::Chain::fixed(0),
-            _ => kind.chain(self)?,
+        let (select, total) = (t.select.code(), u32::from(t.total));
+        // Match lengths for chains, -w and -x: the literal's, or the set's
+        // tables.
+        let c = match chain != 0 || t.select != Select::Any {
+            false => super::kind::Chain::fixed(0),
+            true => kind.chain(self)?,
         };
         let (fixed, classes, slot_log2) = (c.fixed, c.classes, c.slot_log2);
         let [set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
@@ -183,13 +283,16 @@ impl Device {
             .arg(&pstarts)
             .arg(&bytes)
             .arg(&links)
+            .arg(&select)
+            .arg(&total)
             .arg(&out_ptr)
             .arg(&gave_up);
         // SAFETY: tally's contract (tally.cu): text and bitmap hold the
         // resident n bytes and their match bits (the search just ran);
         // starts and ends hold `pieces` ascending disjoint ranges (Tally);
         // counts and the flag were zeroed above; the tables, read only for
-        // chains of a set, are the ones `multi` searched with (Kind::chain).
+        // chains and -x of a set, are the ones `multi` searched with
+        // (Kind::chain); -w comes with one literal, so `fixed` > 0 (Tally).
         unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
         let mut host = vec![0u32; len];
         // SAFETY: the device buffer holds `len` u32s; the copy is
@@ -198,7 +301,13 @@ impl Device {
             .map_err(cuda("reading tallies"))?;
         self.stream.synchronize().map_err(cuda("tallying"))?;
         let gave_up = host.pop().unwrap_or(1) != 0;
-        Ok((!gave_up).then_some(host))
+        let each = |k: usize| FileCount {
+            lines: host[k],
+            matches: host[pieces + k],
+            total: host[2 * pieces + k],
+            cpu: host[3 * pieces + k] != 0,
+        };
+        Ok((!gave_up).then(|| (0..pieces).map(each).collect()))
     }
 }
 
@@ -235,7 +344,14 @@ mod tests {
                 .collect();
             let m = pattern.len() as u64;
             for count in [MatchCount::Starts, MatchCount::NonOverlapping] {
-                let tally = Tally { starts: starts.clone(), ends: ends.clone(), term: b'\n', count };
+                let tally = Tally {
+                    starts: starts.clone(),
+                    ends: ends.clone(),
+                    term: b'\n',
+                    count,
+                    select: Select::Any,
+                    total: false,
+                };
                 let got = tally.reference(&chunk, &matches, &|_| m).unwrap();
                 let want: Vec<FileCount> = starts
                     .iter()
@@ -251,10 +367,94 @@ mod tests {
                                 MatchCount::Starts => starts,
                                 MatchCount::NonOverlapping => apart,
                             } as u32,
+                            ..FileCount::default()
                         }
                     })
                     .collect();
                 prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    /// Files cut from `text` at `cuts`, each followed by a newline: the
+    /// chunk and the files' ranges.
+    fn files(text: &[u8], cuts: Vec<usize>) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % text.len()).collect();
+        cuts.extend([0, text.len()]);
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut chunk = Vec::new();
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for w in cuts.windows(2) {
+            starts.push(chunk.len() as u64);
+            chunk.extend_from_slice(&text[w[0]..w[1]]);
+            ends.push(chunk.len() as u64);
+            chunk.push(b'\n');
+        }
+        (chunk, starts, ends)
+    }
+
+    proptest! {
+        /// `-w` (one literal), `-x` (one literal or a set) and the line
+        /// totals of `-v` against the CPU engine's rules line by line:
+        /// `confirm::word_before`/`word_after` around every occurrence,
+        /// the line equal to a pattern, terminators plus an unterminated
+        /// last line. A file the reference flags (a non-ASCII byte beside
+        /// a `-w` match) has such a byte; every other file is exact. CRLF
+        /// lines keep their `\r` (GNU grep: it is part of the line).
+        #[test]
+        fn tally_reference_selects_as_the_cpu_engine(
+            text in prop::collection::vec(prop::sample::select(b"ab \r\n\xc3\xa9_".to_vec()), 1..300),
+            cuts in prop::collection::vec(0usize..300, 0..6),
+            set in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\r".to_vec()), 1..4), 1..4),
+        ) {
+            let (chunk, starts, ends) = files(&text, cuts);
+            let occurs = |p: usize| set.iter().filter(|q| chunk[p..].starts_with(q)).map(|q| q.len()).max();
+            let matches: Vec<u64> = (0..chunk.len()).filter(|&p| occurs(p).is_some()).map(|p| p as u64).collect();
+            let len_at = |p: u64| occurs(p as usize).unwrap_or(1) as u64;
+            for select in [Select::Word, Select::Line] {
+                // -w comes with one literal only.
+                let set = match select {
+                    Select::Word => &set[..1],
+                    _ => &set[..],
+                };
+                let matches: Vec<u64> = matches.iter().copied().filter(|&p| set.iter().any(|q| chunk[p as usize..].starts_with(q))).collect();
+                let len_at = |p: u64| match select {
+                    Select::Word => set[0].len() as u64,
+                    _ => len_at(p),
+                };
+                let tally = Tally {
+                    starts: starts.clone(),
+                    ends: ends.clone(),
+                    term: b'\n',
+                    count: MatchCount::Starts,
+                    select,
+                    total: true,
+                };
+                let got = tally.reference(&chunk, &matches, &len_at).unwrap();
+                for (k, (&s, &e)) in starts.iter().zip(&ends).enumerate() {
+                    let file = &chunk[s as usize..e as usize];
+                    let lines: Vec<&[u8]> = match file.strip_suffix(b"\n") {
+                        Some(f) => f.split(|&b| b == b'\n').collect(),
+                        None if file.is_empty() => Vec::new(),
+                        None => file.split(|&b| b == b'\n').collect(),
+                    };
+                    prop_assert_eq!(got[k].total as usize, lines.len());
+                    let word = |l: &[u8]| set.iter().any(|q| (0..l.len()).any(|p| {
+                        l[p..].starts_with(q)
+                            && !crate::confirm::word_before(l, p)
+                            && !crate::confirm::word_after(l, p + q.len())
+                    }));
+                    let selected = lines.iter().filter(|l| match select {
+                        Select::Word => word(l),
+                        _ => set.iter().any(|q| q.as_slice() == **l),
+                    }).count();
+                    if got[k].cpu {
+                        prop_assert!(!file.is_ascii());
+                    } else {
+                        prop_assert_eq!(got[k].lines as usize, selected);
+                    }
+                }
             }
         }
     }
