@@ -182,10 +182,6 @@ fn search_entry(
         (None, None) => return one::search_input(shared, input, None, cpu, 0, stream),
     };
     let size = bytes.len() as u64;
-    if let Some(why) = entry.cpu {
-        fell(why, size);
-        return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
-    }
     // The GPU searched raw bytes: a file decoded from UTF-16 goes to the
     // CPU; after a UTF-8 byte-order mark the tally started after it
     // (`Flow::tally_of`) and the offsets are shifted (`FileOffsets`).
@@ -198,6 +194,10 @@ fn search_entry(
             return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
         }
     };
+    if let Some(why) = entry.cpu {
+        fell(why, size);
+        return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+    }
     if let Some(c) = entry.count {
         // -v: the lines without a selecting match.
         let lines = match shared.cfg.invert {

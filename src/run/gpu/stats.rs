@@ -58,8 +58,9 @@ pub enum Fallback {
     TooManyOffsets,
     /// The pipeline stopped before the file was laid out.
     Stopped,
-    /// A UTF-16 byte-order mark (the file is decoded), or a UTF-8 one that
-    /// a pattern's first byte might match into.
+    /// A UTF-16 byte-order mark (the file is decoded), or a UTF-8 one
+    /// before the lines the rule-pack automaton marked (its first line
+    /// starts before the mark, the CPU's after it).
     ByteOrderMark,
     /// `-w`: a byte beside a match is not ASCII (the GPU checks ASCII word
     /// characters only).
@@ -102,7 +103,7 @@ impl Fallback {
             Fallback::GpuFailed => "GPU failure",
             Fallback::TooManyOffsets => "more than 16 M matches in the file",
             Fallback::Stopped => "pipeline stopped before the file was searched",
-            Fallback::ByteOrderMark => "byte-order mark (UTF-16, or a pattern that may match into a UTF-8 one)",
+            Fallback::ByteOrderMark => "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)",
             Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
             Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
             Fallback::LongLine => "a line longer than 256 KiB in the chunk",
