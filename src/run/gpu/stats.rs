@@ -221,7 +221,10 @@ pub fn report(
     ];
     lines.extend(st.fallback_lines());
     if shared.cfg.debug {
-        for f in st.fallen.lock().map(|f| f.clone()).unwrap_or_default() {
+        // Sorted: workers finish files in any order.
+        let mut fallen = st.fallen.lock().map(|f| f.clone()).unwrap_or_default();
+        fallen.sort();
+        for f in fallen {
             eprintln!("{prog}: debug: gpu: {f}");
         }
         eprintln!(
