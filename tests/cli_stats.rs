@@ -297,8 +297,12 @@ fn stats_name_every_fallback() {
     assert_eq!(
         run(&["x", "dense"], "1M"),
         (
-            vec![format!("dense chunk (more than one match per 32 bytes): 1 files, 6000 bytes {cpu}")],
-            vec![format!("dense: {cpu}: dense chunk (more than one match per 32 bytes)")]
+            vec![format!(
+                "dense chunk (more than one match per 32 bytes): 1 files, 6000 bytes {cpu}"
+            )],
+            vec![format!(
+                "dense: {cpu}: dense chunk (more than one match per 32 bytes)"
+            )]
         )
     );
     let bom = "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)";

@@ -820,7 +820,10 @@ fn gpu_tally_selects_as_reference() {
         if !ok {
             mismatches += 1;
             if mismatches <= 5 {
-                eprintln!("MISMATCH tally select case {case}: {select:?}, {} patterns", set.len());
+                eprintln!(
+                    "MISMATCH tally select case {case}: {select:?}, {} patterns",
+                    set.len()
+                );
             }
         }
     }

@@ -65,7 +65,14 @@ fn prose(rng: &mut XorShift, len: usize, crlf: bool, bom: bool) -> Vec<u8> {
 /// pattern occurs in it (`-x`: it is a pattern; `-w`: an occurrence with
 /// no word character, alphanumeric or `_`, on either side), or with `-v`
 /// when not; `-m` caps the count.
-fn naive_count(file: &[u8], pats: &[&str], word: bool, line: bool, invert: bool, max: Option<usize>) -> usize {
+fn naive_count(
+    file: &[u8],
+    pats: &[&str],
+    word: bool,
+    line: bool,
+    invert: bool,
+    max: Option<usize>,
+) -> usize {
     let text = file.strip_prefix(b"\xef\xbb\xbf").unwrap_or(file);
     let text = String::from_utf8_lossy(text);
     let text = text.strip_suffix('\n').unwrap_or(&text);
@@ -79,20 +86,24 @@ fn naive_count(file: &[u8], pats: &[&str], word: bool, line: bool, invert: bool,
                 return l == *p;
             }
             l.match_indices(p).any(|(at, m)| {
-                !word || (!wordy(l[..at].chars().next_back()) && !wordy(l[at + m.len()..].chars().next()))
+                !word
+                    || (!wordy(l[..at].chars().next_back())
+                        && !wordy(l[at + m.len()..].chars().next()))
             })
         })
     };
     // Occurrences overlap: `match_indices` skips those, so try every start.
     let selects = |l: &str| {
         selects(l)
-            || (word && !line && (0..l.len()).filter(|&i| l.is_char_boundary(i)).any(|i| {
-                pats.iter().any(|p| {
-                    l[i..].starts_with(p)
-                        && !wordy(l[..i].chars().next_back())
-                        && !wordy(l[i + p.len()..].chars().next())
-                })
-            }))
+            || (word
+                && !line
+                && (0..l.len()).filter(|&i| l.is_char_boundary(i)).any(|i| {
+                    pats.iter().any(|p| {
+                        l[i..].starts_with(p)
+                            && !wordy(l[..i].chars().next_back())
+                            && !wordy(l[i + p.len()..].chars().next())
+                    })
+                }))
     };
     let n = text.split('\n').filter(|l| selects(l) != invert).count();
     max.map_or(n, |m| n.min(m))
@@ -116,7 +127,11 @@ fn differential(cases: usize, simulate: bool) -> usize {
         let crlf = rng.below(2) == 0;
         let mut files = Vec::new();
         for f in 0..1 + rng.below(8) {
-            let (big, small, bom) = (20_000 + rng.below(40_000), rng.below(3000), rng.below(3) == 0);
+            let (big, small, bom) = (
+                20_000 + rng.below(40_000),
+                rng.below(3000),
+                rng.below(3) == 0,
+            );
             let data = match rng.below(12) {
                 0 => Vec::new(),
                 1 => b"\xef\xbb\xbf".to_vec(),
@@ -163,7 +178,14 @@ fn differential(cases: usize, simulate: bool) -> usize {
         let stats = String::from_utf8_lossy(&gpu.stderr).into_owned();
         let tallied = stats
             .lines()
-            .find_map(|l| l.split("; ").nth(1)?.split(" tallied").next()?.parse::<u32>().ok())
+            .find_map(|l| {
+                l.split("; ")
+                    .nth(1)?
+                    .split(" tallied")
+                    .next()?
+                    .parse::<u32>()
+                    .ok()
+            })
             .unwrap_or(0);
         let mut wrong = Vec::new();
         if gpu.stdout != cpu.stdout || gpu.status.code() != cpu.status.code() {
@@ -176,9 +198,15 @@ fn differential(cases: usize, simulate: bool) -> usize {
             ));
         }
         // Only the statistics differ on stderr.
-        let first_stat = stats.find("matched lines").map_or(0, |i| stats[..i].rfind('\n').map_or(0, |j| j + 1));
-        if stats[..first_stat].as_bytes() != cpu.stderr.as_slice() {
-            wrong.push(format!("stderr {:?} against {:?}", &stats[..first_stat], String::from_utf8_lossy(&cpu.stderr)));
+        let first_stat = stats
+            .find("matched lines")
+            .map_or(0, |i| stats[..i].rfind('\n').map_or(0, |j| j + 1));
+        if &stats.as_bytes()[..first_stat] != cpu.stderr.as_slice() {
+            wrong.push(format!(
+                "stderr {:?} against {:?}",
+                &stats[..first_stat],
+                String::from_utf8_lossy(&cpu.stderr)
+            ));
         }
         if mode == "-c" {
             let want: String = files
@@ -192,24 +220,38 @@ fn differential(cases: usize, simulate: bool) -> usize {
                 })
                 .collect();
             if String::from_utf8_lossy(&cpu.stdout) != want {
-                wrong.push(format!("naive {want:?}, cpu {:?}", String::from_utf8_lossy(&cpu.stdout)));
+                wrong.push(format!(
+                    "naive {want:?}, cpu {:?}",
+                    String::from_utf8_lossy(&cpu.stdout)
+                ));
             }
         }
         tallied_cases += usize::from(tallied > 0);
         let fits = files.iter().all(|(_, d)| d.len() < chunk);
         let nonempty = files.iter().any(|(_, d)| !d.is_empty());
-        if fits && nonempty && tallies(mode, word, line, invert, max.is_some(), pats.len()) && tallied == 0 && !stats.contains("0 chunks") {
+        if fits
+            && nonempty
+            && tallies(mode, word, line, invert, max.is_some(), pats.len())
+            && tallied == 0
+            && !stats.contains("0 chunks")
+        {
             wrong.push("not tallied".into());
         }
         if !wrong.is_empty() {
             mismatches += 1;
             if mismatches <= 5 {
-                eprintln!("case {case}: args {args:?} env {env:?}: {}", wrong.join("; "));
+                eprintln!(
+                    "case {case}: args {args:?} env {env:?}: {}",
+                    wrong.join("; ")
+                );
             }
         }
     }
     eprintln!("gpu_real_world: {cases} cases ({tallied_cases} tallied on the GPU), {mismatches} mismatches");
-    assert!(cases < 40 || tallied_cases > cases / 4, "too few tallied cases");
+    assert!(
+        cases < 40 || tallied_cases > cases / 4,
+        "too few tallied cases"
+    );
     mismatches
 }
 
@@ -229,9 +271,17 @@ fn simulated_pipeline_counts_real_world_files_as_cpu_engine() {
 fn gpu_counts_real_world_files_as_cpu_engine() {
     let probe = tempfile::tempdir().unwrap();
     std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path(), &[]);
+    let out = run(
+        "gpu",
+        &["-q".into(), "x".into(), "x".into()],
+        probe.path(),
+        &[],
+    );
     if out.status.code() != Some(0) {
-        eprintln!("GPU part skipped: no GPU: {}", String::from_utf8_lossy(&out.stderr).trim());
+        eprintln!(
+            "GPU part skipped: no GPU: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
         return;
     }
     assert_eq!(differential(cases(300), false), 0);

@@ -71,7 +71,15 @@ pub fn search_input<'a>(
         _ => None,
     };
     let mut result = FileResult::default();
-    search_opened(shared, input, preloaded, prefilter, base, stream, &mut result)?;
+    search_opened(
+        shared,
+        input,
+        preloaded,
+        prefilter,
+        base,
+        stream,
+        &mut result,
+    )?;
     result.had_error = result.messages.iter().any(Message::is_error);
     if let (Some(start), Some(m), Some(end)) = (start, cfg.max_count, result.after_last_selected) {
         if result.lines >= m {

@@ -10,8 +10,8 @@ use super::pack::{self, Plan};
 use super::ring::Filling;
 use super::searcher::ChunkSearcher;
 use super::stats::{self, Fallback};
-use crate::engine::gpu::backread::Backread;
 use crate::encoding::{FilePlan, BOM_PROBE};
+use crate::engine::gpu::backread::Backread;
 use crate::engine::gpu::{ChunkFound, GpuError, Tally};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
@@ -169,7 +169,9 @@ impl<'r> Flow<'_, 'r> {
             .map(|(k, (piece, offsets))| {
                 let count = counts.as_ref().map(|c| c[k]);
                 // The kernel met a non-ASCII byte beside a -w match.
-                let word = count.is_some_and(|c| c.cpu).then_some(Fallback::NonAsciiBesideWord);
+                let word = count
+                    .is_some_and(|c| c.cpu)
+                    .then_some(Fallback::NonAsciiBesideWord);
                 let long = long[k].then_some(Fallback::LineAcrossCut);
                 Posted {
                     offsets,

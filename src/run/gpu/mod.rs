@@ -40,6 +40,7 @@ mod stats;
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::Config;
+use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
@@ -50,7 +51,6 @@ use offsets::FileOffsets;
 use ring::Ring;
 pub use searcher::Backend;
 use searcher::Target;
-use crate::encoding::{FilePlan, BOM_PROBE};
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
 use std::sync::mpsc;
@@ -205,7 +205,14 @@ fn search_entry(
             false => c.lines,
         };
         let searched = size - skip as u64;
-        return one::tallied(shared, input, searched, lines.into(), c.matches.into(), stream);
+        return one::tallied(
+            shared,
+            input,
+            searched,
+            lines.into(),
+            c.matches.into(),
+            stream,
+        );
     }
     if let Some(why) = entry.untallied {
         fell(why, size);

@@ -103,7 +103,9 @@ impl Fallback {
             Fallback::GpuFailed => "GPU failure",
             Fallback::TooManyOffsets => "more than 16 M matches in the file",
             Fallback::Stopped => "pipeline stopped before the file was searched",
-            Fallback::ByteOrderMark => "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)",
+            Fallback::ByteOrderMark => {
+                "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)"
+            }
             Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
             Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
             Fallback::LongLine => "a line longer than 256 KiB in the chunk",
