@@ -22,15 +22,16 @@
 //          chain: 0 counts match starts, 1 non-overlapping matches.
 //          fixed: the length of every match (one literal), or 0: the
 //          longest pattern of the set starting there, from multi's tables
-//          (classes, set2, set3, keys, slots, slot_log2, first, pstarts,
+//          (classes, set1 (read for -w only), set2, set3, keys, slots, slot_log2, first, pstarts,
 //          bytes, links:
 //          as uploaded for the `multi` launch that set the bits; a set bit
 //          no longer pattern explains is a 1-byte pattern's). Read only
-//          with chain = 1; unread when fixed > 0 (null pointers allowed).
-//          select: which matches select a line: 0 any; 1 (-w, fixed > 0
-//          only) a match with no ASCII word character beside it, the
-//          line's matches tried in turn, a byte >= 0x80 beside one tried
-//          setting flags[k]; 2 (-x) the line's first match, at the line's
+//          with chain = 1 or select > 0; unread when fixed > 0 (null
+//          pointers allowed).
+//          select: which matches select a line: 0 any; 1 (-w) a match
+//          with no ASCII word character beside it, the line's match
+//          starts tried in turn and at each its patterns longest first
+//          (word_at), a byte >= 0x80 beside one tried setting flags[k]; 2 (-x) the line's first match, at the line's
 //          start, whose length (fixed, or the longest pattern there) ends
 //          at the line's end.
 //          total: 1 also counts every file's lines (for -v).
@@ -85,6 +86,79 @@ __device__ __forceinline__ bool ascii_word(u32 b)
     return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_';
 }
 
+// -w after a match start whose byte before is no word character: the
+// match ending at `end` (file k ends at e) is a word (1) unless the byte
+// at `end` is a word character (0); 2: that byte is not ASCII.
+__device__ __forceinline__ u32 word_end(const unsigned char* __restrict__ text, u64 end, u64 e)
+{
+    const u32 after = end < e ? text[end] : ' ';
+    return after >= 0x80u ? 2u : ascii_word(after) ? 0u : 1u;
+}
+
+// -w at a set bit q of file [s, e): 1 when a pattern occurring at q has no
+// word character on either side, 0 when none, 2 when a byte tried is not
+// ASCII (the byte before q, or after a pattern tried first). Patterns are
+// tried longest first: one literal (fixed), else the set's patterns of 4
+// bytes or more (the longest occurring, then its chain of prefixes), then
+// those of 3, 2 and 1 bytes.
+__device__ __forceinline__ u32 word_at(const unsigned char* __restrict__ text, u64 n, u64 q, u64 s,
+                                       u64 e, u32 fixed, u32 classes,
+                                       const u32* __restrict__ set1, const u32* __restrict__ set2,
+                                       const u32* __restrict__ set3, const u32* __restrict__ keys,
+                                       const u32* __restrict__ slots, u32 slot_log2,
+                                       const u32* __restrict__ first,
+                                       const u32* __restrict__ pstarts,
+                                       const unsigned char* __restrict__ bytes,
+                                       const u32* __restrict__ links)
+{
+    const u32 before = q > s ? text[q - 1] : ' ';
+    if (before >= 0x80u) return 2u;
+    if (ascii_word(before)) return 0u;
+    if (fixed) return word_end(text, q + fixed, e);
+    const u64 rem = n - q;
+    const u32 v = (u32)text[q] | (rem >= 2 ? (u32)text[q + 1] << 8 : 0u) |
+                  (rem >= 3 ? (u32)text[q + 2] << 16 : 0u) | (rem >= 4 ? (u32)text[q + 3] << 24 : 0u);
+    if ((classes & 8u) && rem >= 4) {
+        // group_longest (multi.cuh), going on down the chain.
+        const u32 mask = (1u << slot_log2) - 1u;
+        u32 lo = NO_LINK;
+        for (u32 h = slot_hash(v, slot_log2);; h = (h + 1u) & mask) {
+            lo = __ldg(slots + h);
+            if (lo == NO_LINK) break;
+            if (__ldg(keys + lo) == v) break;
+        }
+        if (lo != NO_LINK) {
+            const u32 a = __ldg(first + lo);
+            u32 l = a, h = __ldg(first + lo + 1);
+            while (l < h) {
+                const u32 mid = (l + h) >> 1;
+                const u32 st = __ldg(pstarts + mid);
+                if (not_above(text, q, n, bytes + st, __ldg(pstarts + mid + 1) - st)) l = mid + 1;
+                else h = mid;
+            }
+            bool occurs = false;
+            for (u32 pk = l > a ? l - 1 : NO_LINK; pk != NO_LINK; pk = __ldg(links + pk)) {
+                const u32 st = __ldg(pstarts + pk), len = __ldg(pstarts + pk + 1) - st;
+                // Once one occurs, its prefixes on the chain do too.
+                occurs = occurs || (q + len <= n && equal_tail(text + q + 4, bytes + st + 4, len - 4));
+                if (!occurs) continue;
+                const u32 w = word_end(text, q + len, e);
+                if (w) return w;
+            }
+        }
+    }
+    if ((classes & 4u) && rem >= 3 && has_bit(set3, v & 0xffffffu)) {
+        const u32 w = word_end(text, q + 3, e);
+        if (w) return w;
+    }
+    if ((classes & 2u) && rem >= 2 && has_bit(set2, v & 0xffffu)) {
+        const u32 w = word_end(text, q + 2, e);
+        if (w) return w;
+    }
+    if ((classes & 1u) && has_bit(set1, v & 0xffu)) return word_end(text, q + 1, e);
+    return 0u;
+}
+
 // The file holding byte p: the last k with starts[k] <= p, plus 1 (0: none).
 __device__ __forceinline__ u32 file_after(const u64* __restrict__ starts, u32 pieces, u64 p)
 {
@@ -99,7 +173,8 @@ __device__ __forceinline__ u32 file_after(const u64* __restrict__ starts, u32 pi
 extern "C" __global__ void __launch_bounds__(256)
 tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bitmap,
       const u64* __restrict__ starts, const u64* __restrict__ ends, u32 pieces, u32 term,
-      u32 reach, u32 chain, u32 fixed, u32 classes, const u32* __restrict__ set2,
+      u32 reach, u32 chain, u32 fixed, u32 classes, const u32* __restrict__ set1,
+      const u32* __restrict__ set2,
       const u32* __restrict__ set3, const u32* __restrict__ keys,
       const u32* __restrict__ slots, u32 slot_log2,
       const u32* __restrict__ first, const u32* __restrict__ pstarts,
@@ -158,18 +233,17 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
                 continue;
             }
             if (select == 1) {
-                // -w (one literal of length fixed): the line's matches in
-                // turn, until one has no word character beside it.
+                // -w: the line's match starts in turn, until one is a word.
                 u64 at = p;
                 walked = 0;
                 for (;;) {
-                    const u32 before = at > s ? text[at - 1] : ' ';
-                    const u32 after = at + fixed < e ? text[at + fixed] : ' ';
-                    if (before >= 0x80u || after >= 0x80u) {
+                    const u32 w = word_at(text, n, at, s, e, fixed, classes, set1, set2, set3, keys,
+                                          slots, slot_log2, first, pstarts, bytes, links);
+                    if (w == 2) {
                         atomicExch(&counts[3 * pieces + k], 1u);
                         break;
                     }
-                    if (!ascii_word(before) && !ascii_word(after)) {
+                    if (w == 1) {
                         atomicAdd(&counts[k], 1u);
                         break;
                     }

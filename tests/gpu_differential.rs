@@ -641,7 +641,7 @@ fn gpu_tally_matches_naive_counts() {
             let tables = MultiTables::new(&set).expect("tables");
             lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
         };
-        let reference = tally.reference(&chunk, &want_starts, &longest);
+        let reference = tally.reference(&chunk, &want_starts, &|p| vec![longest(p)]);
         let ok = match (got, &reference) {
             (Ok(ChunkFound::Counts(c)), Some(r)) => {
                 // The reference against the obvious count, too.
@@ -715,7 +715,8 @@ fn gpu_tally_matches_naive_counts() {
     assert_eq!(mismatches, 0);
 }
 
-/// The tally kernel's `-w` (one literal), `-x` (one literal or a set) and
+/// The tally kernel's `-w` and `-x` (one literal or a set: prefixes of
+/// one another, 1-3 byte patterns) and
 /// line totals (`-v`) against `Tally::reference` (which the unit tests
 /// check against the CPU engine's rules): English with CRLF lines,
 /// non-ASCII words beside matches (the kernel flags those files), files
@@ -735,10 +736,17 @@ fn gpu_tally_selects_as_reference() {
             0 => Select::Word,
             _ => Select::Line,
         };
-        let set: Vec<Vec<u8>> = match (select, rng.below(2)) {
-            (Select::Word, _) | (_, 0) => vec![WORDS[rng.below(WORDS.len())].as_bytes().to_vec()],
+        // One literal, or a set with words that are prefixes of others
+        // ("the", "then", "there") and 1-3 byte patterns.
+        let set: Vec<Vec<u8>> = match rng.below(2) {
+            0 => vec![WORDS[rng.below(WORDS.len())].as_bytes().to_vec()],
             _ => (0..2 + rng.below(20))
-                .map(|_| WORDS[rng.below(WORDS.len())].as_bytes().to_vec())
+                .map(|_| match rng.below(5) {
+                    0 => ["t", "th", "he", "the", "then", "there", "s", "a"][rng.below(8)]
+                        .as_bytes()
+                        .to_vec(),
+                    _ => WORDS[rng.below(WORDS.len())].as_bytes().to_vec(),
+                })
                 .collect(),
         };
         let mut chunk = Vec::new();
@@ -792,21 +800,27 @@ fn gpu_tally_selects_as_reference() {
             select,
             total: true,
         };
-        let longest = |p: u64| {
+        let mut distinct = set.clone();
+        distinct.sort();
+        distinct.dedup();
+        // Every pattern's length at p, longest first.
+        let lens_at = |p: u64| {
             let rest = &chunk[p as usize..];
-            set.iter()
+            let mut l: Vec<u64> = distinct
+                .iter()
                 .filter(|q| rest.starts_with(q))
                 .map(|q| q.len() as u64)
-                .max()
-                .unwrap_or(1)
+                .collect();
+            l.sort_unstable_by(|a, b| b.cmp(a));
+            l
         };
-        let got = if set.len() == 1 {
-            lane.search(&chunk, &set[0], None, u64::MAX, Some(&tally))
+        let got = if distinct.len() == 1 {
+            lane.search(&chunk, &distinct[0], None, u64::MAX, Some(&tally))
         } else {
-            let tables = MultiTables::new(&set).expect("tables");
+            let tables = MultiTables::new(&distinct).expect("tables");
             lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
         };
-        let ok = match (got, tally.reference(&chunk, &want_starts, &longest)) {
+        let ok = match (got, tally.reference(&chunk, &want_starts, &lens_at)) {
             (Ok(ChunkFound::Counts(c)), Some(r)) => {
                 flagged += c.iter().filter(|c| c.cpu).count();
                 c == r

@@ -110,12 +110,11 @@ fn naive_count(
 }
 
 /// Whether the tallies cover this search (what `run::gpu::setup::tally_mode`
-/// decides): a count or a list; `-w` with one literal; `--count-matches`
-/// alone.
-fn tallies(mode: &str, word: bool, line: bool, invert: bool, max: bool, pats: usize) -> bool {
+/// decides): a count or a list; `--count-matches` alone.
+fn tallies(mode: &str, word: bool, line: bool, invert: bool, max: bool) -> bool {
     match mode {
         "--count-matches" => !word && !line && !invert && !max,
-        _ => !(word && !line && pats > 1),
+        _ => true,
     }
 }
 
@@ -231,7 +230,7 @@ fn differential(cases: usize, simulate: bool) -> usize {
         let nonempty = files.iter().any(|(_, d)| !d.is_empty());
         if fits
             && nonempty
-            && tallies(mode, word, line, invert, max.is_some(), pats.len())
+            && tallies(mode, word, line, invert, max.is_some())
             && tallied == 0
             && !stats.contains("0 chunks")
         {

@@ -47,7 +47,7 @@ impl Device {
         if n < kind.shortest() as u64 {
             // No match; lines counted (-v) on the host: fewer bytes than
             // the shortest pattern.
-            let counted = tally.map(|t| t.reference(text, &[], &|_| 1));
+            let counted = tally.map(|t| t.reference(text, &[], &|_| vec![1]));
             return Ok(counted.flatten().map_or_else(none, ChunkFound::Counts));
         }
         self.reserve(n)?;

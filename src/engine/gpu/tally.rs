@@ -6,9 +6,9 @@
 //! both.
 //!
 //! Besides lines with a match and matches, a tally can select lines by
-//! `-x` (the line's first match spans it) or `-w` (one literal: the
-//! line's matches in turn until one has no ASCII word character beside
-//! it), and count every file's lines (so `-v` is lines less selected
+//! `-x` (the line's first match spans it) or `-w` (the line's match
+//! starts in turn, each start's patterns longest first, until one has no
+//! ASCII word character beside it), and count every file's lines (so `-v` is lines less selected
 //! ones). Word characters beyond ASCII need decoding: a non-ASCII byte
 //! beside a match tried flags the file for the CPU instead of guessing.
 //! The mirror and the kernel take the same steps in the same order.
@@ -45,9 +45,10 @@ pub struct FileCount {
 pub enum Select {
     /// Any match (no `-w` or `-x`).
     Any,
-    /// `-w`, one literal: a match with no ASCII word character (`_` or
-    /// alphanumeric) on either side; the line's matches are tried in turn.
-    /// A byte that is not ASCII beside a match tried sets `FileCount::cpu`.
+    /// `-w`: a match with no ASCII word character (`_` or alphanumeric) on
+    /// either side; the line's match starts are tried in turn, and at each
+    /// its patterns longest first. A byte that is not ASCII beside a match
+    /// tried sets `FileCount::cpu`.
     Word,
     /// `-x`: a match at the line's start whose longest pattern ends at the
     /// line's end.
@@ -70,6 +71,32 @@ fn ascii_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// `-w` at match start `q` of the file `s..e` whose patterns there are
+/// `lens` long, longest first (the kernel's `word_at`): `Some(true)` when
+/// one has no word character on either side, `Some(false)` when none,
+/// `None` when a byte tried is not ASCII (the byte before `q`, or after a
+/// pattern tried before one is a word).
+fn word_at(text: &[u8], q: u64, s: u64, e: u64, lens: &[u64]) -> Option<bool> {
+    let byte = |at: u64, inside: bool| if inside { text[at as usize] } else { b' ' };
+    let before = byte(q.wrapping_sub(1), q > s);
+    if !before.is_ascii() {
+        return None;
+    }
+    if ascii_word(before) {
+        return Some(false);
+    }
+    for &len in lens {
+        let after = byte(q + len, q + len < e);
+        if !after.is_ascii() {
+            return None;
+        }
+        if !ascii_word(after) {
+            return Some(true);
+        }
+    }
+    Some(false)
+}
+
 /// What a tally's match count counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MatchCount {
@@ -90,7 +117,7 @@ pub struct Tally {
     pub ends: Vec<u64>,
     pub term: u8,
     pub count: MatchCount,
-    /// Which matches select a line (`Word`: one literal only).
+    /// Which matches select a line.
     pub select: Select,
     /// Count every file's lines too (`FileCount::total`).
     pub total: bool,
@@ -99,15 +126,17 @@ pub struct Tally {
 impl Tally {
     /// What the `tally` kernel computes, on the CPU and step by step the
     /// same way (the simulated pipeline runs it): `matches` are the
-    /// chunk's match starts, ascending; `len_at(p)` the length of the
-    /// longest match at `p` (read for `NonOverlapping` only). `None` when
-    /// a walk along a line would give up.
+    /// chunk's match starts, ascending; `lens_at(p)` the lengths of the
+    /// patterns occurring at `p`, longest first (read for
+    /// `NonOverlapping`, `Line` and `Word`). `None` when a walk along a
+    /// line would give up.
     pub fn reference(
         &self,
         text: &[u8],
         matches: &[u64],
-        len_at: &dyn Fn(u64) -> u64,
+        lens_at: &dyn Fn(u64) -> Vec<u64>,
     ) -> Option<Vec<FileCount>> {
+        let len_at = |p: u64| lens_at(p).first().copied().unwrap_or(1);
         let mut counts = vec![FileCount::default(); self.starts.len()];
         if self.total {
             for (k, c) in counts.iter_mut().enumerate() {
@@ -157,20 +186,19 @@ impl Tally {
                     continue;
                 }
                 Select::Word => {
-                    // The line's matches in turn, until one is a word.
+                    // The line's match starts in turn, until one is a word.
                     let (mut at, mut walked) = (p, 0u64);
                     loop {
-                        let before = (at > s).then(|| text[at as usize - 1]);
-                        let end = at + len_at(at);
-                        let after = (end < e).then(|| text[end as usize]);
-                        let (before, after) = (before.unwrap_or(b' '), after.unwrap_or(b' '));
-                        if !before.is_ascii() || !after.is_ascii() {
-                            counts[k].cpu = true;
-                            break;
-                        }
-                        if !ascii_word(before) && !ascii_word(after) {
-                            counts[k].lines += 1;
-                            break;
+                        match word_at(text, at, s, e, &lens_at(at)) {
+                            Some(true) => {
+                                counts[k].lines += 1;
+                                break;
+                            }
+                            None => {
+                                counts[k].cpu = true;
+                                break;
+                            }
+                            Some(false) => {}
                         }
                         let mut q = at + 1;
                         let mut next = false;
@@ -270,7 +298,7 @@ impl Device {
             true => kind.chain(self)?,
         };
         let (fixed, classes, slot_log2) = (c.fixed, c.classes, c.slot_log2);
-        let [set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
+        let [set1, set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
         let mut b = self.stream.launch_builder(&self.f.tally);
         b.arg(self.text.get("tally")?)
             .arg(&n)
@@ -283,6 +311,7 @@ impl Device {
             .arg(&chain)
             .arg(&fixed)
             .arg(&classes)
+            .arg(&set1)
             .arg(&set2)
             .arg(&set3)
             .arg(&keys)
@@ -300,8 +329,8 @@ impl Device {
         // resident n bytes and their match bits (the search just ran);
         // starts and ends hold `pieces` ascending disjoint ranges (Tally);
         // counts and the flag were zeroed above; the tables, read only for
-        // chains and -x of a set, are the ones `multi` searched with
-        // (Kind::chain); -w comes with one literal, so `fixed` > 0 (Tally).
+        // chains, -x and -w of a set, are the ones `multi` searched with
+        // (Kind::chain).
         unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
         let mut host = vec![0u32; len];
         // SAFETY: the device buffer holds `len` u32s; the copy is

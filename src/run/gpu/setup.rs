@@ -82,9 +82,9 @@ pub struct TallyMode {
 
 /// Whether chunks report counts per file instead of match offsets, and
 /// what they count: the output is a count or a file name, and what the
-/// GPU finds decides it: exact literals, no confirm step beyond `-x` (any
-/// literal set) or `-w` (one literal; a non-ASCII byte beside a match
-/// sends its file to the CPU), raw bytes, no JSON output, no binary probe
+/// GPU finds decides it: exact literals, no confirm step beyond `-x` or
+/// `-w` (a non-ASCII byte beside a match sends its file to the CPU), raw
+/// bytes, no JSON output, no binary probe
 /// (`-I`). `-v` counts every file's lines too; `--count-matches` (not with
 /// `-w`, `-x`, `-v` or `-m`) counts non-overlapping matches, which are the
 /// match starts for one literal that cannot overlap itself.
@@ -100,9 +100,8 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
     // -w and -x confirm literals, which the kernel decides for itself.
     let confirmed = match (select, target) {
         (Select::Any, _) => prefilter_selects(&*c.prefilter, c.confirm.is_some()),
-        (Select::Line, Target::One(_) | Target::Many(_)) => true,
-        (Select::Word, Target::One(_)) => true,
-        _ => false,
+        (_, Target::One(_) | Target::Many(_)) => true,
+        (_, Target::Automaton(_)) => false,
     };
     let plain = exact
         && confirmed

@@ -40,7 +40,7 @@ proptest! {
                 select: Select::Any,
                 total: false,
             };
-            let got = tally.reference(&chunk, &matches, &|_| m).unwrap();
+            let got = tally.reference(&chunk, &matches, &|_| vec![m]).unwrap();
             let want: Vec<FileCount> = starts
                 .iter()
                 .zip(&ends)
@@ -83,7 +83,7 @@ fn files(text: &[u8], cuts: Vec<usize>) -> (Vec<u8>, Vec<u64>, Vec<u64>) {
 }
 
 proptest! {
-    /// `-w` (one literal), `-x` (one literal or a set) and the line
+    /// `-w` and `-x` (one literal or a set) and the line
     /// totals of `-v` against the CPU engine's rules line by line:
     /// `confirm::word_before`/`word_after` around every occurrence,
     /// the line equal to a pattern, terminators plus an unterminated
@@ -97,20 +97,17 @@ proptest! {
         set in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\r".to_vec()), 1..4), 1..4),
     ) {
         let (chunk, starts, ends) = files(&text, cuts);
-        let occurs = |p: usize| set.iter().filter(|q| chunk[p..].starts_with(q)).map(|q| q.len()).max();
-        let matches: Vec<u64> = (0..chunk.len()).filter(|&p| occurs(p).is_some()).map(|p| p as u64).collect();
-        let len_at = |p: u64| occurs(p as usize).unwrap_or(1) as u64;
-        for select in [Select::Word, Select::Line] {
-            // -w comes with one literal only.
-            let set = match select {
-                Select::Word => &set[..1],
-                _ => &set[..],
+        for (select, set) in [(Select::Word, &set[..1]), (Select::Word, &set[..]), (Select::Line, &set[..])] {
+            let mut set = set.to_vec();
+            set.sort();
+            set.dedup();
+            // Every pattern's length at p, longest first.
+            let lens_at = |p: u64| {
+                let mut l: Vec<u64> = set.iter().filter(|q| chunk[p as usize..].starts_with(q)).map(|q| q.len() as u64).collect();
+                l.sort_unstable_by(|a, b| b.cmp(a));
+                l
             };
-            let matches: Vec<u64> = matches.iter().copied().filter(|&p| set.iter().any(|q| chunk[p as usize..].starts_with(q))).collect();
-            let len_at = |p: u64| match select {
-                Select::Word => set[0].len() as u64,
-                _ => len_at(p),
-            };
+            let matches: Vec<u64> = (0..chunk.len() as u64).filter(|&p| !lens_at(p).is_empty()).collect();
             let tally = Tally {
                 starts: starts.clone(),
                 ends: ends.clone(),
@@ -119,7 +116,7 @@ proptest! {
                 select,
                 total: true,
             };
-            let got = tally.reference(&chunk, &matches, &len_at).unwrap();
+            let got = tally.reference(&chunk, &matches, &lens_at).unwrap();
             for (k, (&s, &e)) in starts.iter().zip(&ends).enumerate() {
                 let file = &chunk[s as usize..e as usize];
                 let lines: Vec<&[u8]> = match file.strip_suffix(b"\n") {
