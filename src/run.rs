@@ -200,7 +200,7 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     let mut state = Printed::default();
     let prefilter = &*shared.compiled.prefilter;
     let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
-        one::search_input(shared, input, None, prefilter, stream)
+        one::search_input(shared, input, None, prefilter, 0, stream)
     };
     match inputs {
         Inputs::Gpu(items, sizes, backend, gpu_only) => {

@@ -128,14 +128,25 @@ fn counts_and_file_lists_are_tallied_on_the_gpu() {
     // `a` (10 bytes) is cut into pieces: its chunks ship offsets; `b` and
     // `c` share a chunk of whole files, which is tallied.
     assert_eq!(run(&["-c"], "8"), ("a:2\nb:0\nc:1\n".into(), 1, Some(0)));
-    // Inverted and word searches need the lines: no tallies.
+    // Inverted, word and line searches are tallied too (issue 16): the
+    // kernel counts every file's lines for -v and checks -w/-x itself.
     assert_eq!(
         run(&["-c", "-v"], "1M"),
-        ("a:1\nb:1\nc:0\n".into(), 0, Some(0))
+        ("a:1\nb:1\nc:0\n".into(), 1, Some(0))
     );
     assert_eq!(
         run(&["-c", "-w"], "1M"),
-        ("a:2\nb:0\nc:0\n".into(), 0, Some(0))
+        ("a:2\nb:0\nc:0\n".into(), 1, Some(0))
+    );
+    assert_eq!(
+        run(&["-c", "-x"], "1M"),
+        ("a:1\nb:0\nc:0\n".into(), 1, Some(0))
+    );
+    assert_eq!(run(&["-L", "-v"], "1M"), ("c\n".into(), 1, Some(0)));
+    // --count-matches with -v stays on the offsets.
+    assert_eq!(
+        run(&["--count-matches", "-v"], "1M"),
+        ("a:1\nb:1\nc:0\n".into(), 0, Some(0))
     );
 }
 
@@ -240,4 +251,107 @@ fn gpu_memory_and_staging_sizes_are_checked() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "0\n");
     assert_eq!(out.status.code(), Some(1));
+}
+
+/// Every way a file the pipeline claimed leaves the fast path is named by
+/// `--stats` (files and bytes per reason) and, under `--debug`, per file
+/// (issue 16): each reason the simulated pipeline can provoke, alone. (A
+/// read error, a GPU failure, 16 M offsets in a file and a stopped
+/// pipeline are not provoked here.) `--debug` names files sorted.
+#[test]
+fn stats_name_every_fallback() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, data: &[u8]| std::fs::write(dir.path().join(name), data).unwrap();
+    write("dense", "x\n".repeat(3000).as_bytes());
+    write("utf16", b"\xff\xfex\x00\n\x00");
+    write("bom", b"\xef\xbb\xbf123\n");
+    write("digits", format!("{}\n", "0".repeat(200)).as_bytes());
+    write("word", "éx y\nx\n".as_bytes());
+    write("cut", b"x y\nx\n");
+    write("long", format!("{}x\n", ".".repeat(300_000)).as_bytes());
+    let run = |args: &[&str], chunk: &str| {
+        let out = Command::new(common::bin())
+            .args(["--stats", "--debug", "--engine=gpu"])
+            .args(args)
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .env("GPUGREP_GPU_CHUNK", chunk)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let named = |prefix: &str| -> Vec<String> {
+            err.lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .map(str::to_string)
+                .collect()
+        };
+        // The --stats lines, and the --debug lines naming files.
+        let stats = named("gpu fallback: ");
+        let files: Vec<String> = named("gpugrep: debug: gpu: ")
+            .into_iter()
+            .filter(|l| l.contains(": searched by") || l.contains(": not tallied"))
+            .collect();
+        (stats, files)
+    };
+    let cpu = "searched by the CPU engine";
+    assert_eq!(
+        run(&["x", "dense"], "1M"),
+        (
+            vec![format!(
+                "dense chunk (more than one match per 32 bytes): 1 files, 6000 bytes {cpu}"
+            )],
+            vec![format!(
+                "dense: {cpu}: dense chunk (more than one match per 32 bytes)"
+            )]
+        )
+    );
+    let bom = "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)";
+    assert_eq!(
+        run(&["-c", "x", "utf16"], "1M"),
+        (
+            vec![format!("{bom}: 1 files, 6 bytes {cpu}")],
+            vec![format!("utf16: {cpu}: {bom}")]
+        )
+    );
+    let across = "a line longer than the overlap across a chunk cut";
+    assert_eq!(
+        run(&["-c", "-E", "[0-9]{3}", "digits", "bom"], "64"),
+        (
+            vec![
+                format!("{across}: 1 files, 201 bytes {cpu}"),
+                format!("{bom}: 1 files, 7 bytes {cpu}")
+            ],
+            vec![
+                format!("bom: {cpu}: {bom}"),
+                format!("digits: {cpu}: {across}")
+            ]
+        )
+    );
+    let word = "-w: a non-ASCII byte beside a match";
+    assert_eq!(
+        run(&["-c", "-w", "x", "word"], "1M"),
+        (
+            vec![format!("{word}: 1 files, 8 bytes {cpu}")],
+            vec![format!("word: {cpu}: {word}")]
+        )
+    );
+    let offsets = "not tallied (offsets shipped, lines found on the CPU)";
+    let cut = "chunk holds a piece of a file cut at a chunk end";
+    assert_eq!(
+        run(&["-c", "x", "cut"], "4"),
+        (
+            vec![format!("{cut}: 1 files, 6 bytes {offsets}")],
+            vec![format!("cut: not tallied on the GPU: {cut}")]
+        )
+    );
+    let long = "a line longer than 256 KiB in the chunk";
+    assert_eq!(
+        run(&["-c", "x", "long"], "1M"),
+        (
+            vec![format!("{long}: 1 files, 300002 bytes {offsets}")],
+            vec![format!("long: not tallied on the GPU: {long}")]
+        )
+    );
+    // A search that stays on the fast path names nothing.
+    assert_eq!(run(&["-c", "x", "cut", "bom"], "1M"), (vec![], vec![]));
 }

@@ -575,7 +575,7 @@ fn gpu_backread_matches_cpu_mirror() {
 /// walk (the lane then ships offsets instead).
 #[test]
 fn gpu_tally_matches_naive_counts() {
-    use gpugrep::engine::gpu::{ChunkFound, FileCount, MatchCount, MultiTables, Tally};
+    use gpugrep::engine::gpu::{ChunkFound, FileCount, MatchCount, MultiTables, Select, Tally};
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
     let cases = case_count("GPUGREP_DIFF_TALLY_CASES", 30, 300);
@@ -623,6 +623,8 @@ fn gpu_tally_matches_naive_counts() {
             ends: ends.clone(),
             term: b'\n',
             count,
+            select: Select::Any,
+            total: false,
         };
         // The longest pattern at a match start.
         let longest = |p: u64| {
@@ -639,7 +641,7 @@ fn gpu_tally_matches_naive_counts() {
             let tables = MultiTables::new(&set).expect("tables");
             lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
         };
-        let reference = tally.reference(&chunk, &want_starts, &longest);
+        let reference = tally.reference(&chunk, &want_starts, &|p| vec![longest(p)]);
         let ok = match (got, &reference) {
             (Ok(ChunkFound::Counts(c)), Some(r)) => {
                 // The reference against the obvious count, too.
@@ -685,6 +687,7 @@ fn gpu_tally_matches_naive_counts() {
                                 MatchCount::Starts => (j - i) as u32,
                                 MatchCount::NonOverlapping => matches,
                             },
+                            ..FileCount::default()
                         }
                     })
                     .collect();
@@ -709,5 +712,135 @@ fn gpu_tally_matches_naive_counts() {
         }
     }
     eprintln!("differential tally: {cases} cases ({gave_up} gave up on a long line), {mismatches} mismatches");
+    assert_eq!(mismatches, 0);
+}
+
+/// The tally kernel's `-w` and `-x` (one literal or a set: prefixes of
+/// one another, 1-3 byte patterns) and
+/// line totals (`-v`) against `Tally::reference` (which the unit tests
+/// check against the CPU engine's rules): English with CRLF lines,
+/// non-ASCII words beside matches (the kernel flags those files), files
+/// starting after a byte-order mark (the range starts 3 bytes into the
+/// file), files without a last newline, chunks without matches (lines
+/// are still counted), and lines too long to walk.
+#[test]
+fn gpu_tally_selects_as_reference() {
+    use gpugrep::engine::gpu::{ChunkFound, MatchCount, MultiTables, Select, Tally};
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
+    let cases = case_count("GPUGREP_DIFF_TALLY_CASES", 60, 600);
+    let mut rng = XorShift(0x7a11_5e1e_c7ed);
+    let (mut mismatches, mut flagged, mut gave_up) = (0, 0, 0);
+    for case in 0..cases {
+        let select = match case % 3 {
+            0 => Select::Word,
+            _ => Select::Line,
+        };
+        // One literal, or a set with words that are prefixes of others
+        // ("the", "then", "there") and 1-3 byte patterns.
+        let set: Vec<Vec<u8>> = match rng.below(2) {
+            0 => vec![WORDS[rng.below(WORDS.len())].as_bytes().to_vec()],
+            _ => (0..2 + rng.below(20))
+                .map(|_| match rng.below(5) {
+                    0 => ["t", "th", "he", "the", "then", "there", "s", "a"][rng.below(8)]
+                        .as_bytes()
+                        .to_vec(),
+                    _ => WORDS[rng.below(WORDS.len())].as_bytes().to_vec(),
+                })
+                .collect(),
+        };
+        let mut chunk = Vec::new();
+        let (mut starts, mut ends) = (Vec::new(), Vec::new());
+        for f in 0..1 + rng.below(20) {
+            let len = match rng.below(6) {
+                0 => 1,
+                1 => rng.below(100_000),
+                _ => rng.below(5000),
+            };
+            let mut file = Vec::new();
+            // Lines of one word (for -x), CRLF, non-ASCII neighbours.
+            while file.len() < len {
+                match rng.below(10) {
+                    0 => file.extend_from_slice(b"\r\n"),
+                    1 => file.extend_from_slice("é".as_bytes()),
+                    2 => file.push(b'\n'),
+                    3 => {
+                        file.extend_from_slice(&set[rng.below(set.len())]);
+                        file.push(b'\n');
+                    }
+                    _ => {
+                        file.extend_from_slice(WORDS[rng.below(WORDS.len())].as_bytes());
+                        file.push(b' ');
+                    }
+                }
+            }
+            if case % 20 == 0 && f == 0 {
+                file = vec![b'.'; 300_000];
+                file.extend_from_slice(&set[0]);
+            }
+            let skip = if rng.below(5) == 0 { 3 } else { 0 };
+            if skip > 0 {
+                file.splice(0..0, [0xef, 0xbb, 0xbf]);
+            }
+            starts.push((chunk.len() + skip) as u64);
+            chunk.extend_from_slice(&file);
+            ends.push(chunk.len() as u64);
+            chunk.push(b'\n');
+        }
+        // The last file may end the chunk without a separator.
+        if rng.below(2) == 0 {
+            chunk.pop();
+        }
+        let want_starts = naive_set(&chunk, &set);
+        let tally = Tally {
+            starts,
+            ends,
+            term: b'\n',
+            count: MatchCount::Starts,
+            select,
+            total: true,
+        };
+        let mut distinct = set.clone();
+        distinct.sort();
+        distinct.dedup();
+        // Every pattern's length at p, longest first.
+        let lens_at = |p: u64| {
+            let rest = &chunk[p as usize..];
+            let mut l: Vec<u64> = distinct
+                .iter()
+                .filter(|q| rest.starts_with(q))
+                .map(|q| q.len() as u64)
+                .collect();
+            l.sort_unstable_by(|a, b| b.cmp(a));
+            l
+        };
+        let got = if distinct.len() == 1 {
+            lane.search(&chunk, &distinct[0], None, u64::MAX, Some(&tally))
+        } else {
+            let tables = MultiTables::new(&distinct).expect("tables");
+            lane.search_many(&chunk, &tables, None, u64::MAX, Some(&tally))
+        };
+        let ok = match (got, tally.reference(&chunk, &want_starts, &lens_at)) {
+            (Ok(ChunkFound::Counts(c)), Some(r)) => {
+                flagged += c.iter().filter(|c| c.cpu).count();
+                c == r
+            }
+            (Ok(ChunkFound::Offsets(v)), None) => {
+                gave_up += 1;
+                v == want_starts
+            }
+            _ => false,
+        };
+        if !ok {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "MISMATCH tally select case {case}: {select:?}, {} patterns",
+                    set.len()
+                );
+            }
+        }
+    }
+    eprintln!("tally select: {cases} cases ({flagged} files flagged for the CPU, {gave_up} gave up), {mismatches} mismatches");
     assert_eq!(mismatches, 0);
 }

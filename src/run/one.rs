@@ -10,7 +10,6 @@
 
 use super::Shared;
 use crate::config::Mode;
-use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::Matcher;
 use crate::error::Message;
 use crate::input::same_file;
@@ -49,8 +48,9 @@ pub struct FileResult {
 /// Searches `input` with `prefilter` (and the compiled confirm step),
 /// writing to `stream` as it goes when given, else into the result's
 /// buffer. `preloaded` holds the input's bytes when a caller already has
-/// them (a GPU chunk): the prefilter's offsets then refer to exactly those
-/// bytes, and text after a byte-order mark or decoded is searched with the
+/// them (a GPU chunk): the prefilter's offsets then refer to those bytes
+/// after the first `base` (a UTF-8 byte-order mark the caller saw), and a
+/// haystack that starts elsewhere, or is decoded, is searched with the
 /// compiled prefilter instead.
 ///
 /// When `-m` stops the search of a standard input that is a regular file,
@@ -61,6 +61,7 @@ pub fn search_input<'a>(
     input: &'a Input,
     preloaded: Option<&'a [u8]>,
     prefilter: &'a dyn Matcher,
+    base: usize,
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cfg = &shared.cfg;
@@ -70,7 +71,15 @@ pub fn search_input<'a>(
         _ => None,
     };
     let mut result = FileResult::default();
-    search_opened(shared, input, preloaded, prefilter, stream, &mut result)?;
+    search_opened(
+        shared,
+        input,
+        preloaded,
+        prefilter,
+        base,
+        stream,
+        &mut result,
+    )?;
     result.had_error = result.messages.iter().any(Message::is_error);
     if let (Some(start), Some(m), Some(end)) = (start, cfg.max_count, result.after_last_selected) {
         if result.lines >= m {
@@ -85,6 +94,7 @@ fn search_opened(
     input: &Input,
     preloaded: Option<&[u8]>,
     prefilter: &dyn Matcher,
+    prefilter_base: usize,
     stream: Option<&mut dyn Write>,
     result: &mut FileResult,
 ) -> io::Result<()> {
@@ -117,7 +127,8 @@ fn search_opened(
     let plan = shared.compiled.encoding;
     let hay = opened.haystack(plan, cfg.terminator, &display, &mut result.messages);
     let prefilter = match &hay {
-        Haystack::Slice { base: 0, .. } | Haystack::Stream { .. } => prefilter,
+        Haystack::Slice { base, .. } if *base == prefilter_base => prefilter,
+        Haystack::Stream { .. } => prefilter,
         Haystack::Slice { .. } | Haystack::Decoded { .. } => &*shared.compiled.prefilter,
     };
     search_haystack(shared, input, &hay, prefilter, stream, &display, result)?;
@@ -198,21 +209,17 @@ fn shown_name<'i>(shared: &Shared, input: &'i Input) -> Option<&'i [u8]> {
     show.then_some(input.name.as_slice())
 }
 
-/// The result for a file whose `lines` holding `matches` the GPU counted:
-/// the summary printer's output. `None` when the file's bytes need the
-/// full search after all (a byte-order mark changes what is searched).
+/// The result for a file of which the GPU counted `lines` selected lines
+/// holding `matches`, in `searched` bytes (those after a byte-order mark):
+/// the summary printer's output.
 pub fn tallied<W: Write + ?Sized>(
     shared: &Shared,
     input: &Input,
-    bytes: &[u8],
+    searched: u64,
     lines: u64,
     matches: u64,
     stream: Option<&mut W>,
-) -> io::Result<Option<FileResult>> {
-    let head = &bytes[..bytes.len().min(BOM_PROBE)];
-    if shared.compiled.encoding.for_file(head) != (FilePlan::Raw { skip: 0 }) {
-        return Ok(None);
-    }
+) -> io::Result<FileResult> {
     let cfg = &shared.cfg;
     // -m stops at that many selected lines (callers leave --count-matches
     // with -m to the full search).
@@ -220,7 +227,7 @@ pub fn tallied<W: Write + ?Sized>(
     let mut result = FileResult {
         selected: lines > 0,
         lines,
-        bytes: bytes.len() as u64,
+        bytes: searched,
         ..FileResult::default()
     };
     let name = shown_name(shared, input);
@@ -239,5 +246,5 @@ pub fn tallied<W: Write + ?Sized>(
         }
         result.out.clear();
     }
-    Ok(Some(result))
+    Ok(result)
 }

@@ -45,7 +45,10 @@ impl Device {
             None => ChunkFound::Offsets(Vec::new()),
         };
         if n < kind.shortest() as u64 {
-            return Ok(none());
+            // No match; lines counted (-v) on the host: fewer bytes than
+            // the shortest pattern.
+            let counted = tally.map(|t| t.reference(text, &[], &|_| vec![1]));
+            return Ok(counted.flatten().map_or_else(none, ChunkFound::Counts));
         }
         self.reserve(n)?;
         let base = ptr(self.text.get("upload")?, &self.stream);
@@ -74,7 +77,8 @@ impl Device {
             self.timings.search_ms += f64::from(b.elapsed_ms(c).unwrap_or(0.0));
         }
         self.timings.segments += 1;
-        if count == 0 {
+        // Without matches the tally still counts the files' lines (-v).
+        if count == 0 && !tally.is_some_and(|t| t.total) {
             return Ok(none());
         }
         if let Some(t) = tally {
@@ -83,12 +87,7 @@ impl Device {
             self.timings.readback_ms += started.elapsed().as_secs_f64() * 1e3;
             if let Some(c) = counts {
                 self.last_shipped = "counts";
-                let (lines, matches) = c.split_at(c.len() / 2);
-                let each = lines.iter().zip(matches);
-                return Ok(ChunkFound::Counts(
-                    each.map(|(&lines, &matches)| FileCount { lines, matches })
-                        .collect(),
-                ));
+                return Ok(ChunkFound::Counts(c));
             }
         }
         if count > cap {

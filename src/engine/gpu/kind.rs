@@ -43,8 +43,8 @@ pub(crate) trait Kind {
     /// and the tile counts (`chunk`). Returns the kernel's name.
     fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError>;
     /// The match lengths the `tally` kernel follows chains of matches by
-    /// (`--count-matches` with overlapping matches), for the tables the
-    /// last `launch` left on `dev`.
+    /// (`--count-matches` with overlapping matches) and checks `-x` and
+    /// `-w` with, for the tables the last `launch` left on `dev`.
     fn chain(&self, dev: &Device) -> Result<Chain, GpuError>;
 }
 
@@ -54,8 +54,9 @@ pub(crate) struct Chain {
     pub fixed: u32,
     pub classes: u32,
     pub slot_log2: u32,
-    /// set2, set3, keys, slots, first, starts, bytes, links (multi.cu).
-    pub tables: [CUdeviceptr; 8],
+    /// set1, set2, set3, keys, slots, first, starts, bytes, links
+    /// (multi.cu).
+    pub tables: [CUdeviceptr; 9],
 }
 
 impl Chain {
@@ -65,7 +66,7 @@ impl Chain {
             fixed: len as u32,
             classes: 0,
             slot_log2: 1,
-            tables: [0; 8],
+            tables: [0; 9],
         }
     }
 }

@@ -49,7 +49,7 @@ pub use context::Timings;
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
 pub use multi::MultiTables;
-pub use tally::{FileCount, MatchCount, Tally};
+pub use tally::{FileCount, MatchCount, Select, Tally};
 
 /// Why the GPU engine cannot serve a search.
 #[derive(Debug, Clone)]

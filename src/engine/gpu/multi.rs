@@ -261,6 +261,35 @@ impl MultiTables {
         false
     }
 
+    /// The lengths of every pattern occurring at `at` in `hay`, longest
+    /// first (what the tally kernel's `-w` check tries, in its order).
+    pub fn lengths_at(&self, hay: &[u8], at: usize) -> Vec<usize> {
+        let Some(rest) = hay.get(at..) else {
+            return Vec::new();
+        };
+        let v = word(rest);
+        let mut lens: Vec<usize> = match rest.len() >= 4 {
+            true => self
+                .group(v)
+                .filter(|p| rest.starts_with(p))
+                .map(|p| p.len())
+                .collect(),
+            false => Vec::new(),
+        };
+        lens.sort_unstable_by(|a, b| b.cmp(a));
+        let short = [
+            (3, &self.set3, v & 0xff_ffff),
+            (2, &self.set2, v & 0xffff),
+            (1, &self.set1, v & 0xff),
+        ];
+        for (len, set, key) in short {
+            if rest.len() >= len && has_bit(set, key) {
+                lens.push(len);
+            }
+        }
+        lens
+    }
+
     /// The longest pattern occurring at `at` in `hay`, as its length.
     pub fn longest_at(&self, hay: &[u8], at: usize) -> Option<usize> {
         let rest = hay.get(at..)?;
@@ -422,6 +451,7 @@ impl Kind for MultiTables {
             classes: self.classes,
             slot_log2: self.slot_log2,
             tables: [
+                p(&m.set1)?,
                 p(&m.set2)?,
                 p(&m.set3)?,
                 p(&m.keys)?,

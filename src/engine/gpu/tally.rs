@@ -1,8 +1,17 @@
 //! Per-file counts the GPU computes instead of shipping match offsets
 //! (`tally` in `kernels/tally.cu`), its launch, and its CPU mirror: the
-//! simulated pipeline runs the mirror, unit tests check it against counting
-//! the obvious way, and tests/gpu_differential.rs checks the kernel against
+//! simulated pipeline runs the mirror, unit tests (`tally/tests.rs`) check
+//! it against counting the obvious way and against the CPU engine's `-w`
+//! and `-x` rules, and tests/gpu_differential.rs checks the kernel against
 //! both.
+//!
+//! Besides lines with a match and matches, a tally can select lines by
+//! `-x` (the line's first match spans it) or `-w` (the line's match
+//! starts in turn, each start's patterns longest first, until one has no
+//! ASCII word character beside it), and count every file's lines (so `-v` is lines less selected
+//! ones). Word characters beyond ASCII need decoding: a non-ASCII byte
+//! beside a match tried flags the file for the CPU instead of guessing.
+//! The mirror and the kernel take the same steps in the same order.
 
 use cudarc::driver::{result, LaunchConfig, PushKernelArg};
 
@@ -19,10 +28,73 @@ pub(crate) const TALLY_REACH: u32 = 1 << 18;
 /// What the GPU counted in one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FileCount {
-    /// Lines holding a match.
+    /// Lines holding a match (that `Select` accepts).
     pub lines: u32,
     /// Matches, as the tally's `MatchCount` counts them.
     pub matches: u32,
+    /// Lines in the file, when the tally counts them (`Tally::total`; for
+    /// `-v`): its terminators, plus one for a last line without one.
+    pub total: u32,
+    /// `-w` met a byte that is not ASCII beside a match: the GPU cannot
+    /// tell a word character there, and the CPU must search the file.
+    pub cpu: bool,
+}
+
+/// Which matches select their line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Select {
+    /// Any match (no `-w` or `-x`).
+    Any,
+    /// `-w`: a match with no ASCII word character (`_` or alphanumeric) on
+    /// either side; the line's match starts are tried in turn, and at each
+    /// its patterns longest first. A byte that is not ASCII beside a match
+    /// tried sets `FileCount::cpu`.
+    Word,
+    /// `-x`: a match at the line's start whose longest pattern ends at the
+    /// line's end.
+    Line,
+}
+
+impl Select {
+    /// The kernel's `select` argument (tally.cu).
+    pub(crate) fn code(self) -> u32 {
+        match self {
+            Select::Any => 0,
+            Select::Word => 1,
+            Select::Line => 2,
+        }
+    }
+}
+
+/// An ASCII word character, as `-w` has it (GNU grep's `_` and alnum).
+fn ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `-w` at match start `q` of the file `s..e` whose patterns there are
+/// `lens` long, longest first (the kernel's `word_at`): `Some(true)` when
+/// one has no word character on either side, `Some(false)` when none,
+/// `None` when a byte tried is not ASCII (the byte before `q`, or after a
+/// pattern tried before one is a word).
+fn word_at(text: &[u8], q: u64, s: u64, e: u64, lens: &[u64]) -> Option<bool> {
+    let byte = |at: u64, inside: bool| if inside { text[at as usize] } else { b' ' };
+    let before = byte(q.wrapping_sub(1), q > s);
+    if !before.is_ascii() {
+        return None;
+    }
+    if ascii_word(before) {
+        return Some(false);
+    }
+    for &len in lens {
+        let after = byte(q + len, q + len < e);
+        if !after.is_ascii() {
+            return None;
+        }
+        if !ascii_word(after) {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
 /// What a tally's match count counts.
@@ -45,21 +117,35 @@ pub struct Tally {
     pub ends: Vec<u64>,
     pub term: u8,
     pub count: MatchCount,
+    /// Which matches select a line.
+    pub select: Select,
+    /// Count every file's lines too (`FileCount::total`).
+    pub total: bool,
 }
 
 impl Tally {
     /// What the `tally` kernel computes, on the CPU and step by step the
     /// same way (the simulated pipeline runs it): `matches` are the
-    /// chunk's match starts, ascending; `len_at(p)` the length of the
-    /// longest match at `p` (read for `NonOverlapping` only). `None` when
-    /// a walk along a line would give up.
+    /// chunk's match starts, ascending; `lens_at(p)` the lengths of the
+    /// patterns occurring at `p`, longest first (read for
+    /// `NonOverlapping`, `Line` and `Word`). `None` when a walk along a
+    /// line would give up.
     pub fn reference(
         &self,
         text: &[u8],
         matches: &[u64],
-        len_at: &dyn Fn(u64) -> u64,
+        lens_at: &dyn Fn(u64) -> Vec<u64>,
     ) -> Option<Vec<FileCount>> {
+        let len_at = |p: u64| lens_at(p).first().copied().unwrap_or(1);
         let mut counts = vec![FileCount::default(); self.starts.len()];
+        if self.total {
+            for (k, c) in counts.iter_mut().enumerate() {
+                let file = &text[self.starts[k] as usize..self.ends[k] as usize];
+                let terms = file.iter().filter(|&&b| b == self.term).count();
+                let open = file.last().is_some_and(|&b| b != self.term);
+                c.total = (terms + usize::from(open)) as u32;
+            }
+        }
         let is_match = |q: u64| matches.binary_search(&q).is_ok();
         let reach = u64::from(TALLY_REACH);
         for &p in matches {
@@ -68,11 +154,12 @@ impl Tally {
                 continue;
             }
             let k = k - 1;
+            let (s, e) = (self.starts[k], self.ends[k]);
             if self.count == MatchCount::Starts {
                 counts[k].matches += 1;
             }
             let (mut q, mut walked, mut first) = (p, 0u64, true);
-            while q > self.starts[k] {
+            while q > s {
                 q -= 1;
                 if text[q as usize] == self.term {
                     break;
@@ -86,8 +173,55 @@ impl Tally {
                     return None;
                 }
             }
-            counts[k].lines += u32::from(first);
-            if !first || self.count == MatchCount::Starts {
+            if !first {
+                continue;
+            }
+            match self.select {
+                Select::Any => counts[k].lines += 1,
+                Select::Line => {
+                    let starts_line = p == s || text[p as usize - 1] == self.term;
+                    let end = p + len_at(p);
+                    let ends_line = end == e || text[end as usize] == self.term;
+                    counts[k].lines += u32::from(starts_line && ends_line);
+                    continue;
+                }
+                Select::Word => {
+                    // The line's match starts in turn, until one is a word.
+                    let (mut at, mut walked) = (p, 0u64);
+                    loop {
+                        match word_at(text, at, s, e, &lens_at(at)) {
+                            Some(true) => {
+                                counts[k].lines += 1;
+                                break;
+                            }
+                            None => {
+                                counts[k].cpu = true;
+                                break;
+                            }
+                            Some(false) => {}
+                        }
+                        let mut q = at + 1;
+                        let mut next = false;
+                        while q < e && text[q as usize] != self.term {
+                            if is_match(q) {
+                                next = true;
+                                break;
+                            }
+                            walked += 1;
+                            if walked > reach {
+                                return None;
+                            }
+                            q += 1;
+                        }
+                        if !next {
+                            break;
+                        }
+                        at = q;
+                    }
+                    continue;
+                }
+            }
+            if self.count == MatchCount::Starts {
                 continue;
             }
             // The line's first match: follow the chain of matches to its end.
@@ -96,7 +230,7 @@ impl Tally {
                 counts[k].matches += 1;
                 let mut q = at + len_at(at);
                 let mut next = false;
-                while q < self.ends[k] && text[q as usize] != self.term {
+                while q < e && text[q as usize] != self.term {
                     if is_match(q) {
                         next = true;
                         break;
@@ -119,21 +253,22 @@ impl Tally {
 
 impl Device {
     /// Runs `tally` over the resident text and the bitmap that `kind`'s
-    /// search left: lines, then matches, per file of `t`; `None` when a
-    /// walk gave up (a line over `TALLY_REACH`).
+    /// search left: per file of `t`, its counts; `None` when a walk gave
+    /// up (a line over `TALLY_REACH`).
     pub(super) fn tally(
         &mut self,
         t: &Tally,
         kind: &dyn Kind,
-    ) -> Result<Option<Vec<u32>>, GpuError> {
+    ) -> Result<Option<Vec<FileCount>>, GpuError> {
         let pieces = t.starts.len();
         if pieces == 0 || t.ends.len() != pieces {
             return Ok(Some(Vec::new()));
         }
         up(&self.stream, &mut self.tally_starts, &t.starts)?;
         up(&self.stream, &mut self.tally_ends, &t.ends)?;
-        // Lines and matches per file, then the gave-up flag.
-        let len = 2 * pieces + 1;
+        // Lines, matches, lines in all and flags per file, then the
+        // gave-up flag.
+        let len = 4 * pieces + 1;
         let out = self
             .tally_counts
             .ensure(&self.stream, len, "allocating tallies")?;
@@ -153,15 +288,17 @@ impl Device {
             shared_mem_bytes: 0,
         };
         let (pieces32, term, reach) = (pieces as u32, u32::from(t.term), TALLY_REACH);
-        let gave_up = out_ptr + 2 * pieces as u64 * 4;
+        let gave_up = out_ptr + 4 * pieces as u64 * 4;
         let chain = u32::from(t.count == MatchCount::NonOverlapping);
-        // Match lengths for chains: the literal's, or the set's tables.
-        let c = match chain {
-            0 => super::kind::Chain::fixed(0),
-            _ => kind.chain(self)?,
+        let (select, total) = (t.select.code(), u32::from(t.total));
+        // Match lengths for chains, -w and -x: the literal's, or the set's
+        // tables.
+        let c = match chain != 0 || t.select != Select::Any {
+            false => super::kind::Chain::fixed(0),
+            true => kind.chain(self)?,
         };
         let (fixed, classes, slot_log2) = (c.fixed, c.classes, c.slot_log2);
-        let [set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
+        let [set1, set2, set3, keys, slots, first, pstarts, bytes, links] = c.tables;
         let mut b = self.stream.launch_builder(&self.f.tally);
         b.arg(self.text.get("tally")?)
             .arg(&n)
@@ -174,6 +311,7 @@ impl Device {
             .arg(&chain)
             .arg(&fixed)
             .arg(&classes)
+            .arg(&set1)
             .arg(&set2)
             .arg(&set3)
             .arg(&keys)
@@ -183,13 +321,16 @@ impl Device {
             .arg(&pstarts)
             .arg(&bytes)
             .arg(&links)
+            .arg(&select)
+            .arg(&total)
             .arg(&out_ptr)
             .arg(&gave_up);
         // SAFETY: tally's contract (tally.cu): text and bitmap hold the
         // resident n bytes and their match bits (the search just ran);
         // starts and ends hold `pieces` ascending disjoint ranges (Tally);
         // counts and the flag were zeroed above; the tables, read only for
-        // chains of a set, are the ones `multi` searched with (Kind::chain).
+        // chains, -x and -w of a set, are the ones `multi` searched with
+        // (Kind::chain).
         unsafe { b.launch(cfg) }.map_err(cuda("launching tally"))?;
         let mut host = vec![0u32; len];
         // SAFETY: the device buffer holds `len` u32s; the copy is
@@ -198,77 +339,15 @@ impl Device {
             .map_err(cuda("reading tallies"))?;
         self.stream.synchronize().map_err(cuda("tallying"))?;
         let gave_up = host.pop().unwrap_or(1) != 0;
-        Ok((!gave_up).then_some(host))
+        let each = |k: usize| FileCount {
+            lines: host[k],
+            matches: host[pieces + k],
+            total: host[2 * pieces + k],
+            cpu: host[3 * pieces + k] != 0,
+        };
+        Ok((!gave_up).then(|| (0..pieces).map(each).collect()))
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// `Tally::reference` (the kernel's algorithm) against counting the
-        /// lines of each file that hold a match, the obvious way.
-        #[test]
-        fn tally_reference_counts_matching_lines(
-            text in prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 1..300),
-            cuts in prop::collection::vec(0usize..300, 0..6),
-            pattern in prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..3),
-        ) {
-            // Files: the text cut at `cuts`, each followed by a terminator.
-            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % text.len()).collect();
-            cuts.extend([0, text.len()]);
-            cuts.sort_unstable();
-            cuts.dedup();
-            let mut chunk = Vec::new();
-            let (mut starts, mut ends) = (Vec::new(), Vec::new());
-            for w in cuts.windows(2) {
-                starts.push(chunk.len() as u64);
-                chunk.extend_from_slice(&text[w[0]..w[1]]);
-                ends.push(chunk.len() as u64);
-                chunk.push(b'\n');
-            }
-            let matches: Vec<u64> = (0..chunk.len())
-                .filter(|&p| chunk[p..].starts_with(&pattern))
-                .map(|p| p as u64)
-                .collect();
-            let m = pattern.len() as u64;
-            for count in [MatchCount::Starts, MatchCount::NonOverlapping] {
-                let tally = Tally { starts: starts.clone(), ends: ends.clone(), term: b'\n', count };
-                let got = tally.reference(&chunk, &matches, &|_| m).unwrap();
-                let want: Vec<FileCount> = starts
-                    .iter()
-                    .zip(&ends)
-                    .map(|(&s, &e)| {
-                        let file = &chunk[s as usize..e as usize];
-                        let has = |line: &[u8]| line.windows(pattern.len()).any(|w| w == pattern.as_slice());
-                        let starts = (0..file.len()).filter(|&p| file[p..].starts_with(&pattern)).count();
-                        let apart: usize = file.split(|&b| b == b'\n').map(|l| non_overlapping(l, &pattern)).sum();
-                        FileCount {
-                            lines: file.split(|&b| b == b'\n').filter(|l| has(l)).count() as u32,
-                            matches: match count {
-                                MatchCount::Starts => starts,
-                                MatchCount::NonOverlapping => apart,
-                            } as u32,
-                        }
-                    })
-                    .collect();
-                prop_assert_eq!(got, want);
-            }
-        }
-    }
-
-    /// Occurrences of `p` in `line` that do not overlap, from the left.
-    fn non_overlapping(line: &[u8], p: &[u8]) -> usize {
-        let (mut at, mut n) = (0, 0);
-        while let Some(i) = line
-            .get(at..)
-            .and_then(|r| r.windows(p.len()).position(|w| w == p))
-        {
-            n += 1;
-            at += i + p.len();
-        }
-        n
-    }
-}
+mod tests;

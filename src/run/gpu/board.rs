@@ -16,7 +16,7 @@
 
 use super::pack::Plan;
 use super::ring::Filled;
-use super::stats::Stages;
+use super::stats::{Fallback, Stages};
 use crate::engine::gpu::FileCount;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -43,8 +43,11 @@ pub struct Entry<'r> {
     pub offsets: Vec<u64>,
     /// The GPU's tally of the file, instead of offsets.
     pub count: Option<FileCount>,
-    /// The CPU must search this file (dense, read error, GPU failure).
-    pub cpu: bool,
+    /// The CPU must search this file, and why (dense, read error, GPU
+    /// failure, ...).
+    pub cpu: Option<Fallback>,
+    /// The run tallies, but this file's offsets shipped, and why.
+    pub untallied: Option<Fallback>,
     /// The whole file in a chunk: the chunk and the file's range in it.
     whole: Option<(Filled<'r>, Range<usize>)>,
 }
@@ -68,8 +71,12 @@ pub enum Take<'r> {
 pub struct Posted {
     pub offsets: Vec<u64>,
     pub count: Option<FileCount>,
-    /// The CPU must search the piece's file (dense chunk, GPU failure).
-    pub cpu: bool,
+    /// The CPU must search the piece's file, and why (dense chunk, GPU
+    /// failure, a long line across a cut, a non-ASCII byte beside a `-w`
+    /// match).
+    pub cpu: Option<Fallback>,
+    /// The run tallies, but the piece's chunk shipped offsets, and why.
+    pub untallied: Option<Fallback>,
     /// The piece could not be read: its bytes in the chunk are not the file's.
     pub unreadable: bool,
 }
@@ -226,7 +233,7 @@ impl<'a, 'r> Board<'a, 'r> {
     pub fn close_open(&self) {
         for e in self.entries().values_mut().filter(|e| e.open) {
             e.open = false;
-            e.cpu = true;
+            e.cpu = e.cpu.or(Some(Fallback::Stopped));
         }
     }
 
@@ -243,16 +250,18 @@ impl<'a, 'r> Board<'a, 'r> {
                     let range = piece.chunk_off..piece.chunk_off + piece.len;
                     e.whole = Some((filled.clone(), range));
                 }
-                e.cpu |= got.cpu || got.unreadable;
+                let unreadable = got.unreadable.then_some(Fallback::Unreadable);
+                e.cpu = e.cpu.or(unreadable).or(got.cpu);
+                e.untallied = e.untallied.or(got.untallied);
                 if got.count.is_some() {
                     e.count = got.count;
                 }
                 // A settled file keeps the offsets that settled it; later
                 // pieces may have been left unread (`Flow::read_units`).
-                if !e.cpu && !self.settled(piece.file) {
+                if e.cpu.is_none() && !self.settled(piece.file) {
                     e.offsets.extend(got.offsets);
                     if e.offsets.len() > MAX_FILE_OFFSETS {
-                        e.cpu = true;
+                        e.cpu = Some(Fallback::TooManyOffsets);
                     }
                     if let Some(s) = self.settled.get(piece.file) {
                         if !e.offsets.is_empty() {
@@ -260,7 +269,7 @@ impl<'a, 'r> Board<'a, 'r> {
                         }
                     }
                 }
-                if e.cpu {
+                if e.cpu.is_some() {
                     e.offsets = Vec::new();
                 }
             }

@@ -27,9 +27,11 @@ use super::pack::{Packer, Plan};
 use super::read::{span, unit_parts, Unit};
 use super::ring::{Filling, Memory, Ring};
 use super::searcher::{Backend, Target};
+use super::setup::TallyMode;
 use super::stats::{self, Stages};
 use crate::encoding::boundary::Scheme;
-use crate::engine::gpu::{GpuError, MatchCount};
+use crate::encoding::EncodingPlan;
+use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -61,8 +63,10 @@ pub struct Search<'a> {
     pub scheme: Option<Scheme>,
     pub terminator: u8,
     /// Chunks of whole files report per-file tallies, not offsets,
-    /// counting matches this way.
-    pub tally: Option<MatchCount>,
+    /// counting this way.
+    pub tally: Option<TallyMode>,
+    /// How files are read (a byte-order mark is left out of a tally).
+    pub encoding: EncodingPlan,
 }
 
 /// The state shared by the packer, readers, lanes and workers.

@@ -9,7 +9,8 @@ use super::flow::{next, Flow, Job};
 use super::pack::{self, Plan};
 use super::ring::Filling;
 use super::searcher::ChunkSearcher;
-use super::stats;
+use super::stats::{self, Fallback};
+use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
 use crate::engine::gpu::{ChunkFound, GpuError, Tally};
 use std::sync::mpsc::Receiver;
@@ -37,6 +38,7 @@ impl<'r> Flow<'_, 'r> {
                 chunk.bytes_mut()[at] = self.search.terminator;
             }
             let chunk = chunk.filled();
+            let mut tallied = false;
             let found = if self.board.aborted() {
                 Err(GpuError::Cuda("stopped".into()))
             } else if skip {
@@ -48,7 +50,8 @@ impl<'r> Flow<'_, 'r> {
                     scheme,
                     start_is_boundary: plan.starts_a_file(),
                 });
-                let tally = self.tally_of(plan);
+                let tally = self.tally_of(plan, text);
+                tallied = tally.is_some();
                 searcher.search(text, self.search.target, backread, cap, tally.as_ref())
             };
             stats::add_since(&self.stages.lane_ns, t);
@@ -57,26 +60,49 @@ impl<'r> Flow<'_, 'r> {
                 stats::add(&self.stages.gpu_bytes, plan.len as u64);
             }
             let long = self.long_lines(plan, chunk.bytes(0..plan.len));
-            let posted = self.results(&job, found, &long);
+            // Why a run that tallies got offsets from this chunk.
+            let untallied = match (&found, self.search.tally) {
+                (Ok(ChunkFound::Offsets(_)), Some(_)) if !skip => Some(match tallied {
+                    true => Fallback::LongLine,
+                    false => Fallback::CutChunk,
+                }),
+                _ => None,
+            };
+            let posted = self.results(&job, found, &long, untallied);
             self.board.post(plan, &chunk, posted);
         }
     }
 
     /// What a chunk's files are tallied by, when the run tallies and the
     /// chunk holds whole files only (a file cut into pieces ships offsets:
-    /// its lines may straddle them).
-    fn tally_of(&self, plan: &Plan) -> Option<Tally> {
-        let count = self.search.tally?;
+    /// its lines may straddle them). A file that starts with a UTF-8
+    /// byte-order mark is tallied from after it, as the CPU engine searches
+    /// it: a match starting inside the mark lies outside every file's
+    /// range and counts nowhere, and lines start where the CPU's do (a
+    /// file whose mark says UTF-16 is decoded: `search_entry` leaves it to
+    /// the CPU).
+    fn tally_of(&self, plan: &Plan, text: &[u8]) -> Option<Tally> {
+        let mode = self.search.tally?;
         if !plan.pieces.iter().all(|p| p.whole()) {
             return None;
         }
-        let range = |p: &pack::Piece| (p.chunk_off as u64, (p.chunk_off + p.len) as u64);
+        let range = |p: &pack::Piece| {
+            let file = &text[p.chunk_off..p.chunk_off + p.len];
+            let head = &file[..file.len().min(BOM_PROBE)];
+            let skip = match self.search.encoding.for_file(head) {
+                FilePlan::Raw { skip } => skip,
+                FilePlan::Decode { .. } => 0,
+            };
+            ((p.chunk_off + skip) as u64, (p.chunk_off + p.len) as u64)
+        };
         let (starts, ends) = plan.pieces.iter().map(range).unzip();
         Some(Tally {
             starts,
             ends,
             term: self.search.terminator,
-            count,
+            count: mode.count,
+            select: mode.select,
+            total: mode.total,
         })
     }
 
@@ -106,6 +132,7 @@ impl<'r> Flow<'_, 'r> {
         job: &Job,
         found: Result<ChunkFound, GpuError>,
         long: &[bool],
+        untallied: Option<Fallback>,
     ) -> Vec<Posted> {
         let plan = &job.plan;
         let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
@@ -114,24 +141,24 @@ impl<'r> Flow<'_, 'r> {
             Ok(ChunkFound::Counts(c)) if c.len() == plan.pieces.len() => {
                 stats::add(&self.stages.tallied_chunks, 1);
                 counts = Some(c);
-                false
+                None
             }
-            Ok(ChunkFound::Counts(_)) => true,
+            Ok(ChunkFound::Counts(_)) => Some(Fallback::GpuFailed),
             Ok(ChunkFound::Offsets(v)) => {
                 let shortest = self.search.target.shortest();
                 pack::assign(plan, &v, shortest, |p, off| per_piece[p].push(off));
-                false
+                None
             }
             Ok(ChunkFound::Dense(_)) => {
                 stats::add(&self.stages.dense_chunks, 1);
-                true
+                Some(Fallback::Dense)
             }
             Err(e) => {
                 if !self.board.aborted() {
                     self.note(format!("GPU failed, CPU engine from here: {e}"));
                     self.board.fail();
                 }
-                true
+                Some(Fallback::GpuFailed)
             }
         };
         let bad = job.bad_files.lock().map(|b| b.clone()).unwrap_or_default();
@@ -139,11 +166,20 @@ impl<'r> Flow<'_, 'r> {
             .iter()
             .zip(per_piece)
             .enumerate()
-            .map(|(k, (piece, offsets))| Posted {
-                offsets,
-                count: counts.as_ref().map(|c| c[k]),
-                cpu: all_cpu || long[k],
-                unreadable: bad.contains(&piece.file),
+            .map(|(k, (piece, offsets))| {
+                let count = counts.as_ref().map(|c| c[k]);
+                // The kernel met a non-ASCII byte beside a -w match.
+                let word = count
+                    .is_some_and(|c| c.cpu)
+                    .then_some(Fallback::NonAsciiBesideWord);
+                let long = long[k].then_some(Fallback::LineAcrossCut);
+                Posted {
+                    offsets,
+                    count,
+                    cpu: all_cpu.or(long).or(word),
+                    untallied,
+                    unreadable: bad.contains(&piece.file),
+                }
             })
             .collect()
     }

@@ -40,6 +40,7 @@ mod stats;
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::Config;
+use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
@@ -50,7 +51,7 @@ use offsets::FileOffsets;
 use ring::Ring;
 pub use searcher::Backend;
 use searcher::Target;
-use stats::Stages;
+use stats::{Fallback, Stages};
 use std::io::{self, Write};
 use std::sync::mpsc;
 
@@ -73,7 +74,7 @@ pub fn search(
     let cpu = &*shared.compiled.prefilter;
     let Some((target, exact)) = setup::target(&shared.compiled) else {
         let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
-            one::search_input(shared, input, None, cpu, stream)
+            one::search_input(shared, input, None, cpu, 0, stream)
         };
         return search_items(shared, items, &job, out, state);
     };
@@ -116,15 +117,16 @@ pub fn search(
         scheme,
         terminator,
         tally,
+        encoding: shared.compiled.encoding,
     };
     let flow = Flow::new(items, sizes, search, shape, &stages);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.board.take(i) {
-            Take::Cpu => one::search_input(shared, input, None, cpu, stream),
+            Take::Cpu => one::search_input(shared, input, None, cpu, 0, stream),
             Take::Gone => Ok(FileResult::default()),
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
-                let r = search_entry(shared, input, &entry, &target, exact, stream);
+                let r = search_entry(shared, input, &entry, &target, exact, &stages, stream);
                 stats::add_since(&stages.output_ns, t);
                 r
             }
@@ -149,16 +151,21 @@ pub fn search(
 }
 
 /// Searches one GPU-claimed file: its bytes from the chunk (or a fresh
-/// map), the GPU's offsets as prefilter, or the CPU's when the GPU passed.
+/// map), the GPU's tally or offsets as prefilter, or the CPU's when the
+/// GPU passed; every such pass is a [`Fallback`] in `stages`.
 fn search_entry(
     shared: &Shared,
     input: &Input,
     entry: &Entry,
     target: &Target,
     exact: bool,
-    mut stream: Option<&mut dyn Write>,
+    stages: &Stages,
+    stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
+    let fell = |why: Fallback, bytes: u64| {
+        stages.fell_back(why, &input.name, bytes, shared.cfg.debug);
+    };
     let mapped;
     let bytes = match (entry.bytes(), &input.path) {
         (Some(b), _) => b,
@@ -167,26 +174,54 @@ fn search_entry(
                 mapped = m;
                 &mapped[..]
             }
-            _ => return one::search_input(shared, input, None, cpu, stream),
+            _ => {
+                fell(Fallback::Unreadable, 0);
+                return one::search_input(shared, input, None, cpu, 0, stream);
+            }
         },
-        (None, None) => return one::search_input(shared, input, None, cpu, stream),
+        (None, None) => return one::search_input(shared, input, None, cpu, 0, stream),
     };
-    if entry.cpu {
-        return one::search_input(shared, input, Some(bytes), cpu, stream);
+    let size = bytes.len() as u64;
+    // The GPU searched raw bytes: a file decoded from UTF-16 goes to the
+    // CPU; after a UTF-8 byte-order mark the tally started after it
+    // (`Flow::tally_of`) and the offsets are shifted (`FileOffsets`).
+    let head = &bytes[..bytes.len().min(BOM_PROBE)];
+    // The automaton's lines start at the file's start, before the mark.
+    let skip = match shared.compiled.encoding.for_file(head) {
+        FilePlan::Raw { skip } if skip == 0 || !target.cuts_at_lines() => skip,
+        _ => {
+            fell(Fallback::ByteOrderMark, size);
+            return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+        }
+    };
+    if let Some(why) = entry.cpu {
+        fell(why, size);
+        return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
     }
     if let Some(c) = entry.count {
-        let (lines, matches) = (u64::from(c.lines), u64::from(c.matches));
-        if let Some(r) = one::tallied(shared, input, bytes, lines, matches, stream.as_deref_mut())?
-        {
-            return Ok(r);
-        }
-        // No offsets were kept for this file: the CPU searches it.
-        return one::search_input(shared, input, Some(bytes), cpu, stream);
+        // -v: the lines without a selecting match.
+        let lines = match shared.cfg.invert {
+            true => c.total.saturating_sub(c.lines),
+            false => c.lines,
+        };
+        let searched = size - skip as u64;
+        return one::tallied(
+            shared,
+            input,
+            searched,
+            lines.into(),
+            c.matches.into(),
+            stream,
+        );
+    }
+    if let Some(why) = entry.untallied {
+        fell(why, size);
     }
     let matcher = FileOffsets {
         offsets: &entry.offsets,
         target,
         exact,
+        skip,
     };
-    one::search_input(shared, input, Some(bytes), &matcher, stream)
+    one::search_input(shared, input, Some(bytes), &matcher, skip, stream)
 }

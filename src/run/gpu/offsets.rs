@@ -16,13 +16,24 @@ pub struct FileOffsets<'s> {
     /// whose whole line the regex confirms (the literal may sit anywhere
     /// in the match).
     pub exact: bool,
+    /// The bytes searched are the file's after its first `skip` (a UTF-8
+    /// byte-order mark); offsets are the file's. A match starting inside
+    /// the mark is none; a candidate there (a line start) stands for the
+    /// first line.
+    pub skip: usize,
 }
 
 impl Matcher for FileOffsets<'_> {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        let i = self.offsets.partition_point(|&o| o < at as u64);
+        let skip = self.skip as u64;
+        // A candidate inside the mark stands for the first line.
+        let from = match (self.exact, at) {
+            (false, 0) => 0,
+            _ => at as u64 + skip,
+        };
+        let i = self.offsets.partition_point(|&o| o < from);
         for &g in &self.offsets[i..] {
-            let g = g as usize;
+            let g = g.saturating_sub(skip) as usize;
             // `hay` is the file or a prefix of it (a piece of a split search).
             let len = match self.target {
                 // Exact: inside the file by the pieces' bounds. Offsets
@@ -103,7 +114,7 @@ mod tests {
                 .map(|i| i as u64)
                 .collect();
             let target = Target::One(pattern.clone());
-            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0 };
             let lit = Literal::new(&pattern);
             prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
         }
@@ -126,7 +137,7 @@ mod tests {
             offsets.sort_unstable();
             offsets.dedup();
             let target = Target::Many(Box::new(MultiTables::new(&pats).unwrap()));
-            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0 };
             prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
         }
     }
@@ -160,11 +171,39 @@ mod tests {
             offsets: &offsets,
             target: &target,
             exact: true,
+            skip: 0,
         };
         let file = [b'x'; 20];
         assert_eq!(m.find_at(&file, 0), Some(2..4));
         assert_eq!(m.find_at(&file[..8], 3), None);
         assert_eq!(m.find_at(&file[..12], 3), Some(10..12));
         assert_eq!(m.find_at(&file[..11], 3), None);
+    }
+
+    /// After a byte-order mark of 3 bytes the haystack is the file from
+    /// byte 3: offsets shift down, a match starting inside the mark is
+    /// none, a candidate there is the first line's.
+    #[test]
+    fn offsets_after_a_byte_order_mark_shift() {
+        let offsets = [1, 3, 7];
+        let target = Target::One(b"xx".to_vec());
+        let m = |exact| FileOffsets {
+            offsets: &offsets,
+            target: &target,
+            exact,
+            skip: 3,
+        };
+        let hay = [b'x'; 10];
+        assert_eq!(m(true).find_at(&hay, 0), Some(0..2));
+        assert_eq!(m(true).find_at(&hay, 1), Some(4..6));
+        assert_eq!(m(false).find_at(&hay, 0), Some(0..2));
+        let two = [1u64];
+        let m = FileOffsets {
+            offsets: &two,
+            target: &target,
+            exact: true,
+            skip: 3,
+        };
+        assert_eq!(m.find_at(&hay, 0), None);
     }
 }

@@ -91,12 +91,16 @@ impl ChunkSearcher for CpuMirror {
         if let Some(b) = backread {
             backread::filter(text, &mut starts, b);
         }
-        let len_at = |p: u64| match target {
-            Target::One(pat) => pat.len() as u64,
-            Target::Many(t) => t.longest_at(text, p as usize).unwrap_or(1) as u64,
-            Target::Automaton(_) => 1,
+        let lens_at = |p: u64| match target {
+            Target::One(pat) => vec![pat.len() as u64],
+            Target::Many(t) => t
+                .lengths_at(text, p as usize)
+                .into_iter()
+                .map(|l| l as u64)
+                .collect(),
+            Target::Automaton(_) => vec![1],
         };
-        if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &len_at)) {
+        if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
             return Ok(ChunkFound::Counts(counts));
         }
         Ok(match starts.len() as u64 {

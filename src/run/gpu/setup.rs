@@ -9,7 +9,7 @@ use super::searcher::Target;
 use crate::config::{BinaryMode, Config, Mode};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
-use crate::engine::gpu::MatchCount;
+use crate::engine::gpu::{MatchCount, Select};
 use crate::knobs;
 use crate::pattern::Compiled;
 use crate::run::Shared;
@@ -29,7 +29,7 @@ const LANE_CHUNKS: f64 = 1.5;
 /// The pipeline's sizes for `need` bytes of files (with separators): a
 /// small search gets a small ring (allocating and pinning 1 GiB costs
 /// about 0.1 s).
-pub fn shape(cfg: &Config, gpu_only: bool, tally: Option<MatchCount>, need: u64) -> Shape {
+pub fn shape(cfg: &Config, gpu_only: bool, tally: Option<TallyMode>, need: u64) -> Shape {
     let lists = matches!(cfg.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
     // Auto starts the GPU only for searches measured several times faster
     // there (sets, regexes with many literals); once it is ready the CPU
@@ -57,8 +57,9 @@ pub fn shape(cfg: &Config, gpu_only: bool, tally: Option<MatchCount>, need: u64)
         gpu_only,
         yield_when_ready: !stops_early,
         // With final matches, -l and -L need one per file (-q stops the
-        // whole pipeline at the first).
-        settle: lists && tally.is_some(),
+        // whole pipeline at the first); not where a match may not select
+        // its line (-w, -x) or selects the others (-v).
+        settle: lists && tally.is_some_and(|t| t.select == Select::Any && !t.total),
     }
 }
 
@@ -69,34 +70,66 @@ pub fn target(compiled: &Compiled) -> Option<(Target, bool)> {
     Target::new(plan).map(|t| (t, plan.offsets_are_matches()))
 }
 
+/// What the tallies of a run count: matches how (`--count-matches`),
+/// which matches select a line (`-w`, `-x`), and whether every file's
+/// lines are counted too (`-v`: the selected lines are the others).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TallyMode {
+    pub count: MatchCount,
+    pub select: Select,
+    pub total: bool,
+}
+
 /// Whether chunks report counts per file instead of match offsets, and
-/// how they count matches: the output is a count or a file name, and what
-/// the GPU finds is final: exact literals, no confirm step (`-w`, `-x`, a
-/// character boundary; a regex that is exactly its literals confirms only
-/// what to print), raw bytes, no inverted or JSON output, no binary
-/// probe (`-I`). `--count-matches` counts non-overlapping matches, which
-/// are the match starts for one literal that cannot overlap itself.
-pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<MatchCount> {
+/// what they count: the output is a count or a file name, and what the
+/// GPU finds decides it: exact literals, no confirm step beyond `-x` or
+/// `-w` (a non-ASCII byte beside a match sends its file to the CPU), raw
+/// bytes, no JSON output, no binary probe
+/// (`-I`). `-v` counts every file's lines too; `--count-matches` (not with
+/// `-w`, `-x`, `-v` or `-m`) counts non-overlapping matches, which are the
+/// match starts for one literal that cannot overlap itself.
+pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<TallyMode> {
     let (cfg, c) = (&shared.cfg, &shared.compiled);
+    let select = if cfg.line {
+        Select::Line
+    } else if cfg.word {
+        Select::Word
+    } else {
+        Select::Any
+    };
+    // -w and -x confirm literals, which the kernel decides for itself.
+    let confirmed = match (select, target) {
+        (Select::Any, _) => prefilter_selects(&*c.prefilter, c.confirm.is_some()),
+        (_, Target::One(_) | Target::Many(_)) => true,
+        (_, Target::Automaton(_)) => false,
+    };
     let plain = exact
-        && prefilter_selects(&*c.prefilter, c.confirm.is_some())
+        && confirmed
         && matches!(c.encoding, EncodingPlan::Raw { .. })
-        && !cfg.invert
         && !cfg.json
         && cfg.binary != BinaryMode::WithoutMatch
         && cfg.max_count != Some(0);
     if !plain {
         return None;
     }
+    let mode = |count| {
+        Some(TallyMode {
+            count,
+            select,
+            total: cfg.invert,
+        })
+    };
     match cfg.mode {
         Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet => {
-            Some(MatchCount::Starts)
+            mode(MatchCount::Starts)
         }
-        Mode::CountMatches if cfg.max_count.is_none() => match target {
-            Target::One(p) if !overlaps_itself(p) => Some(MatchCount::Starts),
-            _ => Some(MatchCount::NonOverlapping),
+        Mode::CountMatches if cfg.max_count.is_some() || cfg.invert => None,
+        Mode::CountMatches if select != Select::Any => None,
+        Mode::CountMatches => match target {
+            Target::One(p) if !overlaps_itself(p) => mode(MatchCount::Starts),
+            _ => mode(MatchCount::NonOverlapping),
         },
-        Mode::CountMatches | Mode::Lines => None,
+        Mode::Lines => None,
     }
 }
 

@@ -1,6 +1,11 @@
 //! What the pipeline measures as it runs, and how `--stats` and `--debug`
 //! report it. Counters are relaxed atomics bumped once per chunk, file or
 //! stage (never per byte); the report reads them once the pipeline is done.
+//!
+//! Every way a file the pipeline claimed ends up on a slower path is a
+//! [`Fallback`], counted per reason in files and bytes: `--stats` prints a
+//! line per reason that happened, `--debug` names each file, so no cliff
+//! hides (issue 16).
 
 use super::flow::Shape;
 use crate::engine::gpu::Timings;
@@ -29,6 +34,83 @@ pub struct Stages {
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
     pub lanes: Mutex<Timings>,
+    /// Per [`Fallback`] (by `index`): files and bytes.
+    fallbacks: [[AtomicU64; 2]; Fallback::ALL.len()],
+    /// `--debug`: each fallen-back file and why.
+    pub fallen: Mutex<Vec<String>>,
+}
+
+/// Why a file the pipeline claimed went to a slower path. The first group
+/// sends the file to the CPU engine (the GPU's results are unused); the
+/// second leaves it on the GPU's offsets, but not tallied there: the CPU
+/// finds the lines of every match (the CPU line pass a tally avoids).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// More than one match per 32 bytes of its chunk.
+    Dense,
+    /// The rule-pack automaton: a line longer than the overlap crosses a cut.
+    LineAcrossCut,
+    /// A read error in the pipeline.
+    Unreadable,
+    /// A GPU error (the CPU engine takes the rest of the run).
+    GpuFailed,
+    /// More than 16 M offsets in the file.
+    TooManyOffsets,
+    /// The pipeline stopped before the file was laid out.
+    Stopped,
+    /// A UTF-16 byte-order mark (the file is decoded), or a UTF-8 one
+    /// before the lines the rule-pack automaton marked (its first line
+    /// starts before the mark, the CPU's after it).
+    ByteOrderMark,
+    /// `-w`: a byte beside a match is not ASCII (the GPU checks ASCII word
+    /// characters only).
+    NonAsciiBesideWord,
+    /// Not tallied: its chunk holds a piece of a file cut at a chunk end.
+    CutChunk,
+    /// Not tallied: a line longer than 256 KiB in its chunk.
+    LongLine,
+}
+
+impl Fallback {
+    pub const ALL: [Fallback; 10] = [
+        Fallback::Dense,
+        Fallback::LineAcrossCut,
+        Fallback::Unreadable,
+        Fallback::GpuFailed,
+        Fallback::TooManyOffsets,
+        Fallback::Stopped,
+        Fallback::ByteOrderMark,
+        Fallback::NonAsciiBesideWord,
+        Fallback::CutChunk,
+        Fallback::LongLine,
+    ];
+
+    fn index(self) -> usize {
+        Fallback::ALL.iter().position(|&f| f == self).unwrap_or(0)
+    }
+
+    /// The file is searched by the CPU engine (else: GPU offsets, no tally).
+    pub fn to_cpu(self) -> bool {
+        !matches!(self, Fallback::CutChunk | Fallback::LongLine)
+    }
+
+    /// The reason in words, for `--stats` and `--debug`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fallback::Dense => "dense chunk (more than one match per 32 bytes)",
+            Fallback::LineAcrossCut => "a line longer than the overlap across a chunk cut",
+            Fallback::Unreadable => "read error in the pipeline",
+            Fallback::GpuFailed => "GPU failure",
+            Fallback::TooManyOffsets => "more than 16 M matches in the file",
+            Fallback::Stopped => "pipeline stopped before the file was searched",
+            Fallback::ByteOrderMark => {
+                "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)"
+            }
+            Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
+            Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
+            Fallback::LongLine => "a line longer than 256 KiB in the chunk",
+        }
+    }
 }
 
 /// Adds the time since `t` to `total`.
@@ -51,6 +133,45 @@ impl Stages {
             t.segments += l.segments;
         }
     }
+
+    /// File `name` of `bytes` bytes went to a slower path (`why`); named
+    /// under `--debug` (`debug`).
+    pub fn fell_back(&self, why: Fallback, name: &[u8], bytes: u64, debug: bool) {
+        let [files, total] = &self.fallbacks[why.index()];
+        add(files, 1);
+        add(total, bytes);
+        if debug {
+            if let Ok(mut f) = self.fallen.lock() {
+                let to = match why.to_cpu() {
+                    true => "searched by the CPU engine",
+                    false => "not tallied on the GPU",
+                };
+                let name = String::from_utf8_lossy(name);
+                f.push(format!("{name}: {to}: {}", why.describe()));
+            }
+        }
+    }
+
+    /// One `--stats` line per reason that happened.
+    fn fallback_lines(&self) -> Vec<String> {
+        Fallback::ALL
+            .iter()
+            .filter_map(|&why| {
+                let [files, bytes] = &self.fallbacks[why.index()];
+                let (files, bytes) = (files.load(Ordering::Relaxed), bytes.load(Ordering::Relaxed));
+                let to = match why.to_cpu() {
+                    true => "searched by the CPU engine",
+                    false => "not tallied (offsets shipped, lines found on the CPU)",
+                };
+                (files > 0).then(|| {
+                    format!(
+                        "gpu fallback: {}: {files} files, {bytes} bytes {to}",
+                        why.describe()
+                    )
+                })
+            })
+            .collect()
+    }
 }
 
 /// `--debug` notes and the `--stats` lines for the pipeline's stages;
@@ -72,7 +193,7 @@ pub fn report(
     let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
     let secs = |ns: u64| ns as f64 / 1e9;
     let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
-    let lines = vec![
+    let mut lines = vec![
         format!(
             "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files ({} bytes of them unread: settled by a match); {}",
             get(&st.gpu_bytes),
@@ -100,7 +221,14 @@ pub fn report(
         ),
         format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
     ];
+    lines.extend(st.fallback_lines());
     if shared.cfg.debug {
+        // Sorted: workers finish files in any order.
+        let mut fallen = st.fallen.lock().map(|f| f.clone()).unwrap_or_default();
+        fallen.sort();
+        for f in fallen {
+            eprintln!("{prog}: debug: gpu: {f}");
+        }
         eprintln!(
             "{prog}: debug: gpu: packer waited {:.3} s for chunks, {:.3} s of it allocating; lanes busy {:.3} s",
             secs(get(&st.slot_wait_ns)),

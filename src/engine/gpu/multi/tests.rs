@@ -40,6 +40,24 @@ proptest! {
         let t = MultiTables::new(&pats).unwrap();
         prop_assert_eq!(t.reference(&text), naive(&text, &pats));
     }
+
+    /// `lengths_at` (what the tally's `-w` tries) is every pattern length
+    /// occurring at a position, longest first, short patterns included.
+    #[test]
+    fn lengths_at_are_every_occurring_pattern(
+        pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab ".to_vec()), 1..7), 1..12),
+        text in prop::collection::vec(prop::sample::select(b"ab ".to_vec()), 0..200),
+    ) {
+        let t = MultiTables::new(&pats).unwrap();
+        let mut distinct = pats.clone();
+        distinct.sort();
+        distinct.dedup();
+        for at in 0..text.len() {
+            let mut want: Vec<usize> = distinct.iter().filter(|p| text[at..].starts_with(p)).map(|p| p.len()).collect();
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            prop_assert_eq!(t.lengths_at(&text, at), want);
+        }
+    }
 }
 
 #[test]
