@@ -47,6 +47,13 @@ pub struct Entry<'r> {
     pub cpu: bool,
     /// The whole file in a chunk: the chunk and the file's range in it.
     whole: Option<(Filled<'r>, Range<usize>)>,
+    /// Decompressed (`--decompress`): its bytes are only in chunks, never
+    /// in a map of the file.
+    pub decompressed: bool,
+    /// A decompressed file cut into pieces (`Flow::pour`): its first bytes
+    /// (for the byte-order mark) and its decompressed length.
+    pub head: Vec<u8>,
+    pub total: u64,
 }
 
 impl Entry<'_> {
@@ -194,8 +201,16 @@ impl<'a, 'r> Board<'a, 'r> {
         }
     }
 
-    /// The packer claims item `i` for the GPU; false if a worker has it.
-    pub fn claim_for_gpu(&self, i: usize) -> bool {
+    /// Some searcher has item `i` already.
+    pub fn claimed(&self, i: usize) -> bool {
+        self.claims
+            .get(i)
+            .is_some_and(|c| c.load(Ordering::Acquire) != FREE)
+    }
+
+    /// The packer claims item `i` for the GPU (`decompressed`: its bytes
+    /// will be decompressed ones); false if a worker has it.
+    pub fn claim_for_gpu(&self, i: usize, decompressed: bool) -> bool {
         let mut entries = self.entries();
         let claimed =
             self.claims[i].compare_exchange(FREE, GPU, Ordering::AcqRel, Ordering::Acquire);
@@ -204,6 +219,7 @@ impl<'a, 'r> Board<'a, 'r> {
         }
         let open = Entry {
             open: true,
+            decompressed,
             ..Entry::default()
         };
         entries.insert(i, open);
@@ -220,6 +236,26 @@ impl<'a, 'r> Board<'a, 'r> {
                 e.open &= !p.last;
             }
         }
+    }
+
+    /// What the CPU needs of a decompressed file poured into pieces, told
+    /// before its last piece is laid out.
+    pub fn poured(&self, i: usize, head: Vec<u8>, total: u64) {
+        if let Some(e) = self.entries().get_mut(&i) {
+            e.head = head;
+            e.total = total;
+        }
+    }
+
+    /// Item `i`'s layout ends here and the CPU searches it (its stream
+    /// failed while being poured: the CPU engine reports it as its own).
+    pub fn to_cpu(&self, i: usize) {
+        if let Some(e) = self.entries().get_mut(&i) {
+            e.open = false;
+            e.cpu = true;
+            e.offsets = Vec::new();
+        }
+        self.notify();
     }
 
     /// Files claimed but never laid out whole (the pipeline stopped): the CPU.

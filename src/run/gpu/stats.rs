@@ -28,6 +28,15 @@ pub struct Stages {
     pub tallied_chunks: AtomicU64,
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
+    /// `--decompress`: time decompressing (look-ahead threads and pouring,
+    /// summed), compressed files searched through the pipeline, their
+    /// decompressed bytes, those cut into pieces (poured), and those left
+    /// to the CPU engine (unreadable or damaged).
+    pub decompress_ns: AtomicU64,
+    pub decompressed_files: AtomicU64,
+    pub decompressed_bytes: AtomicU64,
+    pub poured_files: AtomicU64,
+    pub decompress_cpu_files: AtomicU64,
     pub lanes: Mutex<Timings>,
 }
 
@@ -72,7 +81,7 @@ pub fn report(
     let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
     let secs = |ns: u64| ns as f64 / 1e9;
     let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
-    let lines = vec![
+    let mut lines = vec![
         format!(
             "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files ({} bytes of them unread: settled by a match); {}",
             get(&st.gpu_bytes),
@@ -100,6 +109,17 @@ pub fn report(
         ),
         format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
     ];
+    if shared.cfg.decompress {
+        lines.push(format!(
+            "decompress: {} compressed files decompressed into the GPU's chunks ({} bytes, {} of them cut into pieces; {:.3} s decompressing over {} threads), {} left to the CPU engine (unreadable or damaged)",
+            get(&st.decompressed_files),
+            get(&st.decompressed_bytes),
+            get(&st.poured_files),
+            secs(get(&st.decompress_ns)),
+            shape.readers,
+            get(&st.decompress_cpu_files),
+        ));
+    }
     if shared.cfg.debug {
         eprintln!(
             "{prog}: debug: gpu: packer waited {:.3} s for chunks, {:.3} s of it allocating; lanes busy {:.3} s",
