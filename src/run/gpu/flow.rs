@@ -174,8 +174,15 @@ impl<'a, 'r> Flow<'a, 'r> {
         let job_rx = Mutex::new(job_rx);
         let readers = self.shape.readers.max(1);
         // `--decompress`: about `AHEAD_BYTES` decompressed ahead, over
-        // twice as many files as threads.
-        let window = 2 * readers;
+        // twice as many files as threads (or all files, when fewer: one
+        // file may then be held whole up to a chunk).
+        let files: Vec<usize> = match self.search.decompress {
+            Some(_) => (0..self.items.len())
+                .filter(|&i| self.size_of(i).is_some())
+                .collect(),
+            None => Vec::new(),
+        };
+        let window = (2 * readers).min(files.len()).max(1);
         let opening = self.search.decompress.map(|threads| Opening {
             items: self.items,
             threads,
@@ -184,12 +191,9 @@ impl<'a, 'r> Flow<'a, 'r> {
         });
         let taken = |i: usize| self.board.claimed(i);
         std::thread::scope(|s| {
-            let ahead = opening.as_ref().map(|o| {
-                let files = (0..self.items.len())
-                    .filter(|&i| self.size_of(i).is_some())
-                    .collect();
-                Ahead::start(s, files, window, readers, o, &taken)
-            });
+            let ahead = opening
+                .as_ref()
+                .map(|o| Ahead::start(s, files, window, readers.min(window), o, &taken));
             for _ in 0..self.shape.readers.max(1) {
                 let (rx, tx) = (&unit_rx, job_tx.clone());
                 s.spawn(move || self.read_units(rx, tx));

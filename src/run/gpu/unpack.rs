@@ -22,9 +22,11 @@
 //! - `Cpu`: the file could not be opened, or its data is damaged: the CPU
 //!   engine searches it and reports exactly what it reports on its own.
 //!
-//! Memory: at most `window` files are in flight, each holding at most
-//! `whole_max + 1` decompressed bytes (`whole_max` is chosen so that the
-//! window holds about `AHEAD_BYTES`).
+//! Memory: at most `window` files are in flight (twice the threads, or
+//! every file when there are fewer), each holding at most `whole_max + 1`
+//! decompressed bytes (`whole_max` is chosen so that the window holds
+//! about `AHEAD_BYTES`, and is at most a chunk: 16 MiB each with 16
+//! threads and many files, a whole chunk for one file).
 
 use super::stats::{self, Stages};
 use crate::input::decompress;
