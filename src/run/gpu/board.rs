@@ -54,6 +54,11 @@ pub struct Entry<'r> {
     /// (for the byte-order mark) and its decompressed length.
     pub head: Vec<u8>,
     pub total: u64,
+    /// Its pieces' chunks, kept for printing (the chunk, the piece's range
+    /// in it, its offset in the file), while there are few enough of them.
+    pub kept: Vec<(Filled<'r>, Range<usize>, u64)>,
+    /// More pieces than the board keeps: printing decompresses again.
+    pub kept_too_many: bool,
 }
 
 impl Entry<'_> {
@@ -88,6 +93,9 @@ pub struct Board<'a, 'r> {
     settled: Vec<AtomicBool>,
     entries: Mutex<HashMap<usize, Entry<'r>>>,
     changed: Condvar,
+    /// Chunks kept per decompressed file poured into pieces (fewer than
+    /// the ring holds, so that pouring it never waits for itself).
+    keep_max: usize,
     /// Workers wait for the packer instead of claiming (`--engine gpu`).
     gpu_only: bool,
     /// Workers claim only until the GPU is ready.
@@ -109,6 +117,7 @@ impl<'a, 'r> Board<'a, 'r> {
         gpu_only: bool,
         yield_when_ready: bool,
         settle: bool,
+        keep_max: usize,
         stages: &'a Stages,
     ) -> Self {
         Board {
@@ -119,6 +128,7 @@ impl<'a, 'r> Board<'a, 'r> {
             },
             entries: Mutex::new(HashMap::new()),
             changed: Condvar::new(),
+            keep_max,
             gpu_only,
             yield_when_ready,
             ready_ms: AtomicU64::new(0),
@@ -254,6 +264,7 @@ impl<'a, 'r> Board<'a, 'r> {
             e.open = false;
             e.cpu = true;
             e.offsets = Vec::new();
+            e.kept = Vec::new();
         }
         self.notify();
     }
@@ -275,9 +286,14 @@ impl<'a, 'r> Board<'a, 'r> {
                     continue;
                 };
                 e.pieces_left = e.pieces_left.saturating_sub(1);
+                let range = piece.chunk_off..piece.chunk_off + piece.len;
                 if piece.whole() && !got.unreadable {
-                    let range = piece.chunk_off..piece.chunk_off + piece.len;
                     e.whole = Some((filled.clone(), range));
+                } else if e.decompressed && !e.kept_too_many {
+                    match e.kept.len() < self.keep_max {
+                        true => e.kept.push((filled.clone(), range, piece.file_off)),
+                        false => e.kept_too_many = true,
+                    }
                 }
                 e.cpu |= got.cpu || got.unreadable;
                 if got.count.is_some() {
@@ -295,6 +311,10 @@ impl<'a, 'r> Board<'a, 'r> {
                             s.store(true, Ordering::Release);
                         }
                     }
+                }
+                if e.cpu || e.kept_too_many {
+                    // Printing decompresses again: the chunks go back.
+                    e.kept = Vec::new();
                 }
                 if e.cpu {
                     e.offsets = Vec::new();

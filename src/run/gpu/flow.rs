@@ -122,6 +122,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             shape.gpu_only,
             shape.yield_when_ready,
             shape.settle,
+            shape.ring.saturating_sub(shape.lanes + 1),
             stages,
         );
         Flow {

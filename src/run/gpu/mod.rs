@@ -141,7 +141,7 @@ pub fn search(
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
                 let r = match entry.decompressed && entry.bytes().is_none() {
-                    true => search_poured(shared, input, &entry, plain, stream),
+                    true => search_poured(shared, input, &entry, plain, (&target, exact), stream),
                     false => search_entry(shared, input, &entry, &target, exact, stream),
                 };
                 stats::add_since(&stages.output_ns, t);
@@ -214,21 +214,35 @@ fn search_entry(
 /// a chunk): no chunk holds it whole and it cannot be mapped. Where the
 /// GPU's verdict is the whole answer (its matches are final, and either
 /// none was found or only the file's name is printed: `-l`, `-L`, `-q`),
-/// the summary is printed from it; otherwise the CPU engine decompresses
-/// the file again and searches it on its own (its lines are needed, or
-/// the stream failed: then the CPU engine's messages are the answer).
+/// the summary is printed from it; else from its pieces joined again,
+/// with the GPU's offsets as prefilter, when the board kept them all;
+/// otherwise the CPU engine decompresses the file again and searches it
+/// on its own (also when the stream failed: then the CPU engine's
+/// messages are the answer).
 fn search_poured(
     shared: &Shared,
     input: &Input,
     entry: &Entry,
     plain: bool,
+    (target, exact): (&Target, bool),
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
-    let matched = !entry.offsets.is_empty();
-    let verdict = plain && !entry.cpu && (!matched || shared.cfg.mode.first_match_ends());
-    if !verdict {
+    if entry.cpu {
         return one::search_input(shared, input, None, cpu, stream);
+    }
+    let matched = !entry.offsets.is_empty();
+    let verdict = plain && (!matched || shared.cfg.mode.first_match_ends());
+    if !verdict {
+        let Some(text) = pour::joined(&entry.kept, entry.total) else {
+            return one::search_input(shared, input, None, cpu, stream);
+        };
+        let matcher = FileOffsets {
+            offsets: &entry.offsets,
+            target,
+            exact,
+        };
+        return one::search_input(shared, input, Some(&text), &matcher, stream);
     }
     let n = u64::from(matched);
     let mut stream = stream;
