@@ -190,7 +190,9 @@ impl<'a, 'r> Flow<'a, 'r> {
             whole_max: (AHEAD_BYTES / window).clamp(1, self.shape.chunk),
             stages: self.stages,
         });
-        let taken = |i: usize| self.board.claimed(i);
+        // Files a CPU worker took, and every file once the search stopped,
+        // are not decompressed.
+        let taken = |i: usize| self.board.claimed(i) || self.board.aborted();
         std::thread::scope(|s| {
             let ahead = opening
                 .as_ref()
