@@ -235,7 +235,11 @@ fn differential(cases: usize, seed: u64, gpu_env: &[(&str, String)]) {
                 std::fs::write(dir.path().join("pats"), set.join("\n") + "\n").unwrap();
                 args.extend(["-F", "-f", "pats"].iter().map(|s| s.to_string()));
             }
-            1 => args.extend(["-E", "-e", "ab|ERROR"].iter().map(|s| s.to_string())),
+            1 => {
+                // Required literals, or (under --engine gpu) the automaton.
+                let re = rng.pick(&["ab|ERROR", "[ab]{2} [gx]", "a$"]);
+                args.extend(["-E".to_string(), "-e".to_string(), re.to_string()]);
+            }
             _ => {
                 let p = rng.pick(&["alpha", "ab", "a ", "ERROR", "x\n", "ba ab", "zzz"]);
                 args.extend(["-F".to_string(), "-e".to_string(), p.to_string()]);
