@@ -128,7 +128,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let (selected, had_error) = match search_all(&shared, inputs) {
         Ok(state) => {
             if shared.cfg.stats {
-                state.print_stats(started.elapsed(), listed, gpu::why_cpu(&shared.cfg));
+                state.print_stats(started.elapsed(), listed);
             }
             (state.selected, state.had_error)
         }

@@ -236,36 +236,75 @@ fn large_streams_match_the_plain_search_at_every_block_boundary() {
     }
 }
 
+/// `--debug` says where compressed files were searched: with the GPU
+/// engine (simulated here), decompressed into the pipeline's chunks.
 #[test]
-fn debug_says_the_cpu_engine_searches_decompressed_input() {
+fn debug_says_where_decompressed_input_is_searched() {
     let s = logs();
     let out = s
-        .grep(&["--decompress", "--debug", "-c", "alpha", "log.gz"])
+        .grep(&[
+            "--engine",
+            "gpu",
+            "--decompress",
+            "--debug",
+            "-c",
+            "alpha",
+            "log.gz",
+        ])
+        .env("GPUGREP_GPU_SIMULATE", "1")
         .run();
     assert_eq!(out.stdout, b"2\n");
     assert!(
         out.stderr.contains(
-            "gpugrep: debug: engine: cpu (--decompress: decompressed streams are searched by the CPU engine (the GPU pipeline reads files of known size in parallel parts and searches them again from a map; a decompressed stream has no size until its end and is read once, in order))"
+            "gpugrep: debug: decompress: 1 compressed files decompressed into the GPU's chunks"
         ),
         "{}",
         out.stderr
     );
-}
-
-#[test]
-fn stats_say_why_compressed_input_is_searched_on_the_cpu() {
-    let s = logs();
     let out = s
-        .grep(&["--decompress", "--stats", "-c", "alpha", "log.gz"])
+        .grep(&[
+            "--engine",
+            "cpu",
+            "--decompress",
+            "--debug",
+            "-c",
+            "alpha",
+            "log.gz",
+        ])
         .run();
     assert_eq!(out.stdout, b"2\n");
+    assert!(out
+        .stderr
+        .contains("gpugrep: debug: engine: cpu (--engine cpu)\n"));
+    assert!(!out.stderr.contains("decompress:"), "{}", out.stderr);
+}
+
+/// `--stats` says it too: the engine, and on the GPU how many compressed
+/// files went through the pipeline. The CPU engine has nothing to explain.
+#[test]
+fn stats_say_where_compressed_input_is_searched() {
+    let s = logs();
+    let out = s
+        .grep(&[
+            "--engine",
+            "gpu",
+            "--decompress",
+            "--stats",
+            "-c",
+            "alpha",
+            "log.gz",
+            "log.zst",
+        ])
+        .env("GPUGREP_GPU_SIMULATE", "1")
+        .run();
+    assert_eq!(out.stdout, b"log.gz:2\nlog.zst:2\n");
+    assert!(out.stderr.contains("\nengine gpu\n"), "{}", out.stderr);
     assert!(
         out.stderr
-            .contains("\nengine cpu\nengine cpu because --decompress: decompressed streams are searched by the CPU engine ("),
+            .contains("\ndecompress: 2 compressed files decompressed into the GPU's chunks ("),
         "{}",
         out.stderr
     );
-    // Asked for the CPU engine: nothing to explain.
     let out = s
         .grep(&[
             "--decompress",
@@ -277,7 +316,9 @@ fn stats_say_why_compressed_input_is_searched_on_the_cpu() {
             "log.gz",
         ])
         .run();
+    assert!(out.stderr.contains("\nengine cpu\n"), "{}", out.stderr);
     assert!(!out.stderr.contains("because"), "{}", out.stderr);
+    assert!(!out.stderr.contains("decompress:"), "{}", out.stderr);
 }
 
 /// A `bad` archive of each format whose header or first block is

@@ -74,7 +74,6 @@ impl Printed {
         &self,
         elapsed: std::time::Duration,
         listed: Option<std::time::Duration>,
-        why_cpu: Option<&str>,
     ) {
         let secs = elapsed.as_secs_f64();
         let rate = if secs > 0.0 {
@@ -91,9 +90,6 @@ impl Printed {
             self.bytes,
             if self.gpu { "gpu" } else { "cpu" }
         );
-        if let (false, Some(why)) = (self.gpu, why_cpu) {
-            eprintln!("engine cpu because {why}");
-        }
         if let Some(w) = listed {
             eprintln!("inputs listed in {:.6} seconds", w.as_secs_f64());
         }

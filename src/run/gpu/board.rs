@@ -50,6 +50,18 @@ pub struct Entry<'r> {
     pub untallied: Option<Fallback>,
     /// The whole file in a chunk: the chunk and the file's range in it.
     whole: Option<(Filled<'r>, Range<usize>)>,
+    /// Decompressed (`--decompress`): its bytes are only in chunks, never
+    /// in a map of the file.
+    pub decompressed: bool,
+    /// A decompressed file cut into pieces (`Flow::pour`): its first bytes
+    /// (for the byte-order mark) and its decompressed length.
+    pub head: Vec<u8>,
+    pub total: u64,
+    /// Its pieces' chunks, kept for printing (the chunk, the piece's range
+    /// in it, its offset in the file), while there are few enough of them.
+    pub kept: Vec<(Filled<'r>, Range<usize>, u64)>,
+    /// More pieces than the board keeps: printing decompresses again.
+    pub kept_too_many: bool,
 }
 
 impl Entry<'_> {
@@ -88,6 +100,9 @@ pub struct Board<'a, 'r> {
     settled: Vec<AtomicBool>,
     entries: Mutex<HashMap<usize, Entry<'r>>>,
     changed: Condvar,
+    /// Chunks kept per decompressed file poured into pieces (fewer than
+    /// the ring holds, so that pouring it never waits for itself).
+    keep_max: usize,
     /// Workers wait for the packer instead of claiming (`--engine gpu`).
     gpu_only: bool,
     /// Workers claim only until the GPU is ready.
@@ -109,6 +124,7 @@ impl<'a, 'r> Board<'a, 'r> {
         gpu_only: bool,
         yield_when_ready: bool,
         settle: bool,
+        keep_max: usize,
         stages: &'a Stages,
     ) -> Self {
         Board {
@@ -119,6 +135,7 @@ impl<'a, 'r> Board<'a, 'r> {
             },
             entries: Mutex::new(HashMap::new()),
             changed: Condvar::new(),
+            keep_max,
             gpu_only,
             yield_when_ready,
             ready_ms: AtomicU64::new(0),
@@ -201,8 +218,16 @@ impl<'a, 'r> Board<'a, 'r> {
         }
     }
 
-    /// The packer claims item `i` for the GPU; false if a worker has it.
-    pub fn claim_for_gpu(&self, i: usize) -> bool {
+    /// Some searcher has item `i` already.
+    pub fn claimed(&self, i: usize) -> bool {
+        self.claims
+            .get(i)
+            .is_some_and(|c| c.load(Ordering::Acquire) != FREE)
+    }
+
+    /// The packer claims item `i` for the GPU (`decompressed`: its bytes
+    /// will be decompressed ones); false if a worker has it.
+    pub fn claim_for_gpu(&self, i: usize, decompressed: bool) -> bool {
         let mut entries = self.entries();
         let claimed =
             self.claims[i].compare_exchange(FREE, GPU, Ordering::AcqRel, Ordering::Acquire);
@@ -211,6 +236,7 @@ impl<'a, 'r> Board<'a, 'r> {
         }
         let open = Entry {
             open: true,
+            decompressed,
             ..Entry::default()
         };
         entries.insert(i, open);
@@ -227,6 +253,27 @@ impl<'a, 'r> Board<'a, 'r> {
                 e.open &= !p.last;
             }
         }
+    }
+
+    /// What the CPU needs of a decompressed file poured into pieces, told
+    /// before its last piece is laid out.
+    pub fn poured(&self, i: usize, head: Vec<u8>, total: u64) {
+        if let Some(e) = self.entries().get_mut(&i) {
+            e.head = head;
+            e.total = total;
+        }
+    }
+
+    /// Item `i`'s layout ends here and the CPU searches it (its stream
+    /// failed while being poured: the CPU engine reports it as its own).
+    pub fn to_cpu(&self, i: usize) {
+        if let Some(e) = self.entries().get_mut(&i) {
+            e.open = false;
+            e.cpu = Some(Fallback::Damaged);
+            e.offsets = Vec::new();
+            e.kept = Vec::new();
+        }
+        self.notify();
     }
 
     /// Files claimed but never laid out whole (the pipeline stopped): the CPU.
@@ -246,9 +293,14 @@ impl<'a, 'r> Board<'a, 'r> {
                     continue;
                 };
                 e.pieces_left = e.pieces_left.saturating_sub(1);
+                let range = piece.chunk_off..piece.chunk_off + piece.len;
                 if piece.whole() && !got.unreadable {
-                    let range = piece.chunk_off..piece.chunk_off + piece.len;
                     e.whole = Some((filled.clone(), range));
+                } else if e.decompressed && !e.kept_too_many {
+                    match e.kept.len() < self.keep_max {
+                        true => e.kept.push((filled.clone(), range, piece.file_off)),
+                        false => e.kept_too_many = true,
+                    }
                 }
                 let unreadable = got.unreadable.then_some(Fallback::Unreadable);
                 e.cpu = e.cpu.or(unreadable).or(got.cpu);
@@ -268,6 +320,10 @@ impl<'a, 'r> Board<'a, 'r> {
                             s.store(true, Ordering::Release);
                         }
                     }
+                }
+                if e.cpu.is_some() || e.kept_too_many {
+                    // Printing decompresses again: the chunks go back.
+                    e.kept = Vec::new();
                 }
                 if e.cpu.is_some() {
                     e.offsets = Vec::new();

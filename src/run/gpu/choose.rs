@@ -60,21 +60,6 @@ fn simulated() -> bool {
     knobs::get().gpu_simulate.or(false)
 }
 
-/// Why compressed input goes to the CPU engine, for `--debug` and
-/// `--stats`. The pipeline plans chunks from file sizes known when the
-/// inputs are listed, has its readers `pread` parts of one file in
-/// parallel, and has the CPU search a GPU-claimed file again from its
-/// chunk or a fresh map of the file: a decompressed stream has no size
-/// until it ends, can be read only in order, and cannot be mapped.
-/// README.md ("Compressed input") and DESIGN.md say what would change.
-pub const DECOMPRESS_ON_CPU: &str = "--decompress: decompressed streams are searched by the CPU engine (the GPU pipeline reads files of known size in parallel parts and searches them again from a map; a decompressed stream has no size until its end and is read once, in order)";
-
-/// The reason a run that may use the GPU searches on the CPU engine
-/// whatever its inputs, if there is one to tell `--stats` too.
-pub fn why_cpu(cfg: &Config) -> Option<&'static str> {
-    (cfg.decompress && cfg.engine != EngineChoice::Cpu).then_some(DECOMPRESS_ON_CPU)
-}
-
 /// First decision, before the inputs are listed. `Err`: `--engine gpu`
 /// and no usable GPU (exit status 2).
 pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, String> {
@@ -91,9 +76,6 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         }
         Ok(Wanted::No)
     };
-    if let Some(why) = why_cpu(cfg) {
-        return cpu_instead(why);
-    }
     if cfg.json && cfg.max_count.is_some() {
         // --json's bytes_searched under -m counts what the CPU engine had
         // read when it stopped (in blocks, for a file found by -r); the

@@ -29,10 +29,13 @@ use super::ring::{Filling, Memory, Ring};
 use super::searcher::{Backend, Target};
 use super::setup::TallyMode;
 use super::stats::{self, Stages};
+use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
 use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
+use std::collections::HashMap;
+use std::io::Read;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -67,6 +70,8 @@ pub struct Search<'a> {
     pub tally: Option<TallyMode>,
     /// How files are read (a byte-order mark is left out of a tally).
     pub encoding: EncodingPlan,
+    /// `--decompress`, with the threads that may decompress one file.
+    pub decompress: Option<usize>,
 }
 
 /// The state shared by the packer, readers, lanes and workers.
@@ -84,6 +89,26 @@ pub struct Flow<'a, 'r> {
 pub(super) struct Job {
     pub(super) plan: Plan,
     pub(super) bad_files: Mutex<Vec<usize>>,
+    /// Decompressed files laid out whole in this chunk: their bytes, which
+    /// the readers copy instead of reading the file.
+    pub(super) blobs: HashMap<usize, Vec<u8>>,
+}
+
+impl Job {
+    pub(super) fn new(plan: Plan, blobs: HashMap<usize, Vec<u8>>) -> Arc<Job> {
+        Arc::new(Job {
+            plan,
+            bad_files: Mutex::new(Vec::new()),
+            blobs,
+        })
+    }
+
+    /// Item `file`'s bytes in this chunk are not the file's.
+    pub(super) fn bad(&self, file: usize) {
+        if let Ok(mut bad) = self.bad_files.lock() {
+            bad.push(file);
+        }
+    }
 }
 
 impl<'a, 'r> Flow<'a, 'r> {
@@ -101,6 +126,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             shape.gpu_only,
             shape.yield_when_ready,
             shape.settle,
+            shape.ring.saturating_sub(shape.lanes + 1),
             stages,
         );
         Flow {
@@ -151,7 +177,30 @@ impl<'a, 'r> Flow<'a, 'r> {
         let (job_tx, job_rx) = mpsc::channel::<(Arc<Job>, Filling<'r>)>();
         let unit_rx = Mutex::new(unit_rx);
         let job_rx = Mutex::new(job_rx);
+        let readers = self.shape.readers.max(1);
+        // `--decompress`: about `AHEAD_BYTES` decompressed ahead, over
+        // twice as many files as threads (or all files, when fewer: one
+        // file may then be held whole up to a chunk).
+        let files: Vec<usize> = match self.search.decompress {
+            Some(_) => (0..self.items.len())
+                .filter(|&i| self.size_of(i).is_some())
+                .collect(),
+            None => Vec::new(),
+        };
+        let window = (2 * readers).min(files.len()).max(1);
+        let opening = self.search.decompress.map(|threads| Opening {
+            items: self.items,
+            threads,
+            whole_max: (AHEAD_BYTES / window).clamp(1, self.shape.chunk),
+            stages: self.stages,
+        });
+        // Files a CPU worker took, and every file once the search stopped,
+        // are not decompressed.
+        let taken = |i: usize| self.board.claimed(i) || self.board.aborted();
         std::thread::scope(|s| {
+            let ahead = opening
+                .as_ref()
+                .map(|o| Ahead::start(s, files, window, readers.min(window), o, &taken));
             for _ in 0..self.shape.readers.max(1) {
                 let (rx, tx) = (&unit_rx, job_tx.clone());
                 s.spawn(move || self.read_units(rx, tx));
@@ -163,45 +212,86 @@ impl<'a, 'r> Flow<'a, 'r> {
                     self.stages.add_lane(searcher.timings());
                 });
             }
-            self.pack(ring, &backend, &unit_tx, &job_tx);
+            self.pack(ring, &backend, ahead, &unit_tx, &job_tx);
             drop(unit_tx);
             drop(job_tx);
         });
+    }
+
+    /// Item `i`'s listed size, if the packer may lay it out (a regular
+    /// file, not empty).
+    fn size_of(&self, i: usize) -> Option<u64> {
+        match (self.items.get(i), self.sizes.get(i)) {
+            (Some(Item::Input(Input { path: Some(_), .. })), Some(&Some(s))) if s > 0 => Some(s),
+            _ => None,
+        }
     }
 
     fn pack(
         &self,
         ring: &'r Ring,
         backend: &Backend,
+        mut ahead: Option<Ahead>,
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
         let overlap = self.search.target.cut_overlap(self.shape.chunk);
         let mut packer = Packer::new(self.shape.chunk, overlap + 1);
         let mut plans = Vec::new();
-        for (i, item) in self.items.iter().enumerate() {
+        // Decompressed files laid out but not yet dispatched.
+        let mut blobs = HashMap::new();
+        for i in 0..self.items.len() {
             if self.board.aborted() || self.board.failed() {
                 break;
             }
-            let size = match (item, self.sizes.get(i)) {
-                (Item::Input(Input { path: Some(_), .. }), Some(&Some(s))) if s > 0 => s,
-                _ => {
+            let Some(mut size) = self.size_of(i) else {
+                self.board.leave_to_cpu(i);
+                continue;
+            };
+            let mut blob = None;
+            match ahead.as_mut().map(|a| a.take(i)) {
+                None | Some(Unpacked::Plain) => {}
+                Some(Unpacked::Taken) => continue,
+                Some(Unpacked::Whole(b)) if !b.is_empty() => blob = Some(b),
+                Some(Unpacked::Whole(_) | Unpacked::Cpu) => {
+                    stats::add(&self.stages.decompress_cpu_files, 1);
                     self.board.leave_to_cpu(i);
                     continue;
                 }
-            };
-            if !self.board.claim_for_gpu(i) {
+                Some(Unpacked::Stream(head, rest)) => {
+                    if !self.board.claim_for_gpu(i, true) {
+                        continue;
+                    }
+                    stats::add(&self.stages.gpu_files, 1);
+                    // A poured file starts a chunk of its own.
+                    packer.flush(&mut plans);
+                    for plan in plans.drain(..) {
+                        self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
+                    }
+                    let source = std::io::Cursor::new(head).chain(rest);
+                    self.pour(i, Box::new(source), ring, backend, jobs);
+                    continue;
+                }
+            }
+            if !self.board.claim_for_gpu(i, blob.is_some()) {
                 continue;
             }
             stats::add(&self.stages.gpu_files, 1);
+            if let Some(b) = blob {
+                stats::add(&self.stages.decompressed_files, 1);
+                stats::add(&self.stages.decompressed_bytes, b.len() as u64);
+                size = b.len() as u64;
+                blobs.insert(i, b);
+            }
             packer.push(i, size, &mut plans);
             for plan in plans.drain(..) {
-                self.dispatch(plan, ring, backend, units, jobs);
+                self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
             }
         }
+        drop(ahead);
         packer.flush(&mut plans);
         for plan in plans.drain(..) {
-            self.dispatch(plan, ring, backend, units, jobs);
+            self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
         }
         self.board.close_open();
         self.board.end();
@@ -212,29 +302,23 @@ impl<'a, 'r> Flow<'a, 'r> {
     fn dispatch(
         &self,
         plan: Plan,
+        blobs: &mut HashMap<usize, Vec<u8>>,
         ring: &'r Ring,
         backend: &Backend,
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
-        let t = Instant::now();
-        let allocate = |bytes: usize| {
-            let t = Instant::now();
-            let mem = self.allocate(bytes, backend);
-            stats::add_since(&self.stages.alloc_ns, t);
-            mem
-        };
-        let chunk = ring.lease(self.shape.chunk, allocate, || self.board.aborted());
-        stats::add_since(&self.stages.slot_wait_ns, t);
-        let Some(chunk) = chunk else {
+        let mine: HashMap<usize, Vec<u8>> = plan
+            .pieces
+            .iter()
+            .filter_map(|p| blobs.remove_entry(&p.file))
+            .collect();
+        let Some(chunk) = self.lease(ring, backend) else {
             return; // aborted; pack() closes the open entries
         };
         self.board.add_pieces(&plan);
         let reads = unit_parts(&plan);
-        let job = Arc::new(Job {
-            plan,
-            bad_files: Mutex::new(Vec::new()),
-        });
+        let job = Job::new(plan, mine);
         if reads.is_empty() {
             let _ = jobs.send((job, chunk));
             return;
@@ -250,6 +334,20 @@ impl<'a, 'r> Flow<'a, 'r> {
                 return;
             }
         }
+    }
+
+    /// A free chunk from the ring (`None`: the search stopped).
+    pub(super) fn lease(&self, ring: &'r Ring, backend: &Backend) -> Option<Filling<'r>> {
+        let t = Instant::now();
+        let allocate = |bytes: usize| {
+            let t = Instant::now();
+            let mem = self.allocate(bytes, backend);
+            stats::add_since(&self.stages.alloc_ns, t);
+            mem
+        };
+        let chunk = ring.lease(self.shape.chunk, allocate, || self.board.aborted());
+        stats::add_since(&self.stages.slot_wait_ns, t);
+        chunk
     }
 
     /// The ring's memory: page-locked from the GPU, else ordinary.

@@ -21,6 +21,8 @@
 //! - `searcher`: how one chunk is searched (GPU lane or CPU mirror).
 //! - `stats`: stage counters and the `--stats`/`--debug` lines.
 //! - `offsets`: a file's offsets as the prefilter of its CPU search.
+//! - `unpack`, `pour`: `--decompress`: compressed files decompressed
+//!   ahead of the packer, whole into chunks or poured in pieces.
 //!
 //! This file joins them: `search` runs the pipeline beside the ordered
 //! workers, which print each file through the CPU engine's code.
@@ -31,11 +33,13 @@ mod flow;
 mod lane;
 mod offsets;
 mod pack;
+mod pour;
 mod read;
 mod ring;
 mod searcher;
 mod setup;
 mod stats;
+mod unpack;
 
 use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
@@ -45,7 +49,7 @@ use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use board::{Entry, Take};
-pub use choose::{open, sizes, start, wanted, why_cpu, Wanted};
+pub use choose::{open, sizes, start, wanted, Wanted};
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
@@ -54,6 +58,10 @@ use searcher::Target;
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
 use std::sync::mpsc;
+
+/// How much larger than its compressed size a file is taken to be when
+/// sizing chunks under `--decompress` (logs compress 4 to 10 times).
+const DECOMPRESSED_RATIO: u64 = 8;
 
 fn debug(cfg: &Config, prog: &str, msg: &str) {
     if cfg.debug {
@@ -98,8 +106,15 @@ pub fn search(
             &format!("gpu: automaton kernel: {}", a.describe()),
         );
     }
-    let need = sizes.iter().flatten().map(|s| s + 1).sum();
+    let need: u64 = sizes.iter().flatten().map(|s| s + 1).sum();
+    // Compressed files grow: sized for logs' ratio, so that a few small
+    // archives do not make chunks smaller than their text.
+    let need = match shared.cfg.decompress {
+        true => need.saturating_mul(DECOMPRESSED_RATIO),
+        false => need,
+    };
     let tally = setup::tally_mode(shared, &target, exact);
+    let plain = setup::final_matches(shared, exact);
     let shape = setup::shape(&shared.cfg, gpu_only, tally, need);
     let ring = Ring::new(shape.ring);
     let stages = Stages::default();
@@ -118,6 +133,7 @@ pub fn search(
         terminator,
         tally,
         encoding: shared.compiled.encoding,
+        decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
     };
     let flow = Flow::new(items, sizes, search, shape, &stages);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
@@ -126,7 +142,17 @@ pub fn search(
             Take::Gone => Ok(FileResult::default()),
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
-                let r = search_entry(shared, input, &entry, &target, exact, &stages, stream);
+                let r = match entry.decompressed && entry.bytes().is_none() {
+                    true => search_poured(
+                        shared,
+                        input,
+                        &entry,
+                        plain,
+                        (&target, exact, &stages),
+                        stream,
+                    ),
+                    false => search_entry(shared, input, &entry, &target, exact, &stages, stream),
+                };
                 stats::add_since(&stages.output_ns, t);
                 r
             }
@@ -224,4 +250,55 @@ fn search_entry(
         skip,
     };
     one::search_input(shared, input, Some(bytes), &matcher, skip, stream)
+}
+
+/// Searches one decompressed file that was poured into pieces (larger than
+/// a chunk): no chunk holds it whole and it cannot be mapped. Where the
+/// GPU's verdict is the whole answer (its matches are final, and either
+/// none was found or only the file's name is printed: `-l`, `-L`, `-q`),
+/// the summary is printed from it; else from its pieces joined again,
+/// with the GPU's offsets as prefilter, when the board kept them all;
+/// otherwise the CPU engine decompresses the file again and searches it
+/// on its own (also when the stream failed: then the CPU engine's
+/// messages are the answer).
+fn search_poured(
+    shared: &Shared,
+    input: &Input,
+    entry: &Entry,
+    plain: bool,
+    (target, exact, stages): (&Target, bool, &Stages),
+    stream: Option<&mut dyn Write>,
+) -> io::Result<FileResult> {
+    let cpu = &*shared.compiled.prefilter;
+    let fell = |why: Fallback| stages.fell_back(why, &input.name, entry.total, shared.cfg.debug);
+    if let Some(why) = entry.cpu {
+        fell(why);
+        return one::search_input(shared, input, None, cpu, 0, stream);
+    }
+    // As for a file in a chunk (`search_entry`): UTF-16 to the CPU, offsets
+    // and tallies after a UTF-8 byte-order mark.
+    let skip = match shared.compiled.encoding.for_file(&entry.head) {
+        FilePlan::Raw { skip } if skip == 0 || !target.cuts_at_lines() => skip,
+        _ => {
+            fell(Fallback::ByteOrderMark);
+            return one::search_input(shared, input, None, cpu, 0, stream);
+        }
+    };
+    let matched = !entry.offsets.is_empty();
+    let verdict = plain && (!matched || shared.cfg.mode.first_match_ends());
+    if !verdict {
+        let Some(text) = pour::joined(&entry.kept, entry.total) else {
+            return one::search_input(shared, input, None, cpu, 0, stream);
+        };
+        let matcher = FileOffsets {
+            offsets: &entry.offsets,
+            target,
+            exact,
+            skip,
+        };
+        return one::search_input(shared, input, Some(&text), &matcher, skip, stream);
+    }
+    let n = u64::from(matched);
+    let searched = entry.total.saturating_sub(skip as u64);
+    one::tallied(shared, input, searched, n, n, stream)
 }

@@ -1,6 +1,7 @@
 //! The readers: each `pread`s units of about `UNIT_BYTES` (small pieces
-//! together, large pieces cut) into its own part of a leased chunk; the
-//! reader that finishes a chunk's last part hands the chunk to the lanes.
+//! together, large pieces cut) into its own part of a leased chunk, or
+//! copies them from a file decompressed ahead (`unpack`); the reader that
+//! finishes a chunk's last part hands the chunk to the lanes.
 //! A file that cannot be read, is shorter or changed size since it was
 //! listed is marked bad: the CPU searches it instead.
 
@@ -52,10 +53,18 @@ impl<'r> Flow<'_, 'r> {
                     let from = piece.chunk_off + at - base;
                     let dst = &mut dst[from..from + len];
                     let off = piece.file_off + at as u64;
-                    if !read_part(&mut open, self, piece.file, off, dst) {
-                        if let Ok(mut bad) = job.bad_files.lock() {
-                            bad.push(piece.file);
+                    if let Some(blob) = job.blobs.get(&piece.file) {
+                        // Decompressed ahead (`unpack`): copied, not read.
+                        let from = usize::try_from(off).ok();
+                        let end = from.and_then(|f| f.checked_add(len));
+                        match from.zip(end).and_then(|(f, e)| blob.get(f..e)) {
+                            Some(b) => dst.copy_from_slice(b),
+                            None => job.bad(piece.file),
                         }
+                        continue;
+                    }
+                    if !read_part(&mut open, self, piece.file, off, dst) {
+                        job.bad(piece.file);
                     }
                 }
             }

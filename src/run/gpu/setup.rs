@@ -133,6 +133,21 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
     }
 }
 
+/// What the GPU finds is the whole answer for a file's selected lines:
+/// exact literals, no confirm step, raw bytes, no inverted or JSON
+/// output, no binary probe (`-I`); so a file where it found nothing
+/// selects nothing, and one where it found a match selects a line.
+pub fn final_matches(shared: &Shared, exact: bool) -> bool {
+    let (cfg, c) = (&shared.cfg, &shared.compiled);
+    exact
+        && prefilter_selects(&*c.prefilter, c.confirm.is_some())
+        && matches!(c.encoding, EncodingPlan::Raw { .. })
+        && !cfg.invert
+        && !cfg.json
+        && cfg.binary != BinaryMode::WithoutMatch
+        && cfg.max_count != Some(0)
+}
+
 /// Two occurrences of `p` can overlap (`p` has a border: "aa", "abab").
 fn overlaps_itself(p: &[u8]) -> bool {
     (1..p.len()).any(|k| p[k..] == p[..p.len() - k])

@@ -33,6 +33,15 @@ pub struct Stages {
     pub tallied_chunks: AtomicU64,
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
+    /// `--decompress`: time decompressing (look-ahead threads and pouring,
+    /// summed), compressed files searched through the pipeline, their
+    /// decompressed bytes, those cut into pieces (poured), and those left
+    /// to the CPU engine (unreadable or damaged).
+    pub decompress_ns: AtomicU64,
+    pub decompressed_files: AtomicU64,
+    pub decompressed_bytes: AtomicU64,
+    pub poured_files: AtomicU64,
+    pub decompress_cpu_files: AtomicU64,
     pub lanes: Mutex<Timings>,
     /// Per [`Fallback`] (by `index`): files and bytes.
     fallbacks: [[AtomicU64; 2]; Fallback::ALL.len()],
@@ -65,6 +74,9 @@ pub enum Fallback {
     /// `-w`: a byte beside a match is not ASCII (the GPU checks ASCII word
     /// characters only).
     NonAsciiBesideWord,
+    /// `--decompress`: the stream failed while poured into chunks (the CPU
+    /// engine decompresses it again and reports the damage).
+    Damaged,
     /// Not tallied: its chunk holds a piece of a file cut at a chunk end.
     CutChunk,
     /// Not tallied: a line longer than 256 KiB in its chunk.
@@ -72,7 +84,7 @@ pub enum Fallback {
 }
 
 impl Fallback {
-    pub const ALL: [Fallback; 10] = [
+    pub const ALL: [Fallback; 11] = [
         Fallback::Dense,
         Fallback::LineAcrossCut,
         Fallback::Unreadable,
@@ -81,6 +93,7 @@ impl Fallback {
         Fallback::Stopped,
         Fallback::ByteOrderMark,
         Fallback::NonAsciiBesideWord,
+        Fallback::Damaged,
         Fallback::CutChunk,
         Fallback::LongLine,
     ];
@@ -107,6 +120,7 @@ impl Fallback {
                 "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines)"
             }
             Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
+            Fallback::Damaged => "a compressed file damaged or cut short",
             Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
             Fallback::LongLine => "a line longer than 256 KiB in the chunk",
         }
@@ -222,6 +236,17 @@ pub fn report(
         format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
     ];
     lines.extend(st.fallback_lines());
+    if shared.cfg.decompress {
+        lines.push(format!(
+            "decompress: {} compressed files decompressed into the GPU's chunks ({} bytes, {} of them cut into pieces; {:.3} s decompressing over {} threads), {} left to the CPU engine (unreadable or damaged)",
+            get(&st.decompressed_files),
+            get(&st.decompressed_bytes),
+            get(&st.poured_files),
+            secs(get(&st.decompress_ns)),
+            shape.readers,
+            get(&st.decompress_cpu_files),
+        ));
+    }
     if shared.cfg.debug {
         // Sorted: workers finish files in any order.
         let mut fallen = st.fallen.lock().map(|f| f.clone()).unwrap_or_default();
