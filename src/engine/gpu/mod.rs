@@ -38,6 +38,7 @@ mod kind;
 mod literal;
 mod memory;
 pub mod multi;
+mod split;
 pub mod tables;
 mod tally;
 
@@ -49,6 +50,7 @@ pub use context::Timings;
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
 pub use multi::MultiTables;
+pub use split::Split;
 pub use tally::{FileCount, MatchCount, Tally};
 
 /// Why the GPU engine cannot serve a search.
@@ -232,6 +234,7 @@ impl GpuLane {
             Target::One(p) => self.search(text, p, backread, cap, tally),
             Target::Many(t) => self.search_many(text, t, backread, cap, tally),
             Target::Automaton(a) => self.run(text, &**a, backread, cap, tally),
+            Target::Split(s) => self.run(text, &**s, backread, cap, tally),
         }
     }
 

@@ -44,8 +44,9 @@ use regex_automata::nfa::thompson::WhichCaptures;
 use regex_syntax::hir::Hir;
 
 use super::expr::{bytes_regex, parse_confined};
+use super::split;
 use super::{Compiled, GpuPlan, PatternError};
-use crate::config::Config;
+use crate::config::{Config, EngineChoice};
 use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
@@ -105,12 +106,22 @@ pub(super) fn compile_pack(
             parse_confined(&wrapped, cfg)
         })
         .collect::<Result<Vec<Hir>, _>>()?;
-    // Each rule's own literals, when every rule has some; their union
+    // Each rule's own literals; when every rule has some, their union
     // finds the pack's candidate lines.
-    let per_rule: Option<Vec<Vec<Vec<u8>>>> = hirs
+    let each: Vec<Option<Vec<Vec<u8>>>> = hirs
         .iter()
         .map(|h| required_literals(h).map(|r| r.literals))
         .collect();
+    let per_rule: Option<Vec<Vec<Vec<u8>>>> = each.iter().cloned().collect();
+    // The GPU's halves (`split`): not worked out for --engine cpu.
+    let gpu_each = match cfg.engine {
+        EngineChoice::Cpu => Vec::new(),
+        _ => split::gpu_literals(&hirs, &each),
+    };
+    let halves = (cfg.engine != EngineChoice::Cpu).then(|| split::halves(&gpu_each));
+    let mixed = halves
+        .as_ref()
+        .is_some_and(|h| !h.literal_rules.is_empty() && !h.automaton_rules.is_empty());
     let union = per_rule.as_ref().map(|p| {
         let mut u = p.concat();
         u.sort();
@@ -131,10 +142,30 @@ pub(super) fn compile_pack(
         false => {
             // build_many_from_hir: one pattern per rule.
             let (finder, how) = pack_line_finder(union.as_deref(), &alternation, true, t)?;
-            let pack = build_pack(&hirs, t)?;
+            let split = halves
+                .as_ref()
+                .filter(|_| mixed && forced() != Some(RulePack::Pack));
+            let pack = match split {
+                Some(h) => build_pack(&pick(&hirs, &h.automaton_rules), t)?,
+                None => build_pack(&hirs, t)?,
+            };
             let spans = move || build_regex(&alternation, t).ok();
-            let confirm = cpu::Pack::new(pack, Box::new(spans));
-            (finder, how, Box::new(confirm))
+            let rest = cpu::Pack::new(pack, Box::new(spans));
+            let confirm: Box<dyn Matcher> = match split {
+                // The GPU's split: the literal rules dispatched by their
+                // literals, the automaton of the others.
+                Some(h) => {
+                    let rules = build_rules(&pick(&hirs, &h.literal_rules), t)?;
+                    let lits = pick(&gpu_each, &h.literal_rules);
+                    let lits: Vec<Vec<Vec<u8>>> = lits.into_iter().flatten().collect();
+                    let set = cpu::RuleSet::new(rules, &lits).ok_or_else(|| {
+                        PatternError("rule pack too large for its literal set".into())
+                    })?;
+                    Box::new(cpu::SplitRules::new(set, rest))
+                }
+                None => Box::new(rest),
+            };
+            (finder, how, confirm)
         }
         true => {
             // The rules run without their word boundaries (the lazy DFA
@@ -154,27 +185,41 @@ pub(super) fn compile_pack(
             (finder, how, Box::new(word))
         }
     };
-    let engine = match (word, per_rule_wanted) {
-        (true, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
-        (false, true) => "per-rule regexes tried on lines holding their literals",
-        (false, false) => "one multi-pattern automaton",
+    let split_confirm = mixed && forced() != Some(RulePack::Pack);
+    let engine = match (word, per_rule_wanted, split_confirm) {
+        (true, _, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
+        (false, true, _) => "per-rule regexes tried on lines holding their literals",
+        (false, false, true) => {
+            "per-rule regexes for the rules with literals, one multi-pattern automaton for the others"
+        }
+        (false, false, false) => "one multi-pattern automaton",
     };
     let gpu_literals = union.filter(|u| u.len() <= LITERALS_MAX);
+    let literal_note = match &gpu_literals {
+        Some(l) => format!(", {} literal(s) for the GPU", l.len()),
+        None => ", no literal set for the GPU".into(),
+    };
+    let fallback = gpu_literals.map(GpuPlan::Required);
+    let (gpu, gpu_note) = match &halves {
+        Some(h) => split::plan(h, alternatives, cfg, fallback),
+        None => (fallback, String::new()),
+    };
     Ok(Compiled {
         prefilter: finder,
         confirm: Some(confirm),
         description: format!(
-            "{} pattern(s), regex rule pack ({engine}), lines found by {how}{}",
+            "{} pattern(s), regex rule pack ({engine}), lines found by {how}{literal_note}{gpu_note}",
             alternatives.len(),
-            match &gpu_literals {
-                Some(l) => format!(", {} literal(s) for the GPU", l.len()),
-                None => ", no literal set for the GPU".into(),
-            }
         ),
-        gpu: gpu_literals.map(GpuPlan::Required),
+        gpu,
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
+}
+
+/// The items of `all` at `indices`.
+fn pick<T: Clone>(all: &[T], indices: &[usize]) -> Vec<T> {
+    indices.iter().map(|&i| all[i].clone()).collect()
 }
 
 /// Whether the rules' literals find lines well enough to dispatch them.

@@ -94,7 +94,7 @@ impl ChunkSearcher for CpuMirror {
         let len_at = |p: u64| match target {
             Target::One(pat) => pat.len() as u64,
             Target::Many(t) => t.longest_at(text, p as usize).unwrap_or(1) as u64,
-            Target::Automaton(_) => 1,
+            Target::Automaton(_) | Target::Split(_) => 1,
         };
         if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &len_at)) {
             return Ok(ChunkFound::Counts(counts));
