@@ -98,12 +98,16 @@ impl Target {
                 MultiTables::new(set).map(|t| Target::Many(Box::new(t)))
             }
             GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
-            GpuPlan::Split(p) => MultiTables::new(&p.literals).map(|literals| {
-                Target::Split(Box::new(Split {
-                    literals,
-                    automaton: (*p.automaton).clone(),
-                }))
-            }),
+            GpuPlan::Split(p) => {
+                let literals = MultiTables::new(&p.literals)?;
+                Some(match &p.automaton {
+                    Some(a) => Target::Split(Box::new(Split {
+                        literals,
+                        automaton: (**a).clone(),
+                    })),
+                    None => Target::Many(Box::new(literals)),
+                })
+            }
         }
     }
 

@@ -31,8 +31,8 @@ pub enum GpuPlan {
     Automaton(Box<crate::pattern::glushkov::Automaton>),
     /// A rule pack split in two (`compile::split`): the literals of the
     /// rules that have good ones (the `multi` kernel) and the automaton of
-    /// the others (the `automaton` kernel, merged into the same result):
-    /// literal starts and selected lines' starts, candidates.
+    /// the others, if any (the `automaton` kernel, merged into the same
+    /// result): literal starts and selected lines' starts, candidates.
     Split(Box<SplitPlan>),
 }
 
@@ -43,8 +43,9 @@ pub struct SplitPlan {
     pub literals: Vec<Vec<u8>>,
     /// How many rules those literals find.
     pub literal_rules: usize,
-    /// The automaton of the other rules (`automaton.rules` of them).
-    pub automaton: Box<crate::pattern::glushkov::Automaton>,
+    /// The automaton of the other rules (`automaton.rules` of them);
+    /// `None` when every rule is a literal rule (the `multi` kernel alone).
+    pub automaton: Option<Box<crate::pattern::glushkov::Automaton>>,
 }
 
 impl GpuPlan {
@@ -64,7 +65,7 @@ impl GpuPlan {
             GpuPlan::Literal(_) => 1,
             GpuPlan::LiteralSet(s) | GpuPlan::Required(s) => s.len(),
             GpuPlan::Automaton(a) => a.rules,
-            GpuPlan::Split(p) => p.literals.len() + p.automaton.rules,
+            GpuPlan::Split(p) => p.literals.len() + p.automaton.as_ref().map_or(0, |a| a.rules),
         }
     }
 

@@ -195,9 +195,11 @@ pub(super) fn compile_pack(
         (false, false, false) => "one multi-pattern automaton",
     };
     let gpu_literals = union.filter(|u| u.len() <= LITERALS_MAX);
-    let literal_note = match &gpu_literals {
-        Some(l) => format!(", {} literal(s) for the GPU", l.len()),
-        None => ", no literal set for the GPU".into(),
+    let literal_note = match (&gpu_literals, &halves) {
+        // The split says what goes to the GPU.
+        (_, Some(_)) => String::new(),
+        (Some(l), None) => format!(", {} literal(s) for the GPU", l.len()),
+        (None, None) => ", no literal set for the GPU".into(),
     };
     let fallback = gpu_literals.map(GpuPlan::Required);
     let (gpu, gpu_note) = match &halves {

@@ -20,8 +20,8 @@
 //! The GPU runs both over each chunk and merges their results
 //! (`engine::gpu::Split`): a line is a candidate if either part points at
 //! it, and the pack's exact line matcher decides, so output is the CPU
-//! engine's. A pack with no automaton rule is a `Required` plan (the
-//! literals alone); one with no literal rule the automaton alone (with
+//! engine's. A pack with no automaton rule is the literals alone (the
+//! `multi` kernel); one with no literal rule the automaton alone (with
 //! `--engine gpu`, as before the split). When the automaton refuses its
 //! rules (a counted repetition over 64, more than `MAX_POSITIONS`, a rule
 //! matching every line) the pack keeps the plan it had without the split.
@@ -130,7 +130,12 @@ pub fn plan(
     );
     if h.automaton_rules.is_empty() {
         let d = format!("{head}, none on the automaton");
-        return (Some(GpuPlan::Required(h.literals.clone())), d);
+        let plan = SplitPlan {
+            literals: h.literals.clone(),
+            literal_rules: h.literal_rules.len(),
+            automaton: None,
+        };
+        return (Some(GpuPlan::Split(Box::new(plan))), d);
     }
     let rest: Vec<String> = h
         .automaton_rules
@@ -147,7 +152,7 @@ pub fn plan(
             let plan = SplitPlan {
                 literals: h.literals.clone(),
                 literal_rules: h.literal_rules.len(),
-                automaton: Box::new(a),
+                automaton: Some(Box::new(a)),
             };
             (Some(GpuPlan::Split(Box::new(plan))), d)
         }
@@ -198,7 +203,7 @@ mod tests {
         match p {
             Some(GpuPlan::Split(s)) => {
                 assert_eq!(s.literal_rules, 2);
-                assert_eq!(s.automaton.rules, 1);
+                assert_eq!(s.automaton.map(|a| a.rules), Some(1));
                 assert_eq!(s.literals.len(), 2);
             }
             other => panic!("{other:?}"),
@@ -208,7 +213,9 @@ mod tests {
         // Every rule has a literal: the literals alone.
         let each = vec![lits(&["error: "]), lits(&["FAILED"])];
         let (p, _) = plan(&halves(&each), &alts[..2], &cfg, None);
-        assert!(matches!(p, Some(GpuPlan::Required(ref l)) if l.len() == 2));
+        assert!(
+            matches!(p, Some(GpuPlan::Split(ref s)) if s.automaton.is_none() && s.literals.len() == 2)
+        );
         // The automaton refuses its rule: the fallback stays.
         let alts2 = vec!["error: ".to_string(), "[ab]{200}".to_string()];
         let each = vec![lits(&["error: "]), lits(&["aa"])];

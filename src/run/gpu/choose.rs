@@ -42,6 +42,21 @@ pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
 /// 2 literal prefixes took 1.0 s against 0.3-0.4 s.
 pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
 
+/// A rule pack split for the GPU (`pattern::compile::split`) goes to the
+/// GPU under auto (from `AUTO_SET_MIN_BYTES`) when its literal half is a
+/// set the `multi` kernel was measured to pay for (`AUTO_REGEX_MIN_LITERALS`
+/// literals or more: the rule for a regex's required literals, the same
+/// kernel over the same kind of set) and its automaton half, if any, is at
+/// most `AUTO_SPLIT_MAX_WORDS` words of state. The automaton costs one
+/// thread per line and work per word at every byte: from the H100 runs
+/// (benches/RESULTS.md, issue 17) its kernel is not yet measured apart from
+/// the CPU's confirmation, so the bound is the one the automaton's own
+/// auto rule keeps (none: `Automaton` plans stay on the CPU under auto)
+/// loosened to a few words, where a line's step is a few dozen operations;
+/// the literal half's candidates are confirmed per rule on the CPU either
+/// way. To be re-measured on the H100 (README, "Rule packs").
+pub const AUTO_SPLIT_MAX_WORDS: usize = 8;
+
 /// What the run will do with the GPU.
 pub enum Wanted {
     No,
@@ -137,6 +152,17 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         };
         let required = match &compiled.gpu {
             Some(GpuPlan::Required(s)) => s.len(),
+            Some(GpuPlan::Split(p)) => match &p.automaton {
+                Some(a) if a.words > AUTO_SPLIT_MAX_WORDS => {
+                    debug(
+                        cfg,
+                        prog,
+                        &format!("engine: cpu (auto: the rule pack's automaton half has {} words of state, more than {AUTO_SPLIT_MAX_WORDS})", a.words),
+                    );
+                    return Ok(Wanted::No);
+                }
+                _ => p.literals.len(),
+            },
             _ => 0,
         };
         let min = if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
