@@ -30,17 +30,7 @@ use std::process::{Command, Output};
 const MARKERS: &[&str] = &["err", "FAIL", "timeout", "abx", "zq9"];
 /// Pieces with no literal of 3 bytes.
 const PIECES: &[&str] = &[
-    "a",
-    "b",
-    "ab",
-    "x",
-    "[ab]",
-    "[^a ]",
-    ".",
-    "[0-9]",
-    "[a-cx]",
-    "(a|b)",
-    "[A-Z]",
+    "a", "b", "ab", "x", "[ab]", "[^a ]", ".", "[0-9]", "[a-cx]", "(a|b)", "[A-Z]",
 ];
 const OPS: &[&str] = &["", "", "*", "+", "?", "{2}", "{1,3}"];
 

@@ -230,4 +230,51 @@ mod tests {
         let (p, d) = plan(&halves(&[None]), &alts[1..2], &auto, None);
         assert!(p.is_none() && d.is_empty());
     }
+
+    /// Measurement aid (ignored): `GPUGREP_SPLIT_DUMP=rules.txt` writes
+    /// the literal half of that pack, one a line, to `rules.txt.lits` (the
+    /// lines `gpugrep -F -c -f rules.txt.lits` counts are the multi
+    /// kernel's candidate lines).
+    #[test]
+    #[ignore]
+    fn dump_halves() {
+        let Ok(path) = std::env::var("GPUGREP_SPLIT_DUMP") else {
+            return;
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        let rules: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+        let cfg = Config::from_args(&["--engine", "gpu", "-E", "x"]);
+        let c = crate::pattern::compile::compile(&rules, &cfg).unwrap();
+        let Some(GpuPlan::Split(p)) = &c.gpu else {
+            panic!("{}", c.description);
+        };
+        let mut lits = Vec::new();
+        for l in &p.literals {
+            lits.extend_from_slice(l);
+            lits.push(b'\n');
+        }
+        std::fs::write(format!("{path}.lits"), lits).unwrap();
+        eprintln!("{}", c.description);
+        // GPUGREP_SPLIT_LINES=file: the confirm step's cost per line of
+        // `file` (candidate lines), the split's and the CPU engine's.
+        let Ok(lines) = std::env::var("GPUGREP_SPLIT_LINES") else {
+            return;
+        };
+        let text = std::fs::read(lines).unwrap();
+        let cpu = Config::from_args(&["--engine", "cpu", "-E", "x"]);
+        let cpu = crate::pattern::compile::compile(&rules, &cpu).unwrap();
+        for (name, m) in [("split", c.line_matcher()), ("cpu", cpu.line_matcher())] {
+            let t = std::time::Instant::now();
+            let (mut n, mut hits) = (0, 0);
+            for line in text.split(|&b| b == b'\n') {
+                n += 1;
+                hits += usize::from(m.is_match_line(line));
+            }
+            let s = t.elapsed().as_secs_f64();
+            eprintln!(
+                "{name}: {n} lines, {hits} match, {s:.3} s, {:.2} us/line",
+                s * 1e6 / n as f64
+            );
+        }
+    }
 }
