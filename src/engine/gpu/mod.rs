@@ -11,7 +11,8 @@
 //! - `kind` (the `Kind` trait and [`Target`]) and one file
 //!   per search kind beside its kernel: `literal` (kernels/literal.cu),
 //!   `multi` (kernels/multi.cu), `automaton` (kernels/automaton.cu, a rule
-//!   pack's automaton from `pattern::glushkov`);
+//!   pack's automaton from `pattern::glushkov`), `split` (both, merged: a
+//!   rule pack's literal rules and the others);
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
 //!   and `tally` (kernels/tally.cu);
 //! - pure and unit-tested on any machine: `kernels` (launch arithmetic,

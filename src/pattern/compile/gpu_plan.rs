@@ -4,7 +4,8 @@
 //!
 //! The GPU searches literals (`crate::engine::gpu::Target`) or, for a
 //! regex without required literals, a rule pack's automaton
-//! (`pattern::glushkov`); a plan says which and what its hits mean. Matches: an occurrence of the literal
+//! (`pattern::glushkov`), or a rule pack split between the two
+//! (`compile::split`); a plan says which and what its hits mean. Matches: an occurrence of the literal
 //! (or of a member of the set) is a match of the pattern; `-w`/`-x` may
 //! still confirm it (`Compiled::confirm`), and the per-file matcher reports
 //! it without looking further. Candidates: an occurrence only says the line
