@@ -17,6 +17,11 @@
 //! * `mixed_pack_goes_both_ways`: a fixed pack; `--debug` names the rules
 //!   on the automaton, `--stats` counts both halves, lines only a
 //!   literal-less rule selects are printed.
+//! * `measure_split` (ignored; a measurement aid, run with `--release`):
+//!   `GPUGREP_SPLIT_DUMP=rules.txt` writes the pack's literal half to
+//!   `rules.txt.lits` (`gpugrep -c -F -f rules.txt.lits` then counts the
+//!   `multi` kernel's candidate lines); with `GPUGREP_SPLIT_LINES=file`,
+//!   the confirm step's time per line of `file`, split and `--engine cpu`.
 
 mod common;
 
@@ -412,4 +417,53 @@ fn mixed_pack_goes_both_ways() {
         String::from_utf8_lossy(&gpu.stdout),
         "1:error7: libfoo not found\n2:12.5\n4:xby and more\n5:FAILED test_x\n"
     );
+}
+
+fn compiled(args: &[&str], rules: &[Vec<u8>]) -> gpugrep::pattern::Compiled {
+    use clap::Parser;
+    let argv = std::iter::once("gpugrep").chain(args.iter().copied());
+    let cli = gpugrep::cli::Cli::try_parse_from(argv).unwrap();
+    let cfg = gpugrep::config::Config::from_cli(cli).unwrap();
+    gpugrep::pattern::compile::compile(rules, &cfg).unwrap()
+}
+
+#[test]
+#[ignore]
+fn measure_split() {
+    use gpugrep::pattern::compile::GpuPlan;
+    let Ok(path) = std::env::var("GPUGREP_SPLIT_DUMP") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rules: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+    let c = compiled(&["--engine", "gpu", "-E", "x"], &rules);
+    eprintln!("{}", c.description);
+    let literals = match &c.gpu {
+        Some(GpuPlan::Split(p)) => &p.literals,
+        _ => panic!("no split"),
+    };
+    let mut lits = Vec::new();
+    for l in literals {
+        lits.extend_from_slice(l);
+        lits.push(b'\n');
+    }
+    std::fs::write(format!("{path}.lits"), lits).unwrap();
+    let Ok(lines) = std::env::var("GPUGREP_SPLIT_LINES") else {
+        return;
+    };
+    let text = std::fs::read(lines).unwrap();
+    let cpu = compiled(&["--engine", "cpu", "-E", "x"], &rules);
+    for (name, m) in [("split", c.line_matcher()), ("cpu", cpu.line_matcher())] {
+        let t = std::time::Instant::now();
+        let (mut n, mut hits) = (0, 0);
+        for line in text.split(|&b| b == b'\n') {
+            n += 1;
+            hits += usize::from(m.is_match_line(line));
+        }
+        let s = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{name}: {n} lines, {hits} match, {s:.3} s, {:.2} us/line",
+            s * 1e6 / n as f64
+        );
+    }
 }
