@@ -289,6 +289,18 @@ mod tests {
         Some((position, l.iter().map(|s| s.to_string()).collect()))
     }
 
+    /// A rule pack's GPU split asks for at most 64 literals: a rule whose
+    /// best set is its 100 prefixes gets its one inner literal instead.
+    #[test]
+    fn within_a_bound_the_best_smaller_set() {
+        let h = hir(r"error\[E00[0-9]{2}\]: cannot find", false);
+        assert_eq!(required_literals(&h).map(|r| r.literals.len()), Some(100));
+        let r = required_literals_within(&h, 64).unwrap();
+        assert_eq!(r.position, Position::Inner);
+        assert_eq!(r.literals, vec![b"]: cannot find".to_vec()]);
+        assert_eq!(required_literals_within(&hir("[ab][cd][ef]", false), 1), None);
+    }
+
     #[test]
     fn literals_of_typical_expressions() {
         use Position::*;
