@@ -298,7 +298,10 @@ mod tests {
         let r = required_literals_within(&h, 64).unwrap();
         assert_eq!(r.position, Position::Inner);
         assert_eq!(r.literals, vec![b"]: cannot find".to_vec()]);
-        assert_eq!(required_literals_within(&hir("[ab][cd][ef]", false), 1), None);
+        assert_eq!(
+            required_literals_within(&hir("[ab][cd][ef]", false), 1),
+            None
+        );
     }
 
     #[test]
