@@ -15,7 +15,7 @@
 //                  (u32[words] each)
 //            exc_count  exc_pos (u32[exc_count])  exc_start (u32[exc_count+1])
 //            exc_word, exc_mask (u32[exc_start[exc_count]])
-//            empty_line (0/1)  masks_shared (0/1)
+//            empty_line (0/1)  masks_shared (0/1)  merge (0/1)
 //            bitmap (u32[tiles*TILE_WORDS])  counts (u32[tiles])  tiles
 //   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
 //   owns text bytes [tile*TILE_BYTES + 128*t, +128) and bitmap words
@@ -25,6 +25,10 @@
 //   the line's end (past its bytes and its tile when the line is longer),
 //   and sets the bit of the line's start when the line is selected (an
 //   empty line's start is its terminator). No bit at or past n.
+//   merge = 1 (a split rule pack, src/engine/gpu/split.rs): another kernel
+//   filled bitmap and counts for this text just before on the same stream;
+//   each thread ORs its bits into its words (read, then written once) and
+//   counts[tile] counts the union.
 //   The state is words u32 in per-thread arrays (MAX_WORDS): packs over
 //   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
 
@@ -41,7 +45,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
           const u32* __restrict__ first_bol, const u32* __restrict__ last_any,
           const u32* __restrict__ last_eol, u32 exc_count, const u32* __restrict__ exc_pos,
           const u32* __restrict__ exc_start, const u32* __restrict__ exc_word,
-          const u32* __restrict__ exc_mask, u32 empty_line, u32 masks_shared,
+          const u32* __restrict__ exc_mask, u32 empty_line, u32 masks_shared, u32 merge,
           u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
     extern __shared__ u32 shared[];
@@ -132,6 +136,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         u32 cnt = 0u;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
+            if (merge) bits[k] |= bitmap[w0 + k];
             bitmap[w0 + k] = bits[k];
             cnt += __popc(bits[k]);
         }

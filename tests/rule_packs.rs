@@ -359,3 +359,21 @@ fn debug_names_the_pack_engine() {
         out.stderr
     );
 }
+
+/// Regression: the multi-pattern pack (built without capture states)
+/// confirmed lines with a half search, which its reverse-inner strategy
+/// answers `None` without capture states: `[0-9]+\.[0-9]+abc` found no
+/// line on the pack engine. Lines are now decided by `is_match_with`.
+#[test]
+fn pack_confirms_lines_without_capture_states() {
+    let sb = Sandbox::new();
+    sb.write("rules.txt", "zzz: .* not found\n[0-9]+\\.[0-9]+abc\n");
+    sb.write("in.txt", "12.5abc\nx\n");
+    for engine in ["alternation", "pack", "rules"] {
+        let out = sb
+            .grep(&["-n", "-E", "-f", "rules.txt", "in.txt"])
+            .env("GPUGREP_RULE_PACK", engine)
+            .run();
+        assert_eq!(out.stdout, b"1:12.5abc\n", "{engine}: {}", out.stderr);
+    }
+}

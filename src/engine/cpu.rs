@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 pub(crate) mod cached;
 mod rules;
 
-pub use rules::RuleSet;
+pub use rules::{RuleSet, SplitRules};
 
 mod teddy_blocks;
 use teddy_blocks::packed_find;

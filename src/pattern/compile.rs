@@ -28,10 +28,11 @@ mod expr;
 mod gpu_plan;
 mod literals;
 mod pack;
+mod split;
 
 use expr::{compile_regex, parse_confined};
 pub(super) use expr::{first_line_of_error, REGEX_SIZE_LIMIT};
-pub use gpu_plan::GpuPlan;
+pub use gpu_plan::{GpuPlan, SplitPlan};
 use literals::{compile_literals, gpu_set, literal_engine, plain_alternatives, plain_literal};
 pub use pack::{PACK_CACHE, PACK_MIN, PACK_NFA_LIMIT, RULE_CACHE};
 
@@ -229,18 +230,21 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
-    let mut compiled = match pack::wanted(alternatives.len()) {
+    let is_pack = pack::wanted(alternatives.len());
+    let mut compiled = match is_pack {
         true => pack::compile_pack(&alternatives, cfg)?,
         false => compile_regex(&alternatives, cfg)?,
     };
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
-    // Only `--engine gpu` runs the automaton (auto: not measured yet), so
-    // only it pays for building one.
-    let weak = match &compiled.gpu {
-        None => true,
-        Some(GpuPlan::Required(lits)) => weak_literals(lits),
-        Some(_) => false,
-    };
+    // A pack's GPU plan is its own (`split`). Otherwise only `--engine gpu`
+    // runs the automaton (auto: not measured yet), so only it pays for
+    // building one.
+    let weak = !is_pack
+        && match &compiled.gpu {
+            None => true,
+            Some(GpuPlan::Required(lits)) => weak_literals(lits),
+            Some(_) => false,
+        };
     if weak && cfg.engine == EngineChoice::Gpu {
         automaton_plan(&mut compiled, &alternatives, cfg);
     }

@@ -61,7 +61,14 @@ pub struct Required {
 /// or `None` when there is none (`a*`, `.*`, `\w+`; an expression that can
 /// match the empty string never has one).
 pub fn required_literals(hir: &Hir) -> Option<Required> {
-    Walk::new().best(hir)
+    Walk::new(LITERALS_MAX).best(hir)
+}
+
+/// [`required_literals`] among the sets of at most `max` literals (a rule
+/// pack's GPU split: `error\[E00[0-9]{2}\]: cannot find` has 100
+/// prefixes, but one inner literal, `]: cannot find`).
+pub fn required_literals_within(hir: &Hir, max: usize) -> Option<Required> {
+    Walk::new(max.min(LITERALS_MAX)).best(hir)
 }
 
 /// Higher is better. The longest shortest literal first: a longer literal
@@ -73,9 +80,11 @@ fn score(lits: &[Vec<u8>]) -> (usize, Reverse<usize>) {
     (shortest, Reverse(lits.len()))
 }
 
-/// Keeps `lits` in `best` if it scores higher.
-fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u8>>>) {
-    let Some(literals) = lits else { return };
+/// Keeps `lits` in `best` if it scores higher (and holds at most `max`).
+fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u8>>>, max: usize) {
+    let Some(literals) = lits.filter(|l| l.len() <= max) else {
+        return;
+    };
     if best
         .as_ref()
         .is_none_or(|b| score(&literals) > score(&b.literals))
@@ -86,16 +95,16 @@ fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u
 
 /// Offers an extracted sequence, without building its set when its
 /// shortest literal already loses (minimizing never shortens it).
-fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq) {
+fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq, max: usize) {
     let shortest = best.as_ref().map_or(1, |b| score(&b.literals).0);
     if seq.min_literal_len().is_some_and(|n| n >= shortest) {
-        offer(best, position, usable(seq));
+        offer(best, position, usable(seq), max);
     }
 }
 
 /// A sub-expression's set, inside the whole one.
-fn offer_inner(best: &mut Option<Required>, found: Option<Required>) {
-    offer(best, Position::Inner, found.map(|r| r.literals));
+fn offer_inner(best: &mut Option<Required>, found: Option<Required>, max: usize) {
+    offer(best, Position::Inner, found.map(|r| r.literals), max);
 }
 
 /// False when `h` can match the empty string, so that no literal is sure
@@ -136,10 +145,12 @@ fn minimized(mut lits: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
 struct Walk {
     prefix: Extractor,
     suffix: Extractor,
+    /// Most literals in a set offered.
+    max: usize,
 }
 
 impl Walk {
-    fn new() -> Walk {
+    fn new(max: usize) -> Walk {
         let extractor = |kind| {
             let mut e = Extractor::new();
             e.kind(kind)
@@ -150,6 +161,7 @@ impl Walk {
         Walk {
             prefix: extractor(ExtractKind::Prefix),
             suffix: extractor(ExtractKind::Suffix),
+            max,
         }
     }
 
@@ -169,15 +181,18 @@ impl Walk {
             return None;
         }
         let mut best = None;
-        offer_seq(&mut best, Position::Prefix, prefixes);
-        offer_seq(&mut best, Position::Suffix, suffixes);
+        let max = self.max;
+        offer_seq(&mut best, Position::Prefix, prefixes, max);
+        offer_seq(&mut best, Position::Suffix, suffixes, max);
         match h.kind() {
-            HirKind::Capture(cap) => offer_inner(&mut best, self.best(&cap.sub)),
+            HirKind::Capture(cap) => offer_inner(&mut best, self.best(&cap.sub), max),
             // Taken at least once: a match holds a match of `sub`.
-            HirKind::Repetition(rep) if rep.min >= 1 => offer_inner(&mut best, self.best(&rep.sub)),
+            HirKind::Repetition(rep) if rep.min >= 1 => {
+                offer_inner(&mut best, self.best(&rep.sub), max)
+            }
             HirKind::Concat(elems) => self.concat(elems, &mut best),
             HirKind::Alternation(branches) => {
-                offer(&mut best, Position::Inner, self.union(branches))
+                offer(&mut best, Position::Inner, self.union(branches), max)
             }
             _ => {}
         }
@@ -192,16 +207,16 @@ impl Walk {
         let prefixes: Vec<Seq> = elems.iter().map(|e| self.prefix.extract(e)).collect();
         let suffixes: Vec<Seq> = elems.iter().map(|e| self.suffix.extract(e)).collect();
         for (k, e) in elems.iter().enumerate() {
-            offer_inner(best, self.best_of(e, &prefixes[k], &suffixes[k]));
+            offer_inner(best, self.best_of(e, &prefixes[k], &suffixes[k]), self.max);
         }
         // The whole run (from 0, to the end) was offered by `best_of`.
         for i in 1..elems.len() {
             let run = cross(prefixes[i..].iter(), ExtractKind::Prefix);
-            offer_seq(best, Position::Inner, &run);
+            offer_seq(best, Position::Inner, &run, self.max);
         }
         for j in 1..elems.len() {
             let run = cross(suffixes[..j].iter().rev(), ExtractKind::Suffix);
-            offer_seq(best, Position::Inner, &run);
+            offer_seq(best, Position::Inner, &run, self.max);
         }
     }
 
@@ -272,6 +287,21 @@ mod tests {
 
     fn set(position: Position, l: &[&str]) -> Option<(Position, Vec<String>)> {
         Some((position, l.iter().map(|s| s.to_string()).collect()))
+    }
+
+    /// A rule pack's GPU split asks for at most 64 literals: a rule whose
+    /// best set is its 100 prefixes gets its one inner literal instead.
+    #[test]
+    fn within_a_bound_the_best_smaller_set() {
+        let h = hir(r"error\[E00[0-9]{2}\]: cannot find", false);
+        assert_eq!(required_literals(&h).map(|r| r.literals.len()), Some(100));
+        let r = required_literals_within(&h, 64).unwrap();
+        assert_eq!(r.position, Position::Inner);
+        assert_eq!(r.literals, vec![b"]: cannot find".to_vec()]);
+        assert_eq!(
+            required_literals_within(&hir("[ab][cd][ef]", false), 1),
+            None
+        );
     }
 
     #[test]

@@ -66,9 +66,14 @@ impl CachedRegex {
         self.with(|re, cache| re.search_half_with(cache, input))
     }
 
+    /// Whether `hay` holds a match. `is_match_with`, not a half search:
+    /// a pack built without capture states (`cpu::Pack`) answers `None`
+    /// to `search_half_with` where its strategy needs them (`[0-9]+\.[0-9]+`
+    /// alone: the reverse-inner search), while `is_match_with` asks the
+    /// strategy's own `is_match`.
     pub fn is_match(&self, hay: &[u8]) -> bool {
         let input = Input::new(hay).earliest(true);
-        self.with(|re, cache| re.search_half_with(cache, &input).is_some())
+        self.with(|re, cache| re.is_match_with(cache, &input))
     }
 }
 

@@ -15,6 +15,7 @@
 //! branch would give it).
 
 use super::cached::CachedRegex;
+use super::Pack;
 use crate::engine::Matcher;
 use aho_corasick::AhoCorasick;
 use regex_automata::{meta, Input};
@@ -99,5 +100,36 @@ impl Matcher for RuleSet {
         self.candidates(line, 0)
             .into_iter()
             .any(|r| self.rules[r as usize].is_match(line))
+    }
+}
+
+/// A pack whose rules are not all literal rules (`pattern::compile::split`):
+/// the literal rules through their [`RuleSet`], the others through one
+/// multi-pattern automaton of their own ([`Pack`], whose `find_at` is the
+/// alternation of every rule, as the pack's without the split). A line
+/// matches if either part matches it. The confirm step of the GPU's split
+/// plan: a candidate line costs the Aho-Corasick pass over it, the few
+/// rules whose literals it holds, and the small automaton of the rest,
+/// instead of one automaton of the whole pack.
+pub struct SplitRules {
+    literal: RuleSet,
+    rest: Pack,
+}
+
+impl SplitRules {
+    /// `literal`: the literal rules; `rest`: the other rules' automaton,
+    /// its spans built from the alternation of all the rules.
+    pub fn new(literal: RuleSet, rest: Pack) -> SplitRules {
+        SplitRules { literal, rest }
+    }
+}
+
+impl Matcher for SplitRules {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        self.rest.find_at(hay, at)
+    }
+
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        self.literal.is_match_line(line) || self.rest.is_match_line(line)
     }
 }

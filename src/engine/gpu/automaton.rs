@@ -46,7 +46,7 @@ fn nonempty(v: &[u32]) -> &[u32] {
     }
 }
 
-fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), GpuError> {
+pub(super) fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), GpuError> {
     if t.loaded == Some(a.id) {
         return Ok(());
     }
@@ -75,7 +75,14 @@ fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), GpuError> {
     Ok(())
 }
 
-fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> {
+/// Launches `automaton` over the resident text; with `merge`, its lines are
+/// added to the bitmap and counts another kernel left (`split`).
+pub(super) fn launch_with(
+    a: &Automaton,
+    dev: &Device,
+    t: &Tables,
+    merge: bool,
+) -> Result<(), GpuError> {
     let n = dev.resident;
     let tiles = kernels::tiles_for(n);
     let mask_bytes = a.masks.len() * 4;
@@ -89,6 +96,7 @@ fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> 
     let (term, words, classes) = (u32::from(a.terminator), a.words as u32, a.classes as u32);
     let exc_count = a.exc_pos.len() as u32;
     let empty_line = u32::from(a.empty_line);
+    let merge = u32::from(merge);
     let g = |i: usize| t.words[i].get("automaton");
     let mut b = dev.stream.launch_builder(&dev.f.automaton);
     b.arg(dev.text.get("automaton")?)
@@ -106,6 +114,7 @@ fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> 
     }
     b.arg(&empty_line)
         .arg(&masks_shared)
+        .arg(&merge)
         .arg(dev.bitmap.get("automaton")?)
         .arg(dev.counts.get("automaton")?)
         .arg(&tiles);
@@ -115,7 +124,8 @@ fn launch_with(a: &Automaton, dev: &Device, t: &Tables) -> Result<(), GpuError> 
     // exception lists of exc_count + 1 starts into exc_word/exc_mask)
     // were uploaded by `upload`; the dynamic shared memory holds the class
     // map and, when masks_shared, the masks; text, bitmap and counts sized
-    // by reserve(n).
+    // by reserve(n); with merge, the bitmap and counts were filled for the
+    // same text by a kernel launched before on this stream.
     unsafe { b.launch(cfg) }.map_err(cuda("launching automaton"))?;
     Ok(())
 }
@@ -139,7 +149,7 @@ impl Kind for Automaton {
 
     fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError> {
         let mut t = dev.take_tables::<Tables>();
-        let r = upload(self, dev, &mut t).and_then(|()| launch_with(self, dev, &t));
+        let r = upload(self, dev, &mut t).and_then(|()| launch_with(self, dev, &t, false));
         dev.keep_tables(t);
         r.map(|()| "automaton")
     }

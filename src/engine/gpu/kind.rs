@@ -16,6 +16,7 @@ use cudarc::driver::sys::CUdeviceptr;
 use super::context::Device;
 use super::literal::Literal;
 use super::multi::MultiTables;
+use super::split::Split;
 use super::GpuError;
 use crate::pattern::compile::GpuPlan;
 use crate::pattern::glushkov::Automaton;
@@ -81,6 +82,10 @@ pub enum Target {
     /// A rule pack's automaton: the `automaton` kernel (`automaton.rs`),
     /// which marks the start of every line it selects (candidates).
     Automaton(Box<Automaton>),
+    /// A rule pack split in two (`split.rs`): the literals of the rules
+    /// that have good ones by the `multi` kernel, the other rules by the
+    /// `automaton` kernel; literal starts and line starts, candidates.
+    Split(Box<Split>),
 }
 
 impl Target {
@@ -94,6 +99,16 @@ impl Target {
                 MultiTables::new(set).map(|t| Target::Many(Box::new(t)))
             }
             GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
+            GpuPlan::Split(p) => {
+                let literals = MultiTables::new(&p.literals)?;
+                Some(match &p.automaton {
+                    Some(a) => Target::Split(Box::new(Split {
+                        literals,
+                        automaton: (**a).clone(),
+                    })),
+                    None => Target::Many(Box::new(literals)),
+                })
+            }
         }
     }
 
@@ -103,6 +118,7 @@ impl Target {
             Target::One(p) => f(&Literal(p)),
             Target::Many(t) => f(&**t),
             Target::Automaton(a) => f(&**a),
+            Target::Split(s) => f(&**s),
         }
     }
 
@@ -113,10 +129,13 @@ impl Target {
     /// a chunk at most), so a line that starts in the overlap lies whole in
     /// the next piece; a cut whose overlap holds no line terminator has a
     /// longer line across it, and the pipeline leaves that file to the CPU
-    /// (`cuts_at_lines`).
+    /// (`cuts_at_lines`). A split pack: the same (a literal across a cut
+    /// lies in a line that starts in the overlap, or in a long line that
+    /// sends the file to the CPU), and at least the longest literal less one.
     pub fn cut_overlap(&self, chunk: usize) -> usize {
         match self {
             Target::Automaton(_) => LINE_OVERLAP.min(chunk / 2),
+            Target::Split(_) => LINE_OVERLAP.min(chunk / 2).max(self.longest() - 1),
             _ => self.longest().max(1) - 1,
         }
     }
@@ -125,7 +144,7 @@ impl Target {
     /// searched on the GPU only where every cut's overlap holds a line
     /// terminator (see `cut_overlap`).
     pub fn cuts_at_lines(&self) -> bool {
-        matches!(self, Target::Automaton(_))
+        matches!(self, Target::Automaton(_) | Target::Split(_))
     }
 
     /// The longest pattern: chunks' cut pieces overlap by this - 1.

@@ -11,7 +11,8 @@
 //! - `kind` (the `Kind` trait and [`Target`]) and one file
 //!   per search kind beside its kernel: `literal` (kernels/literal.cu),
 //!   `multi` (kernels/multi.cu), `automaton` (kernels/automaton.cu, a rule
-//!   pack's automaton from `pattern::glushkov`);
+//!   pack's automaton from `pattern::glushkov`), `split` (both, merged: a
+//!   rule pack's literal rules and the others);
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
 //!   and `tally` (kernels/tally.cu);
 //! - pure and unit-tested on any machine: `kernels` (launch arithmetic,
@@ -38,6 +39,7 @@ mod kind;
 mod literal;
 mod memory;
 pub mod multi;
+mod split;
 pub mod tables;
 mod tally;
 
@@ -49,6 +51,7 @@ pub use context::Timings;
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
 pub use multi::MultiTables;
+pub use split::Split;
 pub use tally::{FileCount, MatchCount, Select, Tally};
 
 /// Why the GPU engine cannot serve a search.
@@ -232,6 +235,7 @@ impl GpuLane {
             Target::One(p) => self.search(text, p, backread, cap, tally),
             Target::Many(t) => self.search_many(text, t, backread, cap, tally),
             Target::Automaton(a) => self.run(text, &**a, backread, cap, tally),
+            Target::Split(s) => self.run(text, &**s, backread, cap, tally),
         }
     }
 

@@ -353,7 +353,7 @@ pub(super) struct Tables {
 impl MultiTables {
     /// Uploads these tables unless they are loaded already (the pipeline
     /// keeps one set for the whole run).
-    fn upload(&self, dev: &Device, m: &mut Tables) -> Result<(), GpuError> {
+    pub(super) fn upload(&self, dev: &Device, m: &mut Tables) -> Result<(), GpuError> {
         if m.loaded == Some(self.id) {
             return Ok(());
         }
@@ -375,7 +375,7 @@ impl MultiTables {
     }
 
     /// Launches `multi` over the resident text with the loaded tables.
-    fn launch_with(&self, dev: &Device, m: &Tables) -> Result<(), GpuError> {
+    pub(super) fn launch_with(&self, dev: &Device, m: &Tables) -> Result<(), GpuError> {
         let n = dev.resident;
         let tiles = kernels::tiles_for(n);
         let cfg = LaunchConfig {

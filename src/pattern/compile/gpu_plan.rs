@@ -4,7 +4,8 @@
 //!
 //! The GPU searches literals (`crate::engine::gpu::Target`) or, for a
 //! regex without required literals, a rule pack's automaton
-//! (`pattern::glushkov`); a plan says which and what its hits mean. Matches: an occurrence of the literal
+//! (`pattern::glushkov`), or a rule pack split between the two
+//! (`compile::split`); a plan says which and what its hits mean. Matches: an occurrence of the literal
 //! (or of a member of the set) is a match of the pattern; `-w`/`-x` may
 //! still confirm it (`Compiled::confirm`), and the per-file matcher reports
 //! it without looking further. Candidates: an occurrence only says the line
@@ -29,6 +30,23 @@ pub enum GpuPlan {
     /// with no literal every match contains: the start of each line it
     /// selects, candidates the regex confirms. The `automaton` kernel.
     Automaton(Box<crate::pattern::glushkov::Automaton>),
+    /// A rule pack split in two (`compile::split`): the literals of the
+    /// rules that have good ones (the `multi` kernel) and the automaton of
+    /// the others, if any (the `automaton` kernel, merged into the same
+    /// result): literal starts and selected lines' starts, candidates.
+    Split(Box<SplitPlan>),
+}
+
+/// The two halves of a split rule pack.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SplitPlan {
+    /// The union of the literal rules' literals (each of 3 bytes or more).
+    pub literals: Vec<Vec<u8>>,
+    /// How many rules those literals find.
+    pub literal_rules: usize,
+    /// The automaton of the other rules (`automaton.rules` of them);
+    /// `None` when every rule is a literal rule (the `multi` kernel alone).
+    pub automaton: Option<Box<crate::pattern::glushkov::Automaton>>,
 }
 
 impl GpuPlan {
@@ -37,16 +55,18 @@ impl GpuPlan {
     pub fn offsets_are_matches(&self) -> bool {
         match self {
             GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) => true,
-            GpuPlan::Required(_) | GpuPlan::Automaton(_) => false,
+            GpuPlan::Required(_) | GpuPlan::Automaton(_) | GpuPlan::Split(_) => false,
         }
     }
 
-    /// The number of literals searched.
+    /// The number of literals searched (an automaton: its rules; a split
+    /// pack: its literals and its automaton's rules).
     pub fn len(&self) -> usize {
         match self {
             GpuPlan::Literal(_) => 1,
             GpuPlan::LiteralSet(s) | GpuPlan::Required(s) => s.len(),
             GpuPlan::Automaton(a) => a.rules,
+            GpuPlan::Split(p) => p.literals.len() + p.automaton.as_ref().map_or(0, |a| a.rules),
         }
     }
 

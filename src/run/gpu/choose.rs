@@ -42,6 +42,29 @@ pub const AUTO_SET_MIN_BYTES: u64 = 1 << 30;
 /// 2 literal prefixes took 1.0 s against 0.3-0.4 s.
 pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
 
+/// Rule packs split for the GPU (`pattern::compile::split`) under auto.
+///
+/// * Every rule a literal rule (the `multi` kernel alone): the rule for a
+///   regex's required literals (`AUTO_REGEX_MIN_LITERALS` literals or more,
+///   from `AUTO_SET_MIN_BYTES`). The GPU takes only the literal scan there,
+///   and the CPU confirms the candidate lines either way: measured on the
+///   development VM (200 MB of CI logs, release build), the CPU engine
+///   spends 0.44 s of 1.42 s CPU on the scan for 1,000 generated rules and
+///   0.43 s of 4.09 s for 10,000, so the GPU can save at most that share.
+/// * Some rules on the automaton: from `AUTO_SPLIT_MIN_BYTES`, when the
+///   automaton has at most `AUTO_SPLIT_MAX_WORDS` words of state. The CPU
+///   engine has no literal dispatch for such a pack: its multi-pattern
+///   automaton of every rule ran at 1.7 MB/s per core (1,000 generated
+///   rules and 27 literal-less ones, 200 MB: 120 s wall, 75 s CPU on 2
+///   cores), where the split confirms a candidate line in 0.75 us (against
+///   285 us for the whole-pack automaton), so even a slow automaton kernel
+///   wins from tens of megabytes; CUDA takes 0.25-0.35 s to start. The
+///   kernel's own speed per word is not measured yet (the H100 runs of
+///   issue 17 were bound by the CPU's confirmation): the word bound keeps
+///   auto to small automata until it is.
+pub const AUTO_SPLIT_MIN_BYTES: u64 = 64 << 20;
+pub const AUTO_SPLIT_MAX_WORDS: usize = 64;
+
 /// What the run will do with the GPU.
 pub enum Wanted {
     No,
@@ -119,9 +142,24 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         };
         let required = match &compiled.gpu {
             Some(GpuPlan::Required(s)) => s.len(),
+            Some(GpuPlan::Split(p)) if p.automaton.is_none() => p.literals.len(),
             _ => 0,
         };
-        let min = if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
+        let split = match &compiled.gpu {
+            Some(GpuPlan::Split(p)) => p.automaton.as_ref().map(|a| a.words),
+            _ => None,
+        };
+        let min = if let Some(words) = split {
+            if words > AUTO_SPLIT_MAX_WORDS {
+                debug(
+                    cfg,
+                    prog,
+                    &format!("engine: cpu (auto: the rule pack's automaton half has {words} words of state, more than {AUTO_SPLIT_MAX_WORDS})"),
+                );
+                return Ok(Wanted::No);
+            }
+            AUTO_SPLIT_MIN_BYTES
+        } else if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
             AUTO_SET_MIN_BYTES
         } else {
             match AUTO_MIN_BYTES {

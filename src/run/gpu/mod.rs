@@ -48,6 +48,7 @@ use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
+use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
 pub use choose::{open, sizes, start, wanted, Wanted};
 use flow::{Flow, Search};
@@ -91,11 +92,31 @@ pub fn search(
             &shared.cfg,
             &shared.prog,
             &format!(
-                "gpu: multi kernel: {} literals of {} to {} bytes, {} distinct 4-byte keys",
+                "gpu: multi kernel: {} literals of {} to {} bytes, {} distinct 4-byte keys{}",
                 t.len(),
                 t.minlen,
                 t.maxlen,
-                t.keys.len()
+                t.keys.len(),
+                match &shared.compiled.gpu {
+                    Some(GpuPlan::Split(p)) => format!(
+                        " (rule pack: the literals of {} rules, no rule on the automaton)",
+                        p.literal_rules
+                    ),
+                    _ => String::new(),
+                }
+            ),
+        );
+    }
+    if let Target::Split(s) = &target {
+        debug(
+            &shared.cfg,
+            &shared.prog,
+            &format!(
+                "gpu: rule pack split: multi kernel for {} literals of {} to {} bytes, then the automaton kernel merged into its result: {}",
+                s.literals.len(),
+                s.literals.minlen,
+                s.literals.maxlen,
+                s.automaton.describe()
             ),
         );
     }

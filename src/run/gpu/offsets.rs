@@ -45,7 +45,9 @@ impl Matcher for FileOffsets<'_> {
                 Target::Many(t) => t.longest_at(hay, g),
                 // A line start (candidates): the searcher takes the line
                 // around it and the regex confirms it.
-                Target::Automaton(_) => return (g < hay.len()).then_some(g..g),
+                // A split pack's literal starts too: the line around one
+                // is confirmed against the rules.
+                Target::Automaton(_) | Target::Split(_) => return (g < hay.len()).then_some(g..g),
             };
             if let Some(len) = len {
                 return Some(g..g + len);

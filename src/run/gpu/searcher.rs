@@ -98,7 +98,7 @@ impl ChunkSearcher for CpuMirror {
                 .into_iter()
                 .map(|l| l as u64)
                 .collect(),
-            Target::Automaton(_) => vec![1],
+            Target::Automaton(_) | Target::Split(_) => vec![1],
         };
         if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
             return Ok(ChunkFound::Counts(counts));

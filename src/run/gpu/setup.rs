@@ -101,7 +101,7 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
     let confirmed = match (select, target) {
         (Select::Any, _) => prefilter_selects(&*c.prefilter, c.confirm.is_some()),
         (_, Target::One(_) | Target::Many(_)) => true,
-        (_, Target::Automaton(_)) => false,
+        (_, Target::Automaton(_) | Target::Split(_)) => false,
     };
     let plain = exact
         && confirmed

@@ -9,6 +9,7 @@
 
 use super::flow::Shape;
 use crate::engine::gpu::Timings;
+use crate::pattern::compile::GpuPlan;
 use crate::run::{Printed, Shared};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -247,6 +248,9 @@ pub fn report(
             get(&st.decompress_cpu_files),
         ));
     }
+    if let Some(l) = rule_pack_line(shared.compiled.gpu.as_ref()) {
+        lines.push(l);
+    }
     if shared.cfg.debug {
         // Sorted: workers finish files in any order.
         let mut fallen = st.fallen.lock().map(|f| f.clone()).unwrap_or_default();
@@ -266,4 +270,21 @@ pub fn report(
     }
     state.stage_lines = lines;
     state.gpu = get(&st.chunks) > 0;
+}
+
+/// The `--stats` line of a rule pack on the GPU: how many rules its
+/// literals find (the `multi` kernel) and how many the automaton does.
+fn rule_pack_line(plan: Option<&GpuPlan>) -> Option<String> {
+    let (literal, automaton, literals) = match plan? {
+        GpuPlan::Split(p) => (
+            p.literal_rules,
+            p.automaton.as_ref().map_or(0, |a| a.rules),
+            p.literals.len(),
+        ),
+        GpuPlan::Automaton(a) => (0, a.rules, 0),
+        _ => return None,
+    };
+    Some(format!(
+        "gpu rule pack: {literal} rules by {literals} literals on the multi kernel, {automaton} rules on the automaton"
+    ))
 }

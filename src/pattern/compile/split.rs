@@ -1,0 +1,233 @@
+//! A rule pack's GPU plan: the pack split by what finds each rule's lines
+//! (issue 17).
+//!
+//! One bit-parallel automaton for a whole pack is exact but costs one GPU
+//! thread per line and work per word of state: 1,000 rules over 2 GiB of
+//! logs took 24.7 s on an H100 where Hyperscan took 2.9 s. Most real rules
+//! carry a literal every match contains (`error: .* not found` →
+//! `error: `), and the `multi` literal kernel's cost barely grows with the
+//! set. So each rule goes one of two ways:
+//!
+//! * a **literal rule**: its required literals (`required::required_literals`,
+//!   the extraction the CPU's per-rule dispatch uses) are all 3 bytes or
+//!   longer and at most [`RULE_LITERALS_MAX`] of them: the union of those
+//!   literals goes to the `multi` kernel, and a line holding one is
+//!   confirmed on the CPU against the rules owning the literals it holds
+//!   (`cpu::RuleSet`'s dispatch, in the pipeline's ordered workers);
+//! * an **automaton rule**, otherwise: those rules alone make the
+//!   automaton (`glushkov::for_rules`), which then has few positions.
+//!
+//! The GPU runs both over each chunk and merges their results
+//! (`engine::gpu::Split`): a line is a candidate if either part points at
+//! it, and the pack's exact line matcher decides, so output is the CPU
+//! engine's. A pack with no automaton rule is the literals alone (the
+//! `multi` kernel); one with no literal rule the automaton alone (with
+//! `--engine gpu`, as before the split). When the automaton refuses its
+//! rules (a counted repetition over 64, more than `MAX_POSITIONS`, a rule
+//! matching every line) the pack keeps the plan it had without the split.
+
+use super::GpuPlan;
+use super::SplitPlan;
+use crate::config::{Config, EngineChoice};
+use crate::pattern::glushkov;
+use crate::pattern::required::required_literals_within;
+use regex_syntax::hir::Hir;
+
+/// Most literals one rule may bring to the GPU's set and still count as a
+/// literal rule: more are a small class expanded (`[0-9a-f]{3}`), which
+/// finds many lines; such a rule goes to the automaton.
+pub const RULE_LITERALS_MAX: usize = 64;
+
+/// Shortest literal a literal rule may have (as `cpu::RuleSet`'s dispatch).
+pub const RULE_LITERAL_MIN: usize = 3;
+
+/// Which rules go where.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Halves {
+    /// Indices of the literal rules, ascending.
+    pub literal_rules: Vec<usize>,
+    /// Indices of the automaton rules, ascending.
+    pub automaton_rules: Vec<usize>,
+    /// The union of the literal rules' literals, sorted, no duplicates.
+    pub literals: Vec<Vec<u8>>,
+}
+
+/// Whether a rule with required literals `lits` is a literal rule.
+pub fn good(lits: &[Vec<u8>]) -> bool {
+    !lits.is_empty()
+        && lits.len() <= RULE_LITERALS_MAX
+        && lits.iter().all(|l| l.len() >= RULE_LITERAL_MIN)
+}
+
+/// Each rule's literals for the split: its required literals (`each[r]`)
+/// when they make it a literal rule, else the best set of at most
+/// [`RULE_LITERALS_MAX`] (a rule whose prefixes are many may have one good
+/// inner literal), else `None`.
+pub fn gpu_literals(hirs: &[Hir], each: &[Option<Vec<Vec<u8>>>]) -> Vec<Option<Vec<Vec<u8>>>> {
+    hirs.iter()
+        .zip(each)
+        .map(|(h, lits)| match lits.as_deref() {
+            Some(l) if good(l) => Some(l.to_vec()),
+            _ => required_literals_within(h, RULE_LITERALS_MAX)
+                .map(|r| r.literals)
+                .filter(|l| good(l)),
+        })
+        .collect()
+}
+
+/// Splits the rules by their required literals (`each[r]`, `None` when
+/// rule `r` has none).
+pub fn halves(each: &[Option<Vec<Vec<u8>>>]) -> Halves {
+    let mut h = Halves::default();
+    for (r, lits) in each.iter().enumerate() {
+        match lits.as_deref().filter(|l| good(l)) {
+            Some(l) => {
+                h.literal_rules.push(r);
+                h.literals.extend(l.iter().cloned());
+            }
+            None => h.automaton_rules.push(r),
+        }
+    }
+    h.literals.sort_unstable();
+    h.literals.dedup();
+    h
+}
+
+/// The GPU plan of a pack whose rules split into `h` (`alternatives`: the
+/// rules in the `regex` crate's syntax), and what `--debug` says of it;
+/// `fallback` is the plan without the split. `None` plan: the CPU only.
+pub fn plan(
+    h: &Halves,
+    alternatives: &[String],
+    cfg: &Config,
+    fallback: Option<GpuPlan>,
+) -> (Option<GpuPlan>, String) {
+    let numbers = |rules: &[usize]| {
+        rules
+            .iter()
+            .map(|r| (r + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    if h.literal_rules.is_empty() {
+        // The automaton alone, which only --engine gpu runs (auto: not
+        // measured to pay).
+        if cfg.engine != EngineChoice::Gpu {
+            return (fallback, String::new());
+        }
+        return match glushkov::for_rules(alternatives, cfg) {
+            Ok(a) => {
+                let d = format!(", {} for the GPU", a.describe());
+                (Some(GpuPlan::Automaton(Box::new(a))), d)
+            }
+            Err(why) => (fallback, format!(", no GPU automaton: {why}")),
+        };
+    }
+    let head = format!(
+        ", GPU split: {} rule(s) by {} literal(s) on the multi kernel",
+        h.literal_rules.len(),
+        h.literals.len()
+    );
+    if h.automaton_rules.is_empty() {
+        let d = format!("{head}, none on the automaton");
+        let plan = SplitPlan {
+            literals: h.literals.clone(),
+            literal_rules: h.literal_rules.len(),
+            automaton: None,
+        };
+        return (Some(GpuPlan::Split(Box::new(plan))), d);
+    }
+    let rest: Vec<String> = h
+        .automaton_rules
+        .iter()
+        .map(|&r| alternatives[r].clone())
+        .collect();
+    match glushkov::for_rules(&rest, cfg) {
+        Ok(a) => {
+            let d = format!(
+                "{head}, rule(s) {} on the {}",
+                numbers(&h.automaton_rules),
+                a.describe()
+            );
+            let plan = SplitPlan {
+                literals: h.literals.clone(),
+                literal_rules: h.literal_rules.len(),
+                automaton: Some(Box::new(a)),
+            };
+            (Some(GpuPlan::Split(Box::new(plan))), d)
+        }
+        Err(why) => (
+            fallback,
+            format!(
+                ", no GPU split: the automaton refuses rule(s) {}: {why}",
+                numbers(&h.automaton_rules)
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(l: &[&str]) -> Option<Vec<Vec<u8>>> {
+        Some(l.iter().map(|s| s.as_bytes().to_vec()).collect())
+    }
+
+    #[test]
+    fn rules_split_by_their_literals() {
+        let many: Vec<String> = (0..65).map(|i| format!("x{i:02}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let each = vec![
+            lits(&["error: "]),
+            None,
+            lits(&["ab", "abc"]),
+            lits(&["FAILED", "PASSED"]),
+            lits(&many),
+        ];
+        let h = halves(&each);
+        assert_eq!(h.literal_rules, vec![0, 3]);
+        assert_eq!(h.automaton_rules, vec![1, 2, 4]);
+        assert_eq!(h.literals, lits(&["FAILED", "PASSED", "error: "]).unwrap());
+    }
+
+    #[test]
+    fn plans_by_halves() {
+        let cfg = Config::from_args(&["--engine", "gpu", "-E", "x"]);
+        let alts: Vec<String> = ["error: .* not found", r"\d+\.\d+", "FAILED"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let each = vec![lits(&["error: "]), None, lits(&["FAILED"])];
+        let (p, d) = plan(&halves(&each), &alts, &cfg, None);
+        match p {
+            Some(GpuPlan::Split(s)) => {
+                assert_eq!(s.literal_rules, 2);
+                assert_eq!(s.automaton.map(|a| a.rules), Some(1));
+                assert_eq!(s.literals.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(d.contains("2 rule(s) by 2 literal(s)"), "{d}");
+        assert!(d.contains("rule(s) 2 on the automaton of 1 rule(s)"), "{d}");
+        // Every rule has a literal: the literals alone.
+        let each = vec![lits(&["error: "]), lits(&["FAILED"])];
+        let (p, _) = plan(&halves(&each), &alts[..2], &cfg, None);
+        assert!(
+            matches!(p, Some(GpuPlan::Split(ref s)) if s.automaton.is_none() && s.literals.len() == 2)
+        );
+        // The automaton refuses its rule: the fallback stays.
+        let alts2 = vec!["error: ".to_string(), "[ab]{200}".to_string()];
+        let each = vec![lits(&["error: "]), lits(&["aa"])];
+        let (p, d) = plan(&halves(&each), &alts2, &cfg, None);
+        assert!(p.is_none());
+        assert!(
+            d.contains("no GPU split: the automaton refuses rule(s) 2"),
+            "{d}"
+        );
+        // No literal rule under auto: the fallback.
+        let auto = Config::from_args(&["-E", "x"]);
+        let (p, d) = plan(&halves(&[None]), &alts[1..2], &auto, None);
+        assert!(p.is_none() && d.is_empty());
+    }
+}

@@ -1,0 +1,469 @@
+//! Rule packs split for the GPU (issue 17, `pattern::compile::split`):
+//! rules with a literal of 3 bytes or more found by the `multi` kernel, the
+//! others by the automaton, merged into one result.
+//!
+//! * `simulated_split_packs_agree`: random packs mixing rules with and
+//!   without good literals (literals, classes, alternations, repetitions,
+//!   anchors) over random text, `--engine gpu` through the pipeline
+//!   simulated on the CPU (`GPUGREP_GPU_SIMULATE=1`, chunks forced small
+//!   now and then so files are cut) against `--engine cpu` and a naive
+//!   oracle (every rule's `regex` on every line; `-o` leftmost-first across
+//!   the rules). Flags among `-c -l -n -o -w -i -x -v`.
+//!   `gpu_split_packs_agree` is the same on a GPU (skips without one).
+//!   `GPUGREP_SPLIT_CASES` = cases (default 20).
+//! * `kernels_match_reference`: the split target (multi kernel, then the
+//!   automaton merged into its bitmap) on a GPU lane against its CPU
+//!   mirror; skips without a GPU.
+//! * `mixed_pack_goes_both_ways`: a fixed pack; `--debug` names the rules
+//!   on the automaton, `--stats` counts both halves, lines only a
+//!   literal-less rule selects are printed.
+//! * `measure_split` (ignored; a measurement aid, run with `--release`):
+//!   `GPUGREP_SPLIT_DUMP=rules.txt` writes the pack's literal half to
+//!   `rules.txt.lits` (`gpugrep -c -F -f rules.txt.lits` then counts the
+//!   `multi` kernel's candidate lines); with `GPUGREP_SPLIT_LINES=file`,
+//!   the confirm step's time per line of `file`, split and `--engine cpu`.
+
+mod common;
+
+use common::{bin, XorShift};
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, MultiTables, Split, Target};
+use gpugrep::pattern::glushkov;
+use regex::bytes::Regex;
+use std::process::{Command, Output};
+
+/// Markers of 3+ bytes: rules holding one are literal rules.
+const MARKERS: &[&str] = &["err", "FAIL", "timeout", "abx", "zq9"];
+/// Pieces with no literal of 3 bytes.
+const PIECES: &[&str] = &[
+    "a", "b", "ab", "x", "[ab]", "[^a ]", ".", "[0-9]", "[a-cx]", "(a|b)", "[A-Z]",
+];
+const OPS: &[&str] = &["", "", "*", "+", "?", "{2}", "{1,3}"];
+
+fn piece(rng: &mut XorShift) -> String {
+    let p = rng.pick(PIECES);
+    match rng.pick(OPS) {
+        "" => p.to_string(),
+        op => format!("({p}){op}"),
+    }
+}
+
+/// A rule (ERE, also the `regex` crate's syntax) that cannot match the
+/// empty string; about half hold a marker.
+fn rule(rng: &mut XorShift) -> (String, Regex) {
+    loop {
+        let mut r = String::new();
+        if rng.below(6) == 0 {
+            r.push('^');
+        }
+        for _ in 0..1 + rng.below(2) {
+            r += &piece(rng);
+        }
+        match rng.below(5) {
+            0 | 1 => r += rng.pick(MARKERS),
+            2 => r += &format!("({}|{})", rng.pick(MARKERS), rng.pick(MARKERS)),
+            _ => r += &piece(rng),
+        }
+        if rng.below(2) == 0 {
+            r += &piece(rng);
+        }
+        if rng.below(6) == 0 {
+            r.push('$');
+        }
+        let re = Regex::new(&r).expect("generated rule parses");
+        if !re.is_match(b"") {
+            return (r, re);
+        }
+    }
+}
+
+fn text(rng: &mut XorShift, lines: usize) -> Vec<u8> {
+    const BITS: &[&str] = &[
+        "a", "b", "x", "ab", "0", "7", " ", "A", "Z", "err", "FAIL", "timeout", "abx", "zq9", "q",
+        "é",
+    ];
+    let mut out = Vec::new();
+    for _ in 0..lines {
+        for _ in 0..rng.below(14) {
+            out.extend_from_slice(rng.pick(BITS).as_bytes());
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Flags {
+    count: bool,
+    list: bool,
+    number: bool,
+    only: bool,
+    word: bool,
+    line: bool,
+    invert: bool,
+    icase: bool,
+}
+
+impl Flags {
+    fn random(rng: &mut XorShift) -> Flags {
+        let only = rng.below(3) == 0;
+        let list = !only && rng.below(6) == 0;
+        Flags {
+            count: !only && !list && rng.below(3) == 0,
+            list,
+            number: rng.below(2) == 0,
+            only,
+            // -w -o prints the word matcher's choice (pinned by CLI tests).
+            word: !only && rng.below(4) == 0,
+            line: rng.below(6) == 0,
+            invert: !only && rng.below(6) == 0,
+            icase: rng.below(4) == 0,
+        }
+    }
+
+    fn args(&self) -> Vec<String> {
+        let mut a = vec!["-E".to_string()];
+        for (on, flag) in [
+            (self.count, "-c"),
+            (self.list, "-l"),
+            (self.number, "-n"),
+            (self.only, "-o"),
+            (self.word, "-w"),
+            (self.line, "-x"),
+            (self.invert, "-v"),
+            (self.icase, "-i"),
+        ] {
+            if on {
+                a.push(flag.to_string());
+            }
+        }
+        a
+    }
+}
+
+/// What GNU grep prints for one file `name` (operand order, no -H).
+fn oracle(rules: &[(String, Regex)], text: &[u8], f: Flags, name: &str) -> Vec<u8> {
+    let res: Vec<Regex> = rules
+        .iter()
+        .map(|(r, _)| {
+            let body = match (f.line, f.word) {
+                (true, _) => format!("^(?:{r})$"),
+                (false, true) => format!(r"\b{{start-half}}(?:{r})\b{{end-half}}"),
+                _ => format!("(?:{r})"),
+            };
+            let ci = if f.icase { "(?i)" } else { "" };
+            Regex::new(&format!("(?m){ci}{body}")).expect("oracle rule")
+        })
+        .collect();
+    let body = text.strip_suffix(b"\n").unwrap_or(text);
+    let lines: Vec<&[u8]> = match body.is_empty() && text.is_empty() {
+        true => Vec::new(),
+        false => body.split(|&b| b == b'\n').collect(),
+    };
+    let mut out = Vec::new();
+    let mut count = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if res.iter().any(|re| re.is_match(line)) == f.invert {
+            continue;
+        }
+        count += 1;
+        let prefix = if f.number {
+            format!("{}:", i + 1)
+        } else {
+            String::new()
+        };
+        if f.only {
+            let mut at = 0;
+            loop {
+                let mut best: Option<(usize, usize)> = None;
+                for re in &res {
+                    if let Some(m) = re.find_at(line, at) {
+                        if best.is_none_or(|b| m.start() < b.0) {
+                            best = Some((m.start(), m.end()));
+                        }
+                    }
+                }
+                let Some((s, e)) = best else { break };
+                out.extend_from_slice(prefix.as_bytes());
+                out.extend_from_slice(&line[s..e]);
+                out.push(b'\n');
+                at = e;
+            }
+        } else {
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+    }
+    match (f.count, f.list) {
+        (true, _) => format!("{count}\n").into_bytes(),
+        (_, true) if count > 0 => format!("{name}\n").into_bytes(),
+        (_, true) => Vec::new(),
+        _ => out,
+    }
+}
+
+fn run(engine: &str, args: &[String], dir: &std::path::Path, env: &[(&str, String)]) -> Output {
+    Command::new(bin())
+        .arg(format!("--engine={engine}"))
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .env_remove("GREP_COLORS")
+        .env_remove("GPUGREP_TEST_ENGINE")
+        .output()
+        .expect("run gpugrep")
+}
+
+fn cases() -> usize {
+    std::env::var("GPUGREP_SPLIT_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
+
+fn differential(simulated: bool) {
+    let n = cases();
+    let mut rng = XorShift(0x17_5e11);
+    let mut split = 0;
+    for case in 0..n {
+        let dir = tempfile::tempdir().unwrap();
+        // Small packs forced into the pack path (GPUGREP_RULE_PACK=rules
+        // from 2 rules), now and then a pack past PACK_MIN on its own.
+        let big = rng.below(6) == 0;
+        let rules: Vec<(String, Regex)> = (0..if big {
+            200 + rng.below(300)
+        } else {
+            2 + rng.below(40)
+        })
+            .map(|_| rule(&mut rng))
+            .collect();
+        let lines = 20 + rng.below(600);
+        let data = text(&mut rng, lines);
+        let pack: String = rules.iter().map(|(r, _)| format!("{r}\n")).collect();
+        std::fs::write(dir.path().join("rules.txt"), &pack).unwrap();
+        std::fs::write(dir.path().join("in.txt"), &data).unwrap();
+        let f = Flags::random(&mut rng);
+        let mut args = f.args();
+        args.extend(["--debug", "-f", "rules.txt", "in.txt"].map(String::from));
+        let mut env = Vec::new();
+        if !big {
+            env.push(("GPUGREP_RULE_PACK", "rules".to_string()));
+        }
+        let cpu = run("cpu", &args, dir.path(), &env);
+        if simulated {
+            env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
+        }
+        let chunk = [0, 64, 1000][rng.below(3)];
+        if chunk > 0 {
+            env.push((
+                "GPUGREP_GPU_CHUNK",
+                chunk.max(data.len() / 2000).to_string(),
+            ));
+        }
+        let gpu = run("gpu", &args, dir.path(), &env);
+        let err = String::from_utf8_lossy(&gpu.stderr);
+        if err.contains("gpu: rule pack split") {
+            split += 1;
+        }
+        let want = oracle(&rules, &data, f, "in.txt");
+        let show = || {
+            format!(
+                "case {case} ({} rules, {f:?}, env {env:?})\nrules (first 20):\n{}\n{err}",
+                rules.len(),
+                pack.lines().take(20).collect::<Vec<_>>().join("\n")
+            )
+        };
+        assert!(
+            cpu.stdout == want,
+            "cpu vs oracle: {}\n{}",
+            show(),
+            common::diff(&want, &cpu.stdout)
+        );
+        assert!(
+            gpu.status.code() == cpu.status.code() && gpu.stdout == cpu.stdout,
+            "gpu vs cpu (exit {:?} vs {:?}): {}\n{}",
+            gpu.status.code(),
+            cpu.status.code(),
+            show(),
+            common::diff(&cpu.stdout, &gpu.stdout)
+        );
+    }
+    eprintln!("{n} cases, {split} of them split between the multi kernel and the automaton");
+    assert!(split * 3 >= n, "{split} of {n} cases were split");
+}
+
+#[test]
+fn simulated_split_packs_agree() {
+    differential(true);
+}
+
+fn have_gpu() -> bool {
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
+    let args = ["-q".to_string(), "x".to_string(), "x".to_string()];
+    run("gpu", &args, probe.path(), &[]).status.code() == Some(0)
+}
+
+#[test]
+fn gpu_split_packs_agree() {
+    if !have_gpu() {
+        eprintln!("skipped: no GPU");
+        return;
+    }
+    differential(false);
+}
+
+/// The split target on a GPU lane against its CPU mirror (the union of
+/// both kernels' references).
+#[test]
+fn kernels_match_reference() {
+    let engine = match GpuEngine::open() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("skipped: no GPU: {e}");
+            return;
+        }
+    };
+    let mut lane = engine.lane().expect("a lane");
+    let mut rng = XorShift(0x17_5e12);
+    let mut mismatches = 0;
+    let n = 300;
+    for case in 0..n {
+        let rules: Vec<String> = (0..1 + rng.below(30)).map(|_| rule(&mut rng).0).collect();
+        let Ok(a) = glushkov::for_expressions(&rules, rng.below(3) == 0, b'\n') else {
+            continue;
+        };
+        let lits: Vec<Vec<u8>> = (0..1 + rng.below(50))
+            .map(|_| rng.pick(MARKERS).as_bytes().to_vec())
+            .chain([b"abab".to_vec(), b"7 A".to_vec()])
+            .collect();
+        let target = Target::Split(Box::new(Split {
+            literals: MultiTables::new(&lits).expect("tables"),
+            automaton: a,
+        }));
+        let lines = [10, 500, 5000, 50000][rng.below(4)];
+        let txt = text(&mut rng, lines);
+        let want = target.reference(&txt);
+        let got = match lane.search_target(&txt, &target, None, u64::MAX, None) {
+            Ok(ChunkFound::Offsets(v)) => v,
+            other => panic!("case {case}: unexpected {other:?}"),
+        };
+        if got != want {
+            mismatches += 1;
+            eprintln!(
+                "case {case}: gpu {} starts, reference {}",
+                got.len(),
+                want.len()
+            );
+        }
+    }
+    assert_eq!(mismatches, 0);
+}
+
+/// Literal rules and literal-less ones in one pack: both halves find their
+/// lines, `--debug` says which rules went where, `--stats` counts them.
+#[test]
+fn mixed_pack_goes_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = String::new();
+    for i in 0..250 {
+        pack += &format!("error{i}: .* not found\n");
+    }
+    pack += "^[0-9]+\\.[0-9]+$\n"; // rule 251: no literal
+    pack += "FAILED [a-z_]+\n";
+    pack += "x[ab]?y\n"; // rule 253: "xy" is 2 bytes
+    std::fs::write(dir.path().join("rules.txt"), &pack).unwrap();
+    let data = "error7: libfoo not found\n12.5\nnothing here\nxby and more\nFAILED test_x\nerror9: found\n";
+    std::fs::write(dir.path().join("in.txt"), data).unwrap();
+    let env = [("GPUGREP_GPU_SIMULATE", "1".to_string())];
+    for flags in [
+        &["-n"][..],
+        &["-c"],
+        &["-o"],
+        &["-l"],
+        &["-i", "-n"],
+        &["-w", "-n"],
+    ] {
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["--debug", "--stats", "-E", "-f", "rules.txt", "in.txt"].map(String::from));
+        let gpu = run("gpu", &args, dir.path(), &env);
+        let cpu = run("cpu", &args, dir.path(), &[]);
+        let err = String::from_utf8_lossy(&gpu.stderr);
+        assert!(
+            gpu.stdout == cpu.stdout,
+            "{flags:?}\n{err}\n{}",
+            common::diff(&cpu.stdout, &gpu.stdout)
+        );
+        assert!(
+            err.contains("GPU split: 251 rule(s) by "),
+            "{flags:?}\n{err}"
+        );
+        assert!(
+            err.contains("on the multi kernel, rule(s) 251,253 on the automaton of 2 rule(s)"),
+            "{flags:?}\n{err}"
+        );
+        assert!(err.contains("gpu: rule pack split"), "{err}");
+        assert!(err.contains("gpu rule pack: 251 rules by "), "{err}");
+        assert!(err.contains(", 2 rules on the automaton"), "{err}");
+    }
+    let gpu = run(
+        "gpu",
+        &["-n", "-E", "-f", "rules.txt", "in.txt"].map(String::from),
+        dir.path(),
+        &env,
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout),
+        "1:error7: libfoo not found\n2:12.5\n4:xby and more\n5:FAILED test_x\n"
+    );
+}
+
+fn compiled(args: &[&str], rules: &[Vec<u8>]) -> gpugrep::pattern::Compiled {
+    use clap::Parser;
+    let argv = std::iter::once("gpugrep").chain(args.iter().copied());
+    let cli = gpugrep::cli::Cli::try_parse_from(argv).unwrap();
+    let cfg = gpugrep::config::Config::from_cli(cli).unwrap();
+    gpugrep::pattern::compile::compile(rules, &cfg).unwrap()
+}
+
+#[test]
+#[ignore]
+fn measure_split() {
+    use gpugrep::pattern::compile::GpuPlan;
+    let Ok(path) = std::env::var("GPUGREP_SPLIT_DUMP") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rules: Vec<Vec<u8>> = text.lines().map(|l| l.as_bytes().to_vec()).collect();
+    let c = compiled(&["--engine", "gpu", "-E", "x"], &rules);
+    eprintln!("{}", c.description);
+    let literals = match &c.gpu {
+        Some(GpuPlan::Split(p)) => &p.literals,
+        _ => panic!("no split"),
+    };
+    let mut lits = Vec::new();
+    for l in literals {
+        lits.extend_from_slice(l);
+        lits.push(b'\n');
+    }
+    std::fs::write(format!("{path}.lits"), lits).unwrap();
+    let Ok(lines) = std::env::var("GPUGREP_SPLIT_LINES") else {
+        return;
+    };
+    let text = std::fs::read(lines).unwrap();
+    let cpu = compiled(&["--engine", "cpu", "-E", "x"], &rules);
+    for (name, m) in [("split", c.line_matcher()), ("cpu", cpu.line_matcher())] {
+        let t = std::time::Instant::now();
+        let (mut n, mut hits) = (0, 0);
+        for line in text.split(|&b| b == b'\n') {
+            n += 1;
+            hits += usize::from(m.is_match_line(line));
+        }
+        let s = t.elapsed().as_secs_f64();
+        eprintln!(
+            "{name}: {n} lines, {hits} match, {s:.3} s, {:.2} us/line",
+            s * 1e6 / n as f64
+        );
+    }
+}
