@@ -51,5 +51,7 @@ if [[ ! -s .dev/tree.tar.xz && -n $(ls /usr/src/linux-source-*.tar.xz 2>/dev/nul
     tar -C "$t" -cf - tree | xz -T0 -6 >.dev/tree.tar.xz
     rm -rf "$t"
 fi
+# Real vocabulary for benches/gpu/realworld.sh (Debian's wamerican).
+[[ -r /usr/share/dict/american-english ]] && cp /usr/share/dict/american-english .dev/words
 strip .dev/* 2>/dev/null || true
 ls .dev

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Issue 16's GPU benchmark on real-shaped text, in one device call.
+#
+#   OUT=... SIZE_GIB=16 FILES=20000 benches/gpu/realworld.sh
+#
+# Corpus (benches/gpu/gen-prose.py): SIZE_GIB GiB of prose made of real
+# vocabulary (.dev/words: Debian's wamerican), UTF-8 files that start with
+# a byte-order mark and end lines with CRLF, in FILES files; pattern lists
+# of 1,000 and 10,000 real words, 15 % absent. Tools, run one after the
+# other on the same files, once each after the corpus is in memory
+# (/dev/shm): gpugrep --engine gpu, gpugrep auto, rg -j16, and Hyperscan
+# (.dev/hsgrep, 16 threads, -c semantics: only where it answers the same
+# question: -c, -i -c, -w -c with \b...\b), and gpugrep --engine cpu,
+# whose answer the others are checked against. Answers are reduced to one
+# number (summed counts, or output lines); the table gives seconds, GB/s,
+# peak host memory, and the ratio to rg and Hyperscan. rg's -o and
+# --count-matches differ with a set of words that overlap ("cat",
+# "category"): rg takes the first pattern that matches, GNU grep and
+# gpugrep the longest match.
+# CASES (default below) picks rows as "OPTIONS" strings.
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+D=${D:-$PWD/.dev}
+SIZE_GIB=${SIZE_GIB:-16}
+FILES=${FILES:-20000}
+C=${C:-/dev/shm/rw}
+SETS=${SETS:-"1000 10000"}
+CASES=${CASES:-"-c|-l|-w -c|-i -c|-v -c|--count-matches|-n|-o"}
+THREADS=${THREADS:-16}
+export LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+if [[ ! -d $C ]]; then
+    t0=$(date +%s.%N)
+    python3 benches/gpu/gen-prose.py "$D/words" "$C" "$SIZE_GIB" "$FILES" || exit 2
+    echo "# corpus: $(du -sb "$C" | cut -f1) bytes in $FILES files, $(echo "$(date +%s.%N) - $t0" | bc) s to write"
+fi
+bytes=$(du -sb "$C" | cut -f1)
+for n in $SETS; do sed 's/.*/\\b&\\b/' "$C.words-$n.txt" >"$C.words-$n.w.txt"; done
+
+# One number per answer: summed FILE:COUNT counts, or output lines.
+reduce() {
+    case $1 in
+        count) awk -F: '{s += $NF} END {print s + 0}' ;;
+        total) awk '{s += $NF} END {print s + 0}' ;;
+        *) wc -l | tr -d ' ' ;;
+    esac
+}
+
+# time_tool NAME REDUCE CMD...: prints "seconds peak_kb answer".
+time_tool() {
+    local name=$1 how=$2; shift 2
+    local log="$C.out-$name"
+    /usr/bin/time -f "%e %M" -o "$OUT/rw.time" "$@" >"$log" 2>"$OUT/rw-$name.err"
+    local ans; ans=$(reduce "$how" <"$log")
+    echo "$(cat "$OUT/rw.time" | tail -1) $ans"
+}
+
+printf "%-6s %-16s %-10s %8s %7s %9s %12s %6s %6s %6s\n" words options tool seconds GB/s peak_MB answer agree x_rg x_hs
+for n in $SETS; do
+    pats=$C.words-$n.txt
+    IFS='|' read -ra cases <<<"$CASES"
+    for opts in "${cases[@]}"; do
+        read -ra o <<<"$opts"
+        case $opts in
+            -c | "-w -c" | "-i -c" | "-v -c" | --count-matches) how=count ;;
+            *) how=lines ;;
+        esac
+        declare -A secs=() ans=() mem=()
+        tools=(gpu auto cpu rg)
+        [[ $opts == "-c" || $opts == "-i -c" || $opts == "-w -c" ]] && tools+=(hs)
+        for tool in "${tools[@]}"; do
+            case $tool in
+                gpu) r=$(time_tool gpu $how "$D/gpugrep" --engine gpu -j"$THREADS" -r "${o[@]}" -F -f "$pats" "$C") ;;
+                auto) r=$(time_tool auto $how "$D/gpugrep" -j"$THREADS" -r "${o[@]}" -F -f "$pats" "$C") ;;
+                cpu) r=$(time_tool cpu $how "$D/gpugrep" --engine cpu -j"$THREADS" -r "${o[@]}" -F -f "$pats" "$C") ;;
+                rg) r=$(time_tool rg $how "$D/rg" --no-config -uu -a -j"$THREADS" "${o[@]}" -F -f "$pats" "$C") ;;
+                hs)
+                    hp=$pats; hi=()
+                    [[ $opts == "-w -c" ]] && hp=$C.words-$n.w.txt
+                    [[ $opts == "-i -c" ]] && hi=(-i)
+                    r=$(time_tool hs total "$D/hsgrep" -j "$THREADS" "${hi[@]}" -f "$hp" "$C")
+                    ;;
+            esac
+            read -r s m a <<<"$r"
+            secs[$tool]=$s; mem[$tool]=$m; ans[$tool]=$a
+        done
+        # --stats of the GPU run, for where the time went and what fell back.
+        "$D/gpugrep" --engine gpu -j"$THREADS" --stats -r "${o[@]}" -F -f "$pats" "$C" \
+            >/dev/null 2>"$OUT/rw-stats-$n-${opts// /_}.txt"
+        for tool in "${tools[@]}"; do
+            agree=yes; [[ ${ans[$tool]} == "${ans[cpu]}" ]] || agree=NO
+            xr=$(echo "scale=2; ${secs[rg]} / ${secs[$tool]}" | bc 2>/dev/null)
+            xh=-; [[ -n ${secs[hs]:-} ]] && xh=$(echo "scale=2; ${secs[hs]} / ${secs[$tool]}" | bc 2>/dev/null)
+            gbs=$(echo "scale=2; $bytes / ${secs[$tool]} / 1000000000" | bc 2>/dev/null)
+            printf "%-6s %-16s %-10s %8s %7s %9s %12s %6s %6s %6s\n" "$n" "$opts" "$tool" "${secs[$tool]}" "$gbs" \
+                "$((${mem[$tool]} / 1024))" "${ans[$tool]}" "$agree" "$xr" "$xh"
+        done
+        unset secs ans mem
+    done
+done
