@@ -46,13 +46,14 @@ reduce() {
     esac
 }
 
-# time_tool NAME REDUCE CMD...: prints "seconds peak_kb answer".
+# time_tool NAME REDUCE CMD...: prints "seconds peak_kb answer". The
+# output goes through a pipe to the reducer, as a user's would: dense -o
+# and -n output (tens of GB) kept in files filled the machine's memory.
 time_tool() {
     local name=$1 how=$2; shift 2
-    local log="$C.out-$name"
-    /usr/bin/time -f "%e %M" -o "$OUT/rw.time" "$@" >"$log" 2>"$OUT/rw-$name.err"
-    local ans; ans=$(reduce "$how" <"$log")
-    echo "$(cat "$OUT/rw.time" | tail -1) $ans"
+    local ans
+    ans=$(/usr/bin/time -f "%e %M" -o "$OUT/rw.time" "$@" 2>"$OUT/rw-$name.err" | reduce "$how")
+    echo "$(tail -1 "$OUT/rw.time") $ans"
 }
 
 printf "%-6s %-16s %-10s %8s %7s %9s %12s %6s %6s %6s\n" words options tool seconds GB/s peak_MB answer agree x_rg x_hs

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The GPU test suites after the #16/#17/#18 merges, in one device call:
+# differential kernels (tally -w/-x/-v included), real-world files, split
+# rule packs, the automaton, decompressed input, end to end, CLI suites
+# under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
+# on the new kernels. Groups run side by side; each writes $OUT/NAME.log
+# and a line "NAME rc" to $OUT/summary.txt.
+set -u
+D=$PWD/.dev
+export GPUGREP_BIN=$D/gpugrep
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+run() {
+    local name=$1 limit=$2; shift 2
+    timeout "$limit" "$@" >"$OUT/$name.log" 2>&1
+    echo "$name $?" >>"$OUT/summary.txt"
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
+{
+    GPUGREP_DIFF_TALLY_CASES=600 run diff-tally 300 "$D/gpu_differential" tally --test-threads=1
+    GPUGREP_DIFF_CASES=3000 run diff-all 250 "$D/gpu_differential" --test-threads=1
+} &
+{
+    GPUGREP_E2E_CASES=300 run real-world 250 "$D/gpu_real_world" --test-threads=2
+    GPUGREP_SPLIT_CASES=200 run rule-split 250 "$D/gpu_rule_split" --test-threads=2
+} &
+{
+    run automaton 200 "$D/gpu_automaton" --test-threads=2
+    run decompress 250 "$D/gpu_decompress" --test-threads=2
+} &
+{
+    GPUGREP_E2E_CASES=150 run e2e 250 "$D/gpu_end_to_end" --test-threads=2
+    for t in cli_stats cli_decompress cli_decompress_parallel rule_packs; do
+        GPUGREP_TEST_ENGINE=gpu run "suite-$t" 120 "$D/$t" --test-threads=4
+    done
+} &
+{
+    GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=40 run memcheck-tally 250 \
+        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
+    GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=40 run racecheck-tally 250 \
+        compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
+} &
+{
+    GPUGREP_SPLIT_CASES=20 run memcheck-split 250 \
+        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+    GPUGREP_SPLIT_CASES=20 run racecheck-split 250 \
+        compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+} &
+wait
+sort "$OUT/summary.txt"
