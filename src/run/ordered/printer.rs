@@ -3,12 +3,12 @@
 //! result in turn.
 
 use super::inbox::{Inbox, Want};
+use super::lead::Lead;
 use super::{Child, Msg};
 use crate::run::one::FileResult;
 use crate::run::{Printed, Shared};
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The printing thread's view: the tree as listed so far, and results
 /// waiting for their turn.
@@ -17,7 +17,7 @@ pub(super) struct Printer<'a> {
     pub(super) inbox: &'a Inbox,
     pub(super) listings: HashMap<usize, Vec<Child>>,
     pub(super) results: HashMap<usize, io::Result<FileResult>>,
-    pub(super) unprinted: &'a AtomicUsize,
+    pub(super) lead: &'a Lead,
 }
 
 impl Printer<'_> {
@@ -50,7 +50,8 @@ impl Printer<'_> {
                         if let Some(last) = path.last_mut() {
                             last.1 += 1;
                         }
-                        self.unprinted.fetch_sub(1, Ordering::AcqRel);
+                        let bytes = result.as_ref().map_or(0, |r| r.out.len());
+                        self.lead.printed(bytes);
                         let mut result = result?;
                         state.emit(self.shared, out, &mut result)?;
                         if state.stop(self.shared) {

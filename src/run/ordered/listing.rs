@@ -1,0 +1,157 @@
+//! Listing one directory of the ordered walk: its subdirectories become
+//! tasks, its files batches to search, and the printer gets its children
+//! in name order.
+
+use super::queue::{Key, Queue, Task, Work};
+use super::{Child, Ids, Msg};
+use crate::input::walk::tree::{self, Entry};
+use crate::input::walk::{tree_key, Filters, Item};
+use crate::run::parallel::WALK_BATCH;
+use crate::run::Shared;
+use std::path::Path;
+
+/// Lists directory `path` (node `node`) as a task: its subdirectories
+/// become tasks, its files batches to search, and the printer gets its
+/// children in name order. In a large directory (more than
+/// [`STREAM_AFTER`] entries), up to `early` more files are queued in
+/// batches as they are read, while the rest is still being read: searching
+/// needs no order, only printing does, and one thread reading and sorting
+/// 20,000 names would otherwise keep every other thread waiting. The rest
+/// is batched in name order after the sort, so the printer's next file is
+/// in the earliest batch (what the throttle's trades rely on), and the
+/// early batches stay within what threads may run ahead by.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn list(
+    shared: &Shared,
+    filters: &Filters,
+    ids: &Ids,
+    queue: &Queue,
+    op: usize,
+    node: usize,
+    path: &Path,
+    early: usize,
+) -> Msg {
+    let mut lister = Lister {
+        ids,
+        op,
+        dir: path,
+        batch: Vec::new(),
+        key: None,
+        tasks: Vec::new(),
+        children: Vec::new(),
+    };
+    let mut rest = Vec::new();
+    let mut streamed = Vec::new();
+    let read = tree::read(&shared.cfg, filters, path, |entry| match entry {
+        Entry::Item(item) if rest.len() >= STREAM_AFTER && streamed.len() < early => {
+            let name = entry_name(&item);
+            streamed.push((name, lister.file(item)));
+            if lister.batch.len() >= WALK_BATCH {
+                queue.add(lister.flush().into_iter().collect(), false);
+            }
+        }
+        entry => rest.push(entry),
+    });
+    queue.add(lister.flush().into_iter().collect(), false);
+    let errors = match read {
+        tree::Read::Whole(entries) => {
+            rest = entries;
+            Vec::new()
+        }
+        // Siblings share `path/`: their paths compare as their names do.
+        tree::Read::Streamed { errors } => {
+            rest.sort_unstable_by(|a, b| tree::path_bytes(a).cmp(tree::path_bytes(b)));
+            errors
+        }
+    };
+    if streamed.is_empty() {
+        for entry in rest.into_iter().chain(errors) {
+            lister.take(entry);
+        }
+    } else {
+        let mut named = streamed;
+        for entry in rest {
+            let name = tree::path_bytes(&entry).to_vec();
+            named.push((name, lister.take(entry)));
+        }
+        named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        lister.children = named.into_iter().map(|(_, child)| child).collect();
+        for entry in errors {
+            lister.take(entry);
+        }
+    }
+    let mut tasks = std::mem::take(&mut lister.tasks);
+    tasks.extend(lister.flush());
+    queue.add(tasks, true);
+    Msg::Listed(node, lister.children)
+}
+
+/// A directory with more entries than this has its next files searched
+/// while it is still being read (`list`).
+const STREAM_AFTER: usize = 1024;
+
+/// The path of a file found in a directory, as bytes (its sort key there).
+fn entry_name(item: &Item) -> Vec<u8> {
+    match item {
+        Item::Input(input) => input
+            .path
+            .as_deref()
+            .map_or_else(Vec::new, |p| p.as_os_str().as_encoded_bytes().to_vec()),
+        Item::Error(_) => Vec::new(),
+    }
+}
+
+/// One directory's listing under way: its children in the order taken,
+/// the batch being filled, and the tasks for its subdirectories.
+struct Lister<'a> {
+    ids: &'a Ids,
+    op: usize,
+    dir: &'a Path,
+    batch: Vec<(usize, Item)>,
+    key: Option<Key>,
+    tasks: Vec<Task>,
+    children: Vec<Child>,
+}
+
+impl Lister<'_> {
+    /// Takes the next entry: a child of the directory, and work to do.
+    fn take(&mut self, entry: Entry) -> Child {
+        let child = match entry {
+            Entry::Item(item) => self.file(item),
+            Entry::Dir(dir) => {
+                let (child, task) = self.ids.directory(self.op, dir);
+                self.tasks.push(task);
+                child
+            }
+        };
+        self.children.push(child);
+        if self.batch.len() >= WALK_BATCH {
+            if let Some(task) = self.flush() {
+                self.tasks.push(task);
+            }
+        }
+        child
+    }
+
+    /// Puts a file in the batch being filled.
+    fn file(&mut self, item: Item) -> Child {
+        let id = self.ids.item();
+        if self.key.is_none() {
+            let at = match &item {
+                Item::Input(input) => input.path.as_deref(),
+                Item::Error(_) => None,
+            };
+            self.key = Some((self.op, tree_key(at.unwrap_or(self.dir))));
+        }
+        self.batch.push((id, item));
+        Child::File(id)
+    }
+
+    /// The batch filled so far, as a task.
+    fn flush(&mut self) -> Option<Task> {
+        self.key.take().map(|key| Task {
+            key,
+            work: Work::Search(std::mem::take(&mut self.batch)),
+        })
+    }
+}
