@@ -43,7 +43,11 @@ impl Lead {
     /// More than `files` files' results, or more than [`BYTES_AHEAD`] of
     /// output, wait to be printed.
     pub(super) fn too_far(&self, files: usize) -> bool {
-        self.files.load(Ordering::Acquire) > files
-            || self.bytes.load(Ordering::Acquire) > BYTES_AHEAD
+        self.files.load(Ordering::Acquire) > files || self.too_many_bytes()
+    }
+
+    /// More than [`BYTES_AHEAD`] of output waits to be printed.
+    pub(super) fn too_many_bytes(&self) -> bool {
+        self.bytes.load(Ordering::Acquire) > BYTES_AHEAD
     }
 }

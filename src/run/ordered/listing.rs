@@ -29,7 +29,7 @@ pub(super) fn list(
     op: usize,
     node: usize,
     path: &Path,
-    early: usize,
+    (early, workers): (usize, usize),
 ) -> Msg {
     let mut lister = Lister {
         ids,
@@ -39,6 +39,7 @@ pub(super) fn list(
         key: None,
         tasks: Vec::new(),
         children: Vec::new(),
+        batch_len: WALK_BATCH,
     };
     let mut rest = Vec::new();
     let mut streamed = Vec::new();
@@ -64,6 +65,13 @@ pub(super) fn list(
             errors
         }
     };
+    // Spread a directory over the threads: its files may be large (64 logs
+    // of 32 MiB in one batch ran on one of 16 threads), but a batch of a
+    // few small files costs more to hand out than to search.
+    lister.batch_len = rest
+        .len()
+        .div_ceil(workers.max(1))
+        .clamp(MIN_BATCH, WALK_BATCH);
     if streamed.is_empty() {
         for entry in rest.into_iter().chain(errors) {
             lister.take(entry);
@@ -85,6 +93,9 @@ pub(super) fn list(
     queue.add(tasks, true);
     Msg::Listed(node, lister.children)
 }
+
+/// The fewest files a batch of a directory's sorted files holds.
+const MIN_BATCH: usize = 8;
 
 /// A directory with more entries than this has its next files searched
 /// while it is still being read (`list`).
@@ -111,6 +122,8 @@ struct Lister<'a> {
     key: Option<Key>,
     tasks: Vec<Task>,
     children: Vec<Child>,
+    /// Files per batch.
+    batch_len: usize,
 }
 
 impl Lister<'_> {
@@ -125,7 +138,7 @@ impl Lister<'_> {
             }
         };
         self.children.push(child);
-        if self.batch.len() >= WALK_BATCH {
+        if self.batch.len() >= self.batch_len {
             if let Some(task) = self.flush() {
                 self.tasks.push(task);
             }

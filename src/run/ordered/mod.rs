@@ -165,13 +165,13 @@ pub(super) fn search_trees(
                                 op,
                                 node,
                                 &path,
-                                ahead / 2,
+                                (ahead / 2, workers),
                             ));
                         }
                         Work::Search(batch) => {
-                            // A batch of files with dense output may pass
-                            // the lead by itself: what is left of it goes
-                            // back to the queue.
+                            // What is left of a batch goes back to the
+                            // queue when its output passes the lead (dense
+                            // output).
                             let mut results = Vec::with_capacity(batch.len());
                             let mut items = batch.into_iter();
                             for (id, item) in items.by_ref() {
@@ -181,7 +181,7 @@ pub(super) fn search_trees(
                                 };
                                 lead.add(&result);
                                 results.push((id, result));
-                                if lead.too_far(ahead) {
+                                if lead.too_many_bytes() {
                                     break;
                                 }
                             }
