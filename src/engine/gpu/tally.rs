@@ -148,6 +148,22 @@ impl Tally {
         }
         let is_match = |q: u64| matches.binary_search(&q).is_ok();
         let reach = u64::from(TALLY_REACH);
+        // The first match start in `q..e` before a line end: `Some(None)`
+        // when there is none, `None` once the walk (`walked` bytes along
+        // the line) passes the kernel's reach.
+        let next_in_line = |mut q: u64, e: u64, walked: &mut u64| -> Option<Option<u64>> {
+            while q < e && text[q as usize] != self.term {
+                if is_match(q) {
+                    return Some(Some(q));
+                }
+                *walked += 1;
+                if *walked > reach {
+                    return None;
+                }
+                q += 1;
+            }
+            Some(None)
+        };
         for &p in matches {
             let k = self.starts.partition_point(|&s| s <= p);
             if k == 0 || p >= self.ends[k - 1] {
@@ -200,22 +216,9 @@ impl Tally {
                             }
                             Some(false) => {}
                         }
-                        let mut q = at + 1;
-                        let mut next = false;
-                        while q < e && text[q as usize] != self.term {
-                            if is_match(q) {
-                                next = true;
-                                break;
-                            }
-                            walked += 1;
-                            if walked > reach {
-                                return None;
-                            }
-                            q += 1;
-                        }
-                        if !next {
+                        let Some(q) = next_in_line(at + 1, e, &mut walked)? else {
                             break;
-                        }
+                        };
                         at = q;
                     }
                     continue;
@@ -228,22 +231,9 @@ impl Tally {
             let (mut at, mut walked) = (p, 0u64);
             loop {
                 counts[k].matches += 1;
-                let mut q = at + len_at(at);
-                let mut next = false;
-                while q < e && text[q as usize] != self.term {
-                    if is_match(q) {
-                        next = true;
-                        break;
-                    }
-                    walked += 1;
-                    if walked > reach {
-                        return None;
-                    }
-                    q += 1;
-                }
-                if !next {
+                let Some(q) = next_in_line(at + len_at(at), e, &mut walked)? else {
                     break;
-                }
+                };
                 at = q;
             }
         }
