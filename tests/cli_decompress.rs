@@ -9,43 +9,9 @@
 
 mod common;
 
-use common::Sandbox;
-use std::io::Write;
+use common::{compress, Sandbox, COMPRESSED as FORMATS};
 
 const TEXT: &str = "alpha one\nbeta two\nalpha three\ngamma\n";
-
-/// The formats, by the extension their files get here.
-const FORMATS: [&str; 5] = ["gz", "zst", "bz2", "xz", "lz4"];
-
-/// `text` compressed as `ext` says, by the crates.
-fn compress(ext: &str, text: &[u8]) -> Vec<u8> {
-    match ext {
-        "gz" => {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            e.write_all(text).unwrap();
-            e.finish().unwrap()
-        }
-        "zst" => zstd::encode_all(text, 3).unwrap(),
-        "bz2" => {
-            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
-            e.write_all(text).unwrap();
-            e.finish().unwrap()
-        }
-        "xz" => {
-            let mut e = liblzma::write::XzEncoder::new(Vec::new(), 6);
-            e.write_all(text).unwrap();
-            e.finish().unwrap()
-        }
-        "lz4" => {
-            // With the content checksum, as the `lz4` tool writes frames.
-            let info = lz4_flex::frame::FrameInfo::new().content_checksum(true);
-            let mut e = lz4_flex::frame::FrameEncoder::with_frame_info(info, Vec::new());
-            e.write_all(text).unwrap();
-            e.finish().unwrap()
-        }
-        other => panic!("no format {other}"),
-    }
-}
 
 /// A sandbox holding `log.EXT` for every format.
 fn logs() -> Sandbox {

@@ -12,7 +12,6 @@ mod common;
 
 use common::Sandbox;
 use proptest::prelude::*;
-use std::io::Write;
 
 /// Offsets: a1 0, b2 9, c3 23, d4 29, e5 42, f6 48, g7 61.
 const TEXT: &str = "a1 start\nb2 ERROR disk\nc3 ok\nd4 ERROR net\ne5 ok\nf6 ERROR cpu\ng7 end\n";
@@ -21,13 +20,11 @@ const TEXT: &str = "a1 start\nb2 ERROR disk\nc3 ok\nd4 ERROR net\ne5 ok\nf6 ERRO
 const CUTS: [usize; 5] = [5, 14, 30, 44, 60];
 
 fn gzip(text: &[u8]) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(text).unwrap();
-    e.finish().unwrap()
+    common::compress("gz", text)
 }
 
 fn zstd(text: &[u8]) -> Vec<u8> {
-    zstd::encode_all(text, 3).unwrap()
+    common::compress("zst", text)
 }
 
 /// A skippable frame, as pzstd writes before each frame.

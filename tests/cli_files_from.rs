@@ -158,11 +158,8 @@ fn listed_directories_follow_the_operand_rules() {
 
 #[test]
 fn listed_compressed_files_with_decompress() {
-    use std::io::Write;
     let s = files();
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(b"error zipped\n").unwrap();
-    s.write("z.gz", e.finish().unwrap());
+    s.write("z.gz", common::compress("gz", b"error zipped\n"));
     s.write("list", "z.gz\na.log\n");
     s.grep(&["--decompress", "--files-from", "list", "error"])
         .expect("z.gz:error zipped\na.log:error one\n", "", 0);
