@@ -12,7 +12,7 @@
 
 mod common;
 
-use common::{bin, compress, XorShift, COMPRESSED as FORMATS};
+use common::{bin, compress, real_gpu, XorShift, COMPRESSED as FORMATS};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -29,26 +29,6 @@ fn run(engine: &str, args: &[String], dir: &Path, env: &[(&str, String)]) -> Out
         .env_remove("GREP_COLORS")
         .output()
         .expect("run gpugrep")
-}
-
-/// Whether `--engine gpu` runs here.
-fn real_gpu() -> bool {
-    let probe = tempfile::tempdir().unwrap();
-    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let out = run(
-        "gpu",
-        &["-q".into(), "x".into(), "x".into()],
-        probe.path(),
-        &[],
-    );
-    if out.status.code() != Some(0) {
-        eprintln!(
-            "GPU part skipped: no GPU: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-        return false;
-    }
-    true
 }
 
 /// `text` cut at `cuts` into members or frames, each compressed alone.

@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{bin, XorShift};
+use common::{bin, real_gpu, XorShift};
 use std::process::{Command, Output};
 
 fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
@@ -49,21 +49,6 @@ fn run_with(
 /// The environment that runs the GPU pipeline simulated on the CPU.
 fn simulate() -> (String, String) {
     ("GPUGREP_GPU_SIMULATE".to_string(), "1".to_string())
-}
-
-/// Whether `--engine gpu` runs here; says so on stderr when it does not.
-fn real_gpu() -> bool {
-    let probe = tempfile::tempdir().unwrap();
-    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let out = run("gpu", &["-q".into(), "x".into(), "x".into()], probe.path());
-    let ok = out.status.code() == Some(0);
-    if !ok {
-        eprintln!(
-            "GPU part skipped: no GPU: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
-    }
-    ok
 }
 
 /// `--json` output without its timings, which differ from run to run.

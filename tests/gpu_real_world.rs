@@ -268,19 +268,7 @@ fn simulated_pipeline_counts_real_world_files_as_cpu_engine() {
 
 #[test]
 fn gpu_counts_real_world_files_as_cpu_engine() {
-    let probe = tempfile::tempdir().unwrap();
-    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
-    let out = run(
-        "gpu",
-        &["-q".into(), "x".into(), "x".into()],
-        probe.path(),
-        &[],
-    );
-    if out.status.code() != Some(0) {
-        eprintln!(
-            "GPU part skipped: no GPU: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        );
+    if !common::real_gpu() {
         return;
     }
     assert_eq!(differential(cases(300), false), 0);

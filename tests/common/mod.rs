@@ -387,3 +387,23 @@ pub fn compress(ext: &str, text: &[u8]) -> Vec<u8> {
         other => panic!("no format {other}"),
     }
 }
+
+/// Whether `--engine gpu` runs here (a GPU, its driver, our kernels);
+/// says so on stderr when it does not, so GPU tests skip visibly.
+pub fn real_gpu() -> bool {
+    let probe = tempfile::tempdir().unwrap();
+    std::fs::write(probe.path().join("x"), b"x\n").unwrap();
+    let out = Command::new(bin())
+        .args(["--engine=gpu", "-q", "x", "x"])
+        .current_dir(probe.path())
+        .output()
+        .expect("run gpugrep");
+    let ok = out.status.code() == Some(0);
+    if !ok {
+        eprintln!(
+            "GPU part skipped: no GPU: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+    }
+    ok
+}
