@@ -13,19 +13,7 @@ proptest! {
         cuts in prop::collection::vec(0usize..300, 0..6),
         pattern in prop::collection::vec(prop::sample::select(b"ab".to_vec()), 1..3),
     ) {
-        // Files: the text cut at `cuts`, each followed by a terminator.
-        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % text.len()).collect();
-        cuts.extend([0, text.len()]);
-        cuts.sort_unstable();
-        cuts.dedup();
-        let mut chunk = Vec::new();
-        let (mut starts, mut ends) = (Vec::new(), Vec::new());
-        for w in cuts.windows(2) {
-            starts.push(chunk.len() as u64);
-            chunk.extend_from_slice(&text[w[0]..w[1]]);
-            ends.push(chunk.len() as u64);
-            chunk.push(b'\n');
-        }
+        let (chunk, starts, ends) = files(&text, cuts);
         let matches: Vec<u64> = (0..chunk.len())
             .filter(|&p| chunk[p..].starts_with(&pattern))
             .map(|p| p as u64)
