@@ -126,6 +126,10 @@ pub struct Knobs {
     /// engine for two or more regular expressions, instead of the one
     /// chosen by their number and literals. Tests and measurement.
     pub rule_pack: Knob<RulePack>,
+    /// `GPUGREP_LEAD_FILES` (count): how many results the ordered walk's
+    /// threads may hold for the printer (default 65,536). Test only: a
+    /// small value makes threads wait on a small tree.
+    pub lead_files: Knob<usize>,
 }
 
 /// One parse rule per kind of value.
@@ -221,6 +225,7 @@ impl Knobs {
             split_min: read(lookup, "GPUGREP_SPLIT_MIN"),
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
+            lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
         }
     }
 

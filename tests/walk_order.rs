@@ -8,11 +8,16 @@ use common::XorShift;
 use std::process::Command;
 
 fn run(args: &[&str], dir: &std::path::Path) -> (Vec<u8>, i32) {
-    let out = Command::new(common::bin())
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    run_with(args, dir, None)
+}
+
+/// `run`, with `GPUGREP_LEAD_FILES` set to `lead` when given.
+fn run_with(args: &[&str], dir: &std::path::Path, lead: Option<&str>) -> (Vec<u8>, i32) {
+    let mut cmd = Command::new(common::bin());
+    if let Some(lead) = lead {
+        cmd.env("GPUGREP_LEAD_FILES", lead);
+    }
+    let out = cmd.args(args).current_dir(dir).output().unwrap();
     (out.stdout, out.status.code().unwrap())
 }
 
@@ -87,8 +92,9 @@ fn thousands_of_files_in_many_threads_print_what_one_thread_prints() {
 }
 
 /// A flat directory of more files than threads may run ahead of the printer
-/// (4,096 with 16 threads): its batches are searched while it is still
-/// being read, before the printer knows its order, and threads then wait.
+/// (`GPUGREP_LEAD_FILES`, 65,536 by default; 4,096 and 300 here): its
+/// batches are searched while it is still being read, before the printer
+/// knows its order, and threads then wait.
 #[test]
 fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
     let dir = tempfile::tempdir().unwrap();
@@ -104,10 +110,15 @@ fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
         &["-rn", "-m1", "aba"],
     ] {
         let one = run(&[&["-j1"][..], args].concat(), dir.path());
-        for threads in ["-j2", "-j16"] {
-            let many = run(&[&[threads][..], args].concat(), dir.path());
-            assert!(many.0 == one.0, "{args:?} {threads}");
-            assert_eq!(many.1, one.1, "{args:?} {threads}");
+        for (threads, lead) in [
+            ("-j2", None),
+            ("-j16", None),
+            ("-j16", Some("4096")),
+            ("-j4", Some("300")),
+        ] {
+            let many = run_with(&[&[threads][..], args].concat(), dir.path(), lead);
+            assert!(many.0 == one.0, "{args:?} {threads} {lead:?}");
+            assert_eq!(many.1, one.1, "{args:?} {threads} {lead:?}");
         }
     }
 }

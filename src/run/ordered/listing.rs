@@ -13,13 +13,13 @@ use std::path::Path;
 /// Lists directory `path` (node `node`) as a task: its subdirectories
 /// become tasks, its files batches to search, and the printer gets its
 /// children in name order. In a large directory (more than
-/// [`STREAM_AFTER`] entries), up to `early` more files are queued in
-/// batches as they are read, while the rest is still being read: searching
-/// needs no order, only printing does, and one thread reading and sorting
-/// 20,000 names would otherwise keep every other thread waiting. The rest
-/// is batched in name order after the sort, so the printer's next file is
-/// in the earliest batch (what the throttle's trades rely on), and the
-/// early batches stay within what threads may run ahead by.
+/// [`STREAM_AFTER`] entries), the later files are queued in batches as
+/// they are read: searching needs no order, only printing does, and one
+/// thread reading 20,512 names took 21 ms on the H100 host, half of the
+/// whole search, while the other threads waited (with 2,048 files
+/// streamed: 44 ms, with all: 36 ms, ripgrep 38.6 ms). The first entries
+/// are batched in name order after the sort; the printer's next file may
+/// be in any streamed batch, which the throttle's trades look for by id.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn list(
     shared: &Shared,
@@ -29,7 +29,7 @@ pub(super) fn list(
     op: usize,
     node: usize,
     path: &Path,
-    (early, workers): (usize, usize),
+    workers: usize,
 ) -> Msg {
     let mut lister = Lister {
         ids,
@@ -44,7 +44,7 @@ pub(super) fn list(
     let mut rest = Vec::new();
     let mut streamed = Vec::new();
     let read = tree::read(&shared.cfg, filters, path, |entry| match entry {
-        Entry::Item(item) if rest.len() >= STREAM_AFTER && streamed.len() < early => {
+        Entry::Item(item) if rest.len() >= STREAM_AFTER => {
             let name = entry_name(&item);
             streamed.push((name, lister.file(item)));
             if lister.batch.len() >= WALK_BATCH {

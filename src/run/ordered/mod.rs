@@ -22,12 +22,12 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
+use super::parallel::{error_result, Job, WALK_BATCH};
 use super::{Printed, Shared};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
 use inbox::{Inbox, Want};
-use lead::Lead;
+use lead::{Lead, FILES_AHEAD};
 use listing::list;
 use printer::Printer;
 use queue::{Queue, QueueState, Task, Work};
@@ -131,7 +131,9 @@ pub(super) fn search_trees(
     };
     let lead = Lead::new(known.values());
     let stop = AtomicBool::new(false);
-    let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
+    let ahead = crate::knobs::get()
+        .lead_files
+        .or(FILES_AHEAD.max(2 * WALK_BATCH * workers));
     let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
         for _ in 0..workers {
@@ -157,16 +159,7 @@ pub(super) fn search_trees(
                     match task.work {
                         Work::List(node, path) => {
                             let op = task.key.0;
-                            inbox.send(list(
-                                shared,
-                                filters,
-                                ids,
-                                queue,
-                                op,
-                                node,
-                                &path,
-                                (ahead / 2, workers),
-                            ));
+                            inbox.send(list(shared, filters, ids, queue, op, node, &path, workers));
                         }
                         Work::Search(batch) => {
                             // What is left of a batch goes back to the

@@ -3,7 +3,7 @@
 //! result in turn.
 
 use super::inbox::{Inbox, Want};
-use super::lead::Lead;
+use super::lead::{held, Lead};
 use super::{Child, Msg};
 use crate::run::one::FileResult;
 use crate::run::{Printed, Shared};
@@ -50,8 +50,7 @@ impl Printer<'_> {
                         if let Some(last) = path.last_mut() {
                             last.1 += 1;
                         }
-                        let bytes = result.as_ref().map_or(0, |r| r.out.len());
-                        self.lead.printed(bytes);
+                        self.lead.printed(held(&result));
                         let mut result = result?;
                         state.emit(self.shared, out, &mut result)?;
                         if state.stop(self.shared) {
