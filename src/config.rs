@@ -248,6 +248,12 @@ impl Config {
         })
     }
 
+    /// Only which lines match matters, not where in them: no `-o`, colour,
+    /// `--count-matches` or JSON (whose lines carry their submatches).
+    pub fn lines_only(&self) -> bool {
+        !(self.only_matching || self.color || self.json || self.mode == Mode::CountMatches)
+    }
+
     /// True when output needs line numbers counted.
     pub fn needs_line_numbers(&self) -> bool {
         self.line_number || self.json

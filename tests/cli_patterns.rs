@@ -939,3 +939,41 @@ fn word_boundary_next_to_combining_mark_is_gnus() {
     s.grep(&["-w", "-o", "-n", ".", "n"])
         .expect("3:x\n3:y\n5:z\n", "", 0);
 }
+
+/// Where only the lines matter, a literal set drops the literals holding
+/// another one ("other" holds "the"); the lines selected must be those the
+/// regex engine selects for the same words (`(word)` keeps them a regex).
+#[test]
+fn literal_set_without_its_longer_words_selects_the_regex_lines() {
+    let s = Sandbox::new();
+    let mut rng = common::XorShift(0x9e37_79b9_7f4a_7c15);
+    for round in 0..20 {
+        let words: Vec<String> = (0..2 + rng.below(12))
+            .map(|_| {
+                let len = 1 + rng.below(4);
+                String::from_utf8(rng.bytes(len, b"abAB")).unwrap()
+            })
+            .collect();
+        let text = rng.bytes(400, b"abAB\n");
+        s.write("t", &text);
+        s.write("lits", words.join("\n") + "\n");
+        let regex: Vec<String> = words.iter().map(|w| format!("({w})")).collect();
+        s.write("regex", regex.join("\n") + "\n");
+        for opts in [
+            &["-c"][..],
+            &["-n"],
+            &["-v", "-n"],
+            &["-l"],
+            &["-i", "-c"],
+            &["-i", "-v", "-n"],
+        ] {
+            let lits = s.grep(&[opts, &["-F", "-f", "lits", "t"]].concat()).run();
+            let regex = s.grep(&[opts, &["-E", "-f", "regex", "t"]].concat()).run();
+            assert_eq!(
+                lits.stdout, regex.stdout,
+                "round {round} {opts:?} {words:?}"
+            );
+            assert_eq!(lits.code, regex.code, "round {round} {opts:?}");
+        }
+    }
+}

@@ -27,6 +27,7 @@ use super::translate::{escape_literal, translate};
 mod expr;
 mod gpu_plan;
 mod literals;
+mod minimal;
 mod pack;
 mod split;
 

@@ -70,6 +70,10 @@ pub(super) fn compile_literals(
     lits.sort();
     lits.dedup();
     let ci = cfg.ignore_case;
+    let all = lits.len();
+    if cfg.lines_only() && !cfg.word && !cfg.line {
+        lits = super::minimal::substring_minimal(lits, ci);
+    }
     let exact_single = lits.len() == 1 && !ci;
     let gpu = if exact_single {
         Some(GpuPlan::Literal(lits[0].clone()))
@@ -134,7 +138,13 @@ pub(super) fn compile_literals(
         prefilter,
         confirm,
         gpu,
-        description: format!("{} literal(s), {engine}{check}", lits.len()),
+        description: match lits.len() == all {
+            true => format!("{all} literal(s), {engine}{check}"),
+            false => format!(
+                "{all} literal(s), {} holding no other (only lines matter), {engine}{check}",
+                lits.len()
+            ),
+        },
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
     })
