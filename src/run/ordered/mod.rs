@@ -124,10 +124,12 @@ pub(super) fn search_trees(
         state: Mutex::new(QueueState {
             tasks: tasks.into_iter().map(Reverse).collect(),
             listing: 0,
+            searching: 0,
             closed: false,
             idle: 0,
         }),
         ready: Condvar::new(),
+        held: (0..workers).map(|_| Mutex::new(None)).collect(),
     };
     let lead = Lead::new(known.values());
     let stop = AtomicBool::new(false);
@@ -136,13 +138,14 @@ pub(super) fn search_trees(
         .or(FILES_AHEAD.max(2 * WALK_BATCH * workers));
     let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
-        for _ in 0..workers {
+        for w in 0..workers {
             let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);
             let (lead, stop) = (&lead, &stop);
             scope.spawn(move || {
                 // Tells the printer this thread ended, however it ends.
                 let _closing = Closing(inbox);
-                while let Some(mut task) = queue.take() {
+                let mut searched = false;
+                while let Some(mut task) = queue.take(searched) {
                     // Too far ahead of the printer: earlier work first, or
                     // wait for it to catch up.
                     while lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
@@ -156,6 +159,7 @@ pub(super) fn search_trees(
                         }
                         std::thread::sleep(std::time::Duration::from_micros(100));
                     }
+                    searched = matches!(task.work, Work::Search(_));
                     match task.work {
                         Work::List(node, path) => {
                             let op = task.key.0;
@@ -164,10 +168,10 @@ pub(super) fn search_trees(
                         Work::Search(batch) => {
                             // What is left of a batch goes back to the
                             // queue when its output passes the lead (dense
-                            // output).
+                            // output); idle threads may take part of it.
                             let mut results = Vec::with_capacity(batch.len());
-                            let mut items = batch.into_iter();
-                            for (id, item) in items.by_ref() {
+                            queue.hold(w, task.key, batch);
+                            while let Some((id, item)) = queue.next_held(w) {
                                 let result = match &item {
                                     Item::Error(msg) => Ok(error_result(msg)),
                                     Item::Input(input) => job(id, input, None),
@@ -175,19 +179,9 @@ pub(super) fn search_trees(
                                 lead.add(&result);
                                 results.push((id, result));
                                 if lead.too_many_bytes() {
+                                    queue.release_held(w);
                                     break;
                                 }
-                            }
-                            let rest: Vec<_> = items.collect();
-                            if !rest.is_empty() {
-                                let work = Work::Search(rest);
-                                queue.add(
-                                    vec![Task {
-                                        key: task.key,
-                                        work,
-                                    }],
-                                    false,
-                                );
                             }
                             inbox.send(Msg::Found(results));
                         }

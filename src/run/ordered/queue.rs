@@ -4,7 +4,7 @@
 use super::inbox::Want;
 use crate::input::walk::Item;
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex};
 
@@ -47,11 +47,21 @@ impl Ord for Task {
 pub(super) struct Queue {
     pub(super) state: Mutex<QueueState>,
     pub(super) ready: Condvar,
+    /// Each worker's batch under way (`hold`), open to [`Queue::steal`].
+    pub(super) held: Vec<Mutex<Option<Held>>>,
+}
+
+/// The files of a batch a worker has not begun yet.
+pub(super) struct Held {
+    key: Key,
+    items: VecDeque<(usize, Item)>,
 }
 
 pub(super) struct QueueState {
     pub(super) tasks: BinaryHeap<Reverse<Task>>,
     pub(super) listing: usize,
+    /// Threads searching a batch, which they may still share.
+    pub(super) searching: usize,
     pub(super) closed: bool,
     /// Threads waiting for a task (a wake-up is a system call: only
     /// they are woken).
@@ -59,21 +69,32 @@ pub(super) struct QueueState {
 }
 
 impl Queue {
-    /// The earliest task, waiting while threads still listing may add one;
-    /// `None` when all is done or the search stopped.
-    pub(super) fn take(&self) -> Option<Task> {
+    /// The earliest task, else part of a batch another worker holds
+    /// ([`Queue::steal`]), waiting while threads still listing may add
+    /// tasks or threads searching may take more batches; `None` when all
+    /// is done or the search stopped. `searched`: the caller's last task
+    /// was a search.
+    pub(super) fn take(&self, searched: bool) -> Option<Task> {
         let mut s = self.state.lock().ok()?;
+        s.searching -= usize::from(searched);
         loop {
             if s.closed {
                 return None;
             }
             if let Some(Reverse(task)) = s.tasks.pop() {
-                if matches!(task.work, Work::List(..)) {
-                    s.listing += 1;
+                match task.work {
+                    Work::List(..) => s.listing += 1,
+                    Work::Search(_) => s.searching += 1,
                 }
                 return Some(task);
             }
-            if s.listing == 0 {
+            if let Some(task) = self.steal() {
+                s.searching += 1;
+                return Some(task);
+            }
+            if s.listing == 0 && s.searching == 0 {
+                drop(s);
+                self.ready.notify_all();
                 return None;
             }
             s.idle += 1;
@@ -90,7 +111,10 @@ impl Queue {
                 s.listing -= usize::from(listed);
                 let wake = tasks.len().min(s.idle);
                 s.tasks.extend(tasks.into_iter().map(Reverse));
-                (s.listing == 0 && s.tasks.is_empty(), wake)
+                (
+                    s.listing == 0 && s.searching == 0 && s.tasks.is_empty(),
+                    wake,
+                )
             }
             Err(_) => (true, 0),
         };
@@ -137,11 +161,83 @@ impl Queue {
                 _ => return task,
             },
         };
-        if matches!(first.work, Work::List(..)) {
-            s.listing += 1;
+        // The counts follow the tasks: a listing given back is no longer
+        // under way.
+        for (t, sign) in [(&task, -1), (&first, 1)] {
+            let count = match t.work {
+                Work::List(..) => &mut s.listing,
+                Work::Search(_) => &mut s.searching,
+            };
+            *count = count.wrapping_add_signed(sign);
         }
         s.tasks.push(Reverse(task));
         first
+    }
+
+    /// Worker `w` begins on `batch` (`key`): its files wait in the
+    /// worker's slot, where an idle thread may take the later half (see
+    /// [`Queue::steal`]); one is woken if some wait.
+    pub(super) fn hold(&self, w: usize, key: Key, batch: Vec<(usize, Item)>) {
+        let many = batch.len() > 1;
+        if let Ok(mut held) = self.held[w].lock() {
+            *held = Some(Held {
+                key,
+                items: batch.into(),
+            });
+        }
+        if many {
+            // Under the lock, so a thread about to wait sees the files or
+            // is woken.
+            if let Ok(s) = self.state.lock() {
+                if s.idle > 0 {
+                    self.ready.notify_one();
+                }
+            }
+        }
+    }
+
+    /// The next file of worker `w`'s batch.
+    pub(super) fn next_held(&self, w: usize) -> Option<(usize, Item)> {
+        let mut held = self.held[w].lock().ok()?;
+        let next = held.as_mut().and_then(|h| h.items.pop_front());
+        if next.is_none() {
+            *held = None;
+        }
+        next
+    }
+
+    /// What is left of worker `w`'s batch goes back to the queue (its
+    /// output passed the lead's bound).
+    pub(super) fn release_held(&self, w: usize) {
+        let held = self.held[w].lock().ok().and_then(|mut h| h.take());
+        if let Some(Held { key, items }) = held.filter(|h| !h.items.is_empty()) {
+            let work = Work::Search(items.into());
+            self.add(vec![Task { key, work }], false);
+        }
+    }
+
+    /// The later half of the fullest batch a worker holds (two files or
+    /// more), as a task. Batches hold at least 8 files (a batch of tiny
+    /// files costs more to hand out than to search), so 64 logs of 32 MiB
+    /// in one directory were 8 batches for 16 threads: 100 rules over
+    /// 2 GiB took 2.0 s (rg 1.0 s), with batches of 4 files 1.2 s.
+    fn steal(&self) -> Option<Task> {
+        let fullest = self
+            .held
+            .iter()
+            .filter_map(|h| h.lock().ok())
+            .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
+            .enumerate()
+            .max_by_key(|&(_, n)| n)
+            .filter(|&(_, n)| n > 1)?
+            .0;
+        let mut held = self.held[fullest].lock().ok()?;
+        let h = held.as_mut().filter(|h| h.items.len() > 1)?;
+        let rest = h.items.split_off(h.items.len() / 2);
+        Some(Task {
+            key: h.key.clone(),
+            work: Work::Search(rest.into()),
+        })
     }
 
     pub(super) fn close(&self) {
