@@ -247,3 +247,6 @@ impl Queue {
         self.ready.notify_all();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,77 @@
+use super::*;
+use crate::input::walk::Input;
+
+fn queue(workers: usize) -> Queue {
+    Queue {
+        state: Mutex::new(QueueState {
+            tasks: BinaryHeap::new(),
+            listing: 0,
+            searching: 0,
+            closed: false,
+            idle: 0,
+        }),
+        ready: Condvar::new(),
+        held: (0..workers).map(|_| Mutex::new(None)).collect(),
+    }
+}
+
+fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
+    ids.map(|id| {
+        let input = Input {
+            name: format!("f{id}").into_bytes(),
+            path: None,
+            from_recursion: true,
+        };
+        (id, Item::Input(input))
+    })
+    .collect()
+}
+
+fn ids(task: &Task) -> Vec<usize> {
+    match &task.work {
+        Work::Search(b) => b.iter().map(|(id, _)| *id).collect(),
+        Work::List(..) => Vec::new(),
+    }
+}
+
+/// A worker with nothing queued takes the later half of the batch another
+/// worker holds; the holder keeps the first half, in order.
+#[test]
+fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
+    let q = queue(2);
+    q.add(
+        vec![Task {
+            key: (0, vec![1]),
+            work: Work::Search(batch(0..8)),
+        }],
+        false,
+    );
+    let first = q.take(false).unwrap();
+    assert_eq!(ids(&first), (0..8).collect::<Vec<_>>());
+    q.hold(0, first.key, batch(0..8));
+    let stolen = q.take(false).unwrap();
+    assert_eq!(ids(&stolen), vec![4, 5, 6, 7]);
+    let kept: Vec<usize> = std::iter::from_fn(|| q.next_held(0))
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(kept, vec![0, 1, 2, 3]);
+}
+
+/// A batch of one file is not split, and the work ends once every worker
+/// that searched asks again.
+#[test]
+fn one_file_is_never_taken_and_the_queue_ends_when_all_are_done() {
+    let q = queue(2);
+    q.add(
+        vec![Task {
+            key: (0, vec![1]),
+            work: Work::Search(batch(0..1)),
+        }],
+        false,
+    );
+    let task = q.take(false).unwrap();
+    q.hold(0, task.key, batch(0..1));
+    assert!(q.steal().is_none());
+    assert!(q.next_held(0).is_some());
+    assert!(q.take(true).is_none());
+}
