@@ -100,3 +100,6 @@ impl Matcher for Split {
         None
     }
 }
+
+#[cfg(test)]
+mod tests;
