@@ -349,15 +349,10 @@ impl QGram {
         })
     }
 
-    /// [`Matcher::find_at`], with folding a compile-time constant so that
+    /// [`QGram::find_before`], with folding a compile-time constant so that
     /// the case-sensitive scan does not OR zeros into every window.
     #[inline(always)]
-    fn scan<const FOLD: bool>(
-        &self,
-        hay: &[u8],
-        at: usize,
-        limit: usize,
-    ) -> Option<Range<usize>> {
+    fn scan<const FOLD: bool>(&self, hay: &[u8], at: usize, limit: usize) -> Option<Range<usize>> {
         debug_assert_eq!(FOLD, self.fold);
         let n = hay.len();
         if at > n || n - at < self.q || at >= limit {
