@@ -79,7 +79,12 @@ pub(super) fn compile_literals(
         let set = lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty());
         set.then(|| GpuPlan::LiteralSet(lits.clone()))
     };
-    let (mut prefilter, mut engine) = literal_engine(&lits, ci)?;
+    let Engine {
+        exact,
+        lines,
+        name: mut engine,
+    } = engines(&lits, ci, cfg.terminator)?;
+    let mut prefilter = exact;
     let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
     } else if cfg.word {
@@ -131,6 +136,12 @@ pub(super) fn compile_literals(
         let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
         confirm.get_or_insert(exact);
         engine = how;
+    } else if let (None, Some(lines)) = (&confirm, lines) {
+        // Lines are selected by any match in them; the exact engine finds
+        // what to print.
+        confirm = Some(std::mem::replace(&mut prefilter, lines));
+        engine =
+            "q-gram filter, aho-corasick for patterns under 4 bytes, lines by their first match";
     }
     Ok(Compiled {
         prefilter,
@@ -172,42 +183,52 @@ pub(super) fn literal_engine(
     lits: &[Vec<u8>],
     ci: bool,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    let e = engines(lits, ci, b'\n')?;
+    Ok((e.exact, e.name))
+}
+
+/// A literal set's engines (see [`literal_engine`]).
+struct Engine {
+    /// Leftmost-longest matches.
+    exact: Box<dyn Matcher>,
+    /// Where cheaper, a finder of the lines holding a match (lines ended by
+    /// the terminator given to [`engines`]), sharing `exact`'s parts.
+    lines: Option<Box<dyn Matcher>>,
+    name: &'static str,
+}
+
+fn engines(lits: &[Vec<u8>], ci: bool, terminator: u8) -> Result<Engine, PatternError> {
+    let engine = |exact: Box<dyn Matcher>, name| Engine {
+        exact,
+        lines: None,
+        name,
+    };
     if lits.len() == 1 && !ci {
-        return Ok((Box::new(cpu::Literal::new(&lits[0])), "memmem"));
+        return Ok(engine(Box::new(cpu::Literal::new(&lits[0])), "memmem"));
     }
     let bytes: usize = lits.iter().map(Vec::len).sum();
-    if lits.len() >= QGRAM_MIN_PATTERNS || bytes >= QGRAM_MIN_BYTES {
-        if let Some(large) = large_set_engine(lits, ci)? {
-            return Ok(large);
+    let large = lits.len() >= QGRAM_MIN_PATTERNS || bytes >= QGRAM_MIN_BYTES;
+    // The q-gram filter keyed by 4 bytes or more: the short patterns, if
+    // any, through their own DFA (`qgram::Split`). Not for a set with an
+    // empty pattern or nothing of 4 bytes.
+    if large && !lits.iter().any(Vec::is_empty) {
+        let (short, long): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+            lits.iter().cloned().partition(|l| l.len() < SHORT_BELOW);
+        if let Some(long) = QGram::new(&long, ci) {
+            if short.is_empty() {
+                return Ok(engine(Box::new(long), "q-gram filter"));
+            }
+            let short = build_ac(&short, ci, MatchKind::LeftmostLongest)?;
+            let split = Split::new(short, long);
+            return Ok(Engine {
+                lines: Some(Box::new(split.lines(terminator))),
+                exact: Box::new(split),
+                name: "q-gram filter, aho-corasick for patterns under 4 bytes",
+            });
         }
     }
     let ac = build_ac(lits, ci, MatchKind::LeftmostLongest)?;
-    Ok((Box::new(cpu::Literals::new(ac)), "aho-corasick"))
-}
-
-/// The q-gram filter for a large set, keyed by 4 bytes or more: the short
-/// patterns, if any, through their own DFA (`qgram::Split`). None when
-/// the set has an empty pattern or nothing of 4 bytes.
-fn large_set_engine(
-    lits: &[Vec<u8>],
-    ci: bool,
-) -> Result<Option<(Box<dyn Matcher>, &'static str)>, PatternError> {
-    if lits.iter().any(Vec::is_empty) {
-        return Ok(None);
-    }
-    let (short, long): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
-        lits.iter().cloned().partition(|l| l.len() < SHORT_BELOW);
-    let Some(long) = QGram::new(&long, ci) else {
-        return Ok(None);
-    };
-    if short.is_empty() {
-        return Ok(Some((Box::new(long), "q-gram filter")));
-    }
-    let short = build_ac(&short, ci, MatchKind::LeftmostLongest)?;
-    Ok(Some((
-        Box::new(Split::new(short, long)),
-        "q-gram filter, aho-corasick for patterns under 4 bytes",
-    )))
+    Ok(engine(Box::new(cpu::Literals::new(ac)), "aho-corasick"))
 }
 
 /// Pattern bytes up to which a full DFA is built (it scans several times

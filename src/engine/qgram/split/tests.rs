@@ -54,6 +54,30 @@ fn check(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Result<(), Test
         .map(|m| m.range())
         .collect();
     prop_assert_eq!(got, want);
+    check_lines(&m, pats, fold, hay, at)
+}
+
+/// The line finder's answer is a match of some pattern in the line of the
+/// leftmost match (lines ended by `\n`).
+fn check_lines(
+    m: &Split,
+    pats: &[Vec<u8>],
+    fold: bool,
+    hay: &[u8],
+    at: usize,
+) -> Result<(), TestCaseError> {
+    let lines = m.lines(b'\n');
+    let line_of = |pos: usize| hay[..pos].iter().filter(|&&b| b == b'\n').count();
+    match (lines.find_at(hay, at), oracle(pats, fold, hay, at)) {
+        (Some(got), Some(want)) => {
+            prop_assert_eq!(line_of(got.start), line_of(want.start));
+            let at_got = oracle(pats, fold, hay, got.start);
+            prop_assert_eq!(at_got.as_ref().map(|r| r.start), Some(got.start));
+            prop_assert!(got.end <= got.start + at_got.map_or(0, |r| r.len()));
+            prop_assert!(lines.selects_lines());
+        }
+        (got, want) => prop_assert_eq!(got, want),
+    }
     Ok(())
 }
 
@@ -133,4 +157,15 @@ fn matches_past_the_first_windows_and_at_the_end() {
     assert_eq!(m.find_at(&hay, 10_001), Some(10_004..10_005));
     assert_eq!(m.find_at(&hay, hay.len()), None);
     assert_eq!(m.find_at(&hay, hay.len() + 1), None);
+}
+
+#[test]
+fn lines_take_a_long_match_in_an_earlier_line() {
+    let pats = [b"q".to_vec(), b"wxyz".to_vec()];
+    let lines = split(&pats, false).lines(b'\n');
+    assert_eq!(lines.find_at(b"..wxyz.\n.q.wxyz", 0), Some(2..6));
+    // In the short match's line, the short match does.
+    assert_eq!(lines.find_at(b"...\n.wxyz.q", 0), Some(10..11));
+    assert_eq!(lines.find_at(b"...\n.wxyz.q", 4), Some(10..11));
+    assert_eq!(lines.find_at(b"...\n....\n", 0), None);
 }
