@@ -326,6 +326,42 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Large sets with 1- to 3-byte patterns (a word list's "a", "of"), and
+    /// sets of few long patterns but many bytes: the q-gram filter with the
+    /// short patterns split off, same lines as the oracle.
+    #[test]
+    fn large_sets_with_short_patterns_match_naive_oracle(
+        text in text_strategy(),
+        short in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abAB_ -".to_vec()), 1..4), 1..20),
+        long in prop::collection::vec(prop::collection::vec(prop::sample::select(b"abAB_ -".to_vec()), 4..12), 2000..2300),
+        phrases in any::<bool>(),
+        ci in any::<bool>(), word in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let long = match phrases {
+            // 80 or more phrases of about 560 bytes: under the count, over
+            // the bytes (and over Teddy's 64 patterns).
+            true => long.chunks(25).map(|c| c.concat().repeat(3)).collect(),
+            false => long,
+        };
+        let pats: Vec<Vec<u8>> = short.into_iter().chain(long).collect();
+        let cfg = config(&with_flags(vec!["-F"], ci, word, false, invert));
+        let compiled = compile(&pats, &cfg).unwrap();
+        // Unless only lines matter and the set shrank to its literals
+        // holding no other (then few enough for another engine).
+        prop_assert!(
+            compiled.description.contains("q-gram") || compiled.description.contains("holding no other"),
+            "{}",
+            compiled.description
+        );
+        let got = engine_lines(&text, &pats, &cfg);
+        let want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, false), invert);
+        prop_assert_eq!(got, want);
+    }
+}
+
 /// Regression: a set of literals found by Teddy was taken as exact for
 /// lines, which skipped the -w confirm (`xab` selected for `-w ab`).
 #[test]

@@ -349,13 +349,13 @@ impl QGram {
         })
     }
 
-    /// [`Matcher::find_at`], with folding a compile-time constant so that
+    /// [`QGram::find_before`], with folding a compile-time constant so that
     /// the case-sensitive scan does not OR zeros into every window.
     #[inline(always)]
-    fn scan<const FOLD: bool>(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+    fn scan<const FOLD: bool>(&self, hay: &[u8], at: usize, limit: usize) -> Option<Range<usize>> {
         debug_assert_eq!(FOLD, self.fold);
         let n = hay.len();
-        if at > n || n - at < self.q {
+        if at > n || n - at < self.q || at >= limit {
             return None;
         }
         let fold_or = if FOLD { 0x20 * LANES } else { 0 };
@@ -367,7 +367,7 @@ impl QGram {
         // `hay[i..i + 19]`), and three table probes (short, mid, long key).
         // Most blocks hit nothing: OR the probes together and branch once;
         // a block that hits is probed again position by position.
-        while i + 20 <= n {
+        while i + 20 <= n && i < limit {
             let block: &[u8; 20] = hay[i..i + 20].try_into().expect("20 bytes");
             let mut any = 0;
             for k in 0..8 {
@@ -375,7 +375,7 @@ impl QGram {
                 any |= t[slot(keys.short)] | t[slot(keys.mid)] | t[slot(keys.long)];
             }
             if any != 0 {
-                for k in 0..8 {
+                for k in 0..8.min(limit - i) {
                     let keys = Keys::new(load8(block, k), load8(block, k + 4), fold_or, short_mul);
                     if t[slot(keys.short)] | t[slot(keys.mid)] | t[slot(keys.long)] != 0 {
                         if let Some(len) = self.verify(&hay[i + k..], &keys) {
@@ -388,7 +388,7 @@ impl QGram {
         }
         // The last positions, one at a time, zero-padded; `verify` ignores
         // the keys that do not fit.
-        while i + self.q <= n {
+        while i + self.q <= n && i < limit {
             let rest = &hay[i..];
             let keys = Keys::new(le_padded(rest, 0), le_padded(rest, 4), fold_or, short_mul);
             if let Some(len) = self.verify(rest, &keys) {
@@ -400,13 +400,22 @@ impl QGram {
     }
 }
 
+impl QGram {
+    /// The leftmost-longest match that starts in `at..limit` (it may end
+    /// past `limit`): [`Matcher::find_at`] that stops looking at `limit`,
+    /// for a caller that already holds a match starting there.
+    pub fn find_before(&self, hay: &[u8], at: usize, limit: usize) -> Option<Range<usize>> {
+        if self.fold {
+            self.scan::<true>(hay, at, limit)
+        } else {
+            self.scan::<false>(hay, at, limit)
+        }
+    }
+}
+
 impl Matcher for QGram {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        if self.fold {
-            self.scan::<true>(hay, at)
-        } else {
-            self.scan::<false>(hay, at)
-        }
+        self.find_before(hay, at, usize::MAX)
     }
 }
 
@@ -481,6 +490,8 @@ fn le_padded(bytes: &[u8], i: usize) -> u64 {
         }
     }
 }
+
+pub mod split;
 
 #[cfg(test)]
 mod tests;

@@ -172,7 +172,14 @@ fn search_haystack(
     };
     let print = &shared.print;
     let mut printer = Printer::for_input(cfg, print, matcher, name, path, offsets, stream);
-    let confirm = shared.compiled.confirm.is_some();
+    // Whether a confirm step decides the lines: not one that only finds
+    // what to print, beside a prefilter whose hits select their lines
+    // (a large literal set's `SplitLines`, Teddy's exact literals). For
+    // the CPU prefilter this is what the searcher derives anyway; the
+    // GPU's exact offsets of the same literals then select their lines
+    // too, instead of each line being confirmed again on the CPU.
+    let c = &shared.compiled;
+    let confirm = c.confirm.is_some() && !c.prefilter.selects_lines();
     let search = Search::new(cfg, prefilter, matcher, confirm, shared.split_threads);
     let searched = search.search(hay, &mut printer)?;
     let outcome = searched.outcome;

@@ -138,6 +138,26 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `find_before` is `find_at` restricted to starts before the limit.
+    #[test]
+    fn find_before_is_find_at_below_the_limit(
+        pats in patterns(DENSE),
+        hay in haystack(DENSE),
+        fold in any::<bool>(),
+        at in any::<prop::sample::Index>(),
+        limit in any::<prop::sample::Index>(),
+    ) {
+        let at = at.index(hay.len() + 1);
+        let limit = limit.index(hay.len() + 2);
+        let m = QGram::new(&pats, fold).unwrap();
+        let want = oracle(&pats, fold, &hay, at).filter(|r| r.start < limit);
+        prop_assert_eq!(m.find_before(&hay, at, limit), want);
+    }
+}
+
 #[test]
 fn rejects_short_or_empty_sets() {
     assert!(QGram::new(&[], false).is_none());

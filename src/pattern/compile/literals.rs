@@ -2,7 +2,8 @@
 //! by `|`), and the CPU engines and GPU plan for a literal set.
 //!
 //! The cheapest exact engine is chosen for what was typed: memmem for one
-//! literal, the q-gram filter for large sets, Aho-Corasick otherwise, with
+//! literal, the q-gram filter for large sets (their patterns under 4 bytes
+//! through a small DFA beside it), Aho-Corasick otherwise, with
 //! Teddy finding the lines for a few dozen literals and for `-i` windows.
 //! Literal sets under `-w`/`-x` keep the literal prefilter and add a
 //! confirm step.
@@ -14,6 +15,7 @@ use crate::config::{Config, Syntax};
 use crate::confirm::{LineLiterals, WordLiterals};
 use crate::encoding::EncodingPlan;
 use crate::engine::cpu;
+use crate::engine::qgram::split::{Split, SHORT_BELOW};
 use crate::engine::qgram::QGram;
 use crate::engine::Matcher;
 use crate::pattern::fold;
@@ -81,7 +83,12 @@ pub(super) fn compile_literals(
         let set = lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty());
         set.then(|| GpuPlan::LiteralSet(lits.clone()))
     };
-    let (mut prefilter, mut engine) = literal_engine(&lits, ci)?;
+    let Engine {
+        exact,
+        lines,
+        name: mut engine,
+    } = engines(&lits, ci, cfg.terminator)?;
+    let mut prefilter = exact;
     let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
     } else if cfg.word {
@@ -133,6 +140,12 @@ pub(super) fn compile_literals(
         let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
         confirm.get_or_insert(exact);
         engine = how;
+    } else if let (None, Some(lines)) = (&confirm, lines) {
+        // Lines are selected by any match in them; the exact engine finds
+        // what to print.
+        confirm = Some(std::mem::replace(&mut prefilter, lines));
+        engine =
+            "q-gram filter, aho-corasick for patterns under 4 bytes, lines by their first match";
     }
     Ok(Compiled {
         prefilter,
@@ -160,26 +173,72 @@ const CI_WINDOW_VARIANTS_SLIM: usize = 32;
 const CI_WINDOW_LITERALS_MAX: usize = 16;
 
 /// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
-/// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs).
+/// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs),
+/// and the DFA's construction becomes a cost of its own (0.11 s for 10,000
+/// words, 85 % of a search of a small file).
 const QGRAM_MIN_PATTERNS: usize = 2000;
 
+/// From this many pattern bytes on, the set goes to the q-gram filter
+/// whatever its count: 1,500 phrases of 40 bytes took 49 ms to build as a
+/// DFA, which then scanned 100 MB of prose in 516 ms, against 0.3 ms and
+/// 319 ms for the filter. (1,000 words, 8 KiB, stay with the DFA: 4 ms to
+/// build, and it finds their dense matches 1.5x faster than the filter.)
+const QGRAM_MIN_BYTES: usize = 32 * 1024;
+
 /// The fastest leftmost-longest engine for a deduplicated literal set:
-/// memmem for one (case-sensitive), the q-gram filter for large sets of
-/// patterns of 2 bytes or more, an Aho-Corasick DFA otherwise.
+/// memmem for one (case-sensitive); for large sets the q-gram filter, with
+/// patterns shorter than 4 bytes split off to a small DFA
+/// (`qgram::Split`); an Aho-Corasick DFA otherwise.
 pub(super) fn literal_engine(
     lits: &[Vec<u8>],
     ci: bool,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+    let e = engines(lits, ci, b'\n')?;
+    Ok((e.exact, e.name))
+}
+
+/// A literal set's engines (see [`literal_engine`]).
+struct Engine {
+    /// Leftmost-longest matches.
+    exact: Box<dyn Matcher>,
+    /// Where cheaper, a finder of the lines holding a match (lines ended by
+    /// the terminator given to [`engines`]), sharing `exact`'s parts.
+    lines: Option<Box<dyn Matcher>>,
+    name: &'static str,
+}
+
+fn engines(lits: &[Vec<u8>], ci: bool, terminator: u8) -> Result<Engine, PatternError> {
+    let engine = |exact: Box<dyn Matcher>, name| Engine {
+        exact,
+        lines: None,
+        name,
+    };
     if lits.len() == 1 && !ci {
-        return Ok((Box::new(cpu::Literal::new(&lits[0])), "memmem"));
+        return Ok(engine(Box::new(cpu::Literal::new(&lits[0])), "memmem"));
     }
-    if lits.len() >= QGRAM_MIN_PATTERNS {
-        if let Some(q) = QGram::new(lits, ci) {
-            return Ok((Box::new(q), "q-gram filter"));
+    let bytes: usize = lits.iter().map(Vec::len).sum();
+    let large = lits.len() >= QGRAM_MIN_PATTERNS || bytes >= QGRAM_MIN_BYTES;
+    // The q-gram filter keyed by 4 bytes or more: the short patterns, if
+    // any, through their own DFA (`qgram::Split`). Not for a set with an
+    // empty pattern or nothing of 4 bytes.
+    if large && !lits.iter().any(Vec::is_empty) {
+        let (short, long): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+            lits.iter().cloned().partition(|l| l.len() < SHORT_BELOW);
+        if let Some(long) = QGram::new(&long, ci) {
+            if short.is_empty() {
+                return Ok(engine(Box::new(long), "q-gram filter"));
+            }
+            let short = build_ac(&short, ci, MatchKind::LeftmostLongest)?;
+            let split = Split::new(short, long);
+            return Ok(Engine {
+                lines: Some(Box::new(split.lines(terminator))),
+                exact: Box::new(split),
+                name: "q-gram filter, aho-corasick for patterns under 4 bytes",
+            });
         }
     }
     let ac = build_ac(lits, ci, MatchKind::LeftmostLongest)?;
-    Ok((Box::new(cpu::Literals::new(ac)), "aho-corasick"))
+    Ok(engine(Box::new(cpu::Literals::new(ac)), "aho-corasick"))
 }
 
 /// Pattern bytes up to which a full DFA is built (it scans several times
