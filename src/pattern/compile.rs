@@ -21,6 +21,7 @@ use crate::engine::Matcher;
 use encoding_rs::Encoding;
 use std::sync::Arc;
 
+use super::fold;
 use super::glushkov;
 use super::translate::{escape_literal, translate};
 
@@ -211,6 +212,18 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         if !holds_terminator && (!cfg.ignore_case || ascii_folds) {
             return compile_literals(lits, cfg);
         }
+        // -i beyond ASCII folding: the literals lowered, with variants for
+        // the non-ASCII members of their characters' orbits (`fold`).
+        if let Some(set) = fold::ascii_folded_set(&lits, FOLDED_VARIANTS_MAX)
+            .filter(|_| !holds_terminator && cfg.ignore_case)
+        {
+            let mut c = compile_literals(set, cfg)?;
+            c.description += &format!(
+                " (-i: {} literal(s) as ASCII-folded literals and their case variants beyond ASCII)",
+                lits.len()
+            );
+            return Ok(c);
+        }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
         let mut c = compile_regex(&alternatives, cfg)?;
         if let Some(set) = gpu_set(&lits, cfg.ignore_case).filter(|_| !holds_terminator) {
@@ -250,6 +263,11 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
     }
     Ok(compiled)
 }
+
+/// Most variants one `-i` literal is expanded to beyond ASCII folding
+/// (8 letters among k, s and cased non-ASCII ones); past it the set is
+/// a case-insensitive regex (`fold::ascii_folded_set`).
+const FOLDED_VARIANTS_MAX: usize = 256;
 
 /// Required literals that make poor GPU candidates: some of one or two
 /// bytes, or more than [`MAX_STRONG_LITERALS`] (a regex's small classes

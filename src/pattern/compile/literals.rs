@@ -71,11 +71,15 @@ pub(super) fn compile_literals(
     lits.dedup();
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
+    let nonempty = lits.iter().all(|l| !l.is_empty());
     let gpu = if exact_single {
         Some(GpuPlan::Literal(lits[0].clone()))
+    } else if ci {
+        // The engines fold ASCII; so does the `multi` kernel with its flag.
+        let folded = || lits.iter().map(|l| l.to_ascii_lowercase()).collect();
+        nonempty.then(|| GpuPlan::FoldedSet(folded()))
     } else {
-        let set = lits.len() > 1 && !ci && lits.iter().all(|l| !l.is_empty());
-        set.then(|| GpuPlan::LiteralSet(lits.clone()))
+        (lits.len() > 1 && nonempty).then(|| GpuPlan::LiteralSet(lits.clone()))
     };
     let (mut prefilter, mut engine) = literal_engine(&lits, ci)?;
     let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
