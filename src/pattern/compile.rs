@@ -34,7 +34,10 @@ mod split;
 use expr::{compile_regex, parse_confined};
 pub(super) use expr::{first_line_of_error, REGEX_SIZE_LIMIT};
 pub use gpu_plan::{GpuPlan, SplitPlan};
-use literals::{compile_literals, gpu_set, literal_engine, plain_alternatives, plain_literal};
+use literals::{
+    compile_literal_set, compile_literals, gpu_set, literal_engine, plain_alternatives,
+    plain_literal,
+};
 pub use pack::{PACK_CACHE, PACK_MIN, PACK_NFA_LIMIT, RULE_CACHE};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -157,7 +160,7 @@ fn compile_transcoded(
     lits.dedup();
     let ci = cfg.ignore_case;
     let exact_single = lits.len() == 1 && !ci;
-    let (inner, engine) = literal_engine(&lits, ci)?;
+    let (inner, engine) = literal_engine(&lits, ci, lits.len())?;
     let inner: Arc<dyn Matcher> = Arc::from(inner);
     // The confirm step always runs, so raw candidates from any engine
     // (the GPU's offsets included) are checked for boundaries there.
@@ -217,7 +220,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         if let Some(set) = fold::ascii_folded_set(&lits, FOLDED_VARIANTS_MAX)
             .filter(|_| !holds_terminator && cfg.ignore_case)
         {
-            let mut c = compile_literals(set, cfg)?;
+            let mut c = compile_literal_set(set, lits.len(), cfg)?;
             c.description += &format!(
                 " (-i: {} literal(s) as ASCII-folded literals and their case variants beyond ASCII)",
                 lits.len()
