@@ -170,6 +170,6 @@ fn ignore_case_word_list_runs_folded_on_the_gpu() {
         String::from_utf8_lossy(&sim.stdout),
         "1:KI\u{17F}S7NESS\n2:cafÉ\n"
     );
-    let cpu = run("cpu", &args[1..].to_vec(), dir.path(), &[]);
+    let cpu = run("cpu", &args[1..], dir.path(), &[]);
     assert_eq!(sim.stdout, cpu.stdout);
 }
