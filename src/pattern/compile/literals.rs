@@ -160,7 +160,7 @@ const TEDDY_LITERALS_MAX: usize = 64;
 const CI_WINDOW_VARIANTS: usize = 64;
 const CI_WINDOW_VARIANTS_SLIM: usize = 32;
 /// Most `-i` literals searched through windows (16 leaves two letters each).
-const CI_WINDOW_LITERALS_MAX: usize = 16;
+pub(super) const CI_WINDOW_LITERALS_MAX: usize = 16;
 
 /// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
 /// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs).

@@ -136,16 +136,19 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         // Sets measured to pay: case-sensitive literals, and `-i` literal
         // sets folded in the kernel by the same thresholds (the fold costs
         // the kernel a few instructions per 4 bytes; not yet measured on
-        // the H100). `-i` sets enumerated into case variants and regexes
-        // with few required literals measured slower on the GPU, or were
-        // not measured: they stay on the CPU.
+        // the H100). `-i` sets enumerated into case variants (now the
+        // required literals of a regex) and regexes with few required
+        // literals measured slower on the GPU, or were not measured: they
+        // stay on the CPU.
         let set = match (&compiled.gpu, cfg.ignore_case) {
             (Some(GpuPlan::LiteralSet(s)), false) => s.len(),
             (Some(GpuPlan::FoldedSet(s)), _) => s.len(),
             _ => 0,
         };
         let required = match &compiled.gpu {
-            Some(GpuPlan::Required(s)) => s.len(),
+            // Under -i these are case variants (a regex's, or those of
+            // literals kept as a regex), which stay on the CPU as before.
+            Some(GpuPlan::Required(s)) if !cfg.ignore_case => s.len(),
             Some(GpuPlan::Split(p)) if p.automaton.is_none() => p.literals.len(),
             _ => 0,
         };
