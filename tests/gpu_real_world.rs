@@ -265,8 +265,16 @@ fn differential(cases: usize, simulate: bool) -> usize {
         tallied_cases += usize::from(tallied > 0);
         let fits = files.iter().all(|(_, d)| d.len() < chunk);
         let nonempty = files.iter().any(|(_, d)| !d.is_empty());
+        // -i: a folded set (tallied) when ASCII folding is Unicode's for
+        // every letter; otherwise, with a few literals, the regex (whose
+        // candidates are confirmed line by line).
+        let folds = !ci
+            || pats
+                .iter()
+                .all(|p| p.is_ascii() && !p.contains(['k', 'K', 's', 'S']));
         if fits
             && nonempty
+            && folds
             && tallies(mode, word, line, invert, max.is_some())
             && tallied == 0
             && !stats.contains("0 chunks")
