@@ -18,7 +18,9 @@
 //   dynamic shared = (FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4 bytes (40 KiB).
 //   args   = text (as prefix4)   n
 //            classes (bit 0: 1-byte patterns exist, bit 1: 2-byte, bit 2:
-//                     3-byte, bit 3: longer)
+//                     3-byte, bit 3: longer; bit 4, FOLD_CLASS: the tables
+//                     hold ASCII-lowered patterns and every text byte is
+//                     lowered before it is looked up or compared)
 //            minlen (the shortest pattern's length, >= 1)
 //            set1 (u32[SET1_WORDS]: bit b  iff the pattern {b} exists)
 //            set2 (u32[SET2_WORDS]: bit b0 | b1 << 8  iff {b0, b1} exists)
@@ -40,7 +42,8 @@
 //   The block copies set1, set2 and the filter to shared memory, then walks
 //   tiles like prefix4 (thread t owns words t + 256*k, k = 0..3, writes each
 //   once; thread 0 writes counts[tile]). Bit p is set iff some pattern
-//   occurs at p entirely inside the text (p + len <= n). Built, and mirrored
+//   occurs at p entirely inside the text (p + len <= n), in the text as
+//   folded under FOLD_CLASS. Built, and mirrored
 //   by a CPU reference, in src/engine/gpu/multi.rs.
 // ---------------------------------------------------------------------------
 
@@ -63,6 +66,7 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
     for (u32 i = threadIdx.x; i < SET2_WORDS; i += blockDim.x) set2[i] = set2_g[i];
     if (threadIdx.x < SET1_WORDS) set1[threadIdx.x] = set1_g[threadIdx.x];
     __syncthreads();
+    const u32 fold = fold_mask(classes);
     const bool any = n >= (u64)minlen;
     const u64 last = any ? n - minlen : 0ull;
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -72,8 +76,10 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
             const u64 base = w * 32u;
             const uint4* p = reinterpret_cast<const uint4*>(text + base);
             const uint4 a = __ldg(p), b = __ldg(p + 1);
-            const u32 wd[9] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w,
-                               __ldg(reinterpret_cast<const u32*>(text + base + 32u))};
+            const u32 wd[9] = {fold4(a.x, fold), fold4(a.y, fold), fold4(a.z, fold),
+                               fold4(a.w, fold), fold4(b.x, fold), fold4(b.y, fold),
+                               fold4(b.z, fold), fold4(b.w, fold),
+                               fold4(__ldg(reinterpret_cast<const u32*>(text + base + 32u)), fold)};
             const u32 valid = valid_mask(base, any, last);
             // First the cheap tests for all 32 positions, then the key and
             // group searches for the filter's candidates only: a warp then
@@ -97,9 +103,9 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                 const u32 at = __ffs(cand) - 1u;
                 cand &= cand - 1u;
                 const u64 pos = base + at;  // pos + 4 <= n: a candidate
-                const u32 v = (u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
-                              (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24;
-                if (group_longest(text, pos, n, v, keys, slots, slot_log2, first, starts, bytes, links)) bits |= 1u << at;
+                const u32 v = fold4((u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
+                                    (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24, fold);
+                if (group_longest(text, pos, n, v, keys, slots, slot_log2, first, starts, bytes, links, fold)) bits |= 1u << at;
             }
             bitmap[w] = bits;
             cnt += __popc(bits);

@@ -23,7 +23,8 @@
 //          fixed: the length of every match (one literal), or 0: the
 //          longest pattern of the set starting there, from multi's tables
 //          (classes, set1 (read for -w only), set2, set3, keys, slots, slot_log2, first, pstarts,
-//          bytes, links:
+//          bytes, links; with FOLD_CLASS in classes the text is read
+//          ASCII-lowered wherever it meets those tables, as by multi:
 //          as uploaded for the `multi` launch that set the bits; a set bit
 //          no longer pattern explains is a 1-byte pattern's). Read only
 //          with chain = 1 or select > 0; unread when fixed > 0 (null
@@ -68,14 +69,15 @@ __device__ __forceinline__ u32 longest_at(const unsigned char* __restrict__ text
                                           const u32* __restrict__ links)
 {
     const u64 rem = n - at;
+    const u32 fold = fold_mask(classes);
     u32 len = 0;
     if ((classes & 8u) && rem >= 4) {
-        const u32 v = (u32)text[at] | (u32)text[at + 1] << 8 | (u32)text[at + 2] << 16 |
-                      (u32)text[at + 3] << 24;
-        len = group_longest(text, at, n, v, keys, slots, slot_log2, first, pstarts, bytes, links);
+        const u32 v = fold4((u32)text[at] | (u32)text[at + 1] << 8 | (u32)text[at + 2] << 16 |
+                            (u32)text[at + 3] << 24, fold);
+        len = group_longest(text, at, n, v, keys, slots, slot_log2, first, pstarts, bytes, links, fold);
     }
-    const u32 v3 = (u32)text[at] | (rem >= 2 ? (u32)text[at + 1] << 8 : 0u) |
-                   (rem >= 3 ? (u32)text[at + 2] << 16 : 0u);
+    const u32 v3 = fold4((u32)text[at] | (rem >= 2 ? (u32)text[at + 1] << 8 : 0u) |
+                         (rem >= 3 ? (u32)text[at + 2] << 16 : 0u), fold);
     if (len == 0 && (classes & 4u) && rem >= 3 && has_bit(set3, v3)) len = 3;
     if (len == 0 && (classes & 2u) && rem >= 2 && has_bit(set2, v3 & 0xffffu)) len = 2;
     return len == 0 ? 1u : len;
@@ -116,8 +118,9 @@ __device__ __forceinline__ u32 word_at(const unsigned char* __restrict__ text, u
     if (ascii_word(before)) return 0u;
     if (fixed) return word_end(text, q + fixed, e);
     const u64 rem = n - q;
-    const u32 v = (u32)text[q] | (rem >= 2 ? (u32)text[q + 1] << 8 : 0u) |
-                  (rem >= 3 ? (u32)text[q + 2] << 16 : 0u) | (rem >= 4 ? (u32)text[q + 3] << 24 : 0u);
+    const u32 fold = fold_mask(classes);
+    const u32 v = fold4((u32)text[q] | (rem >= 2 ? (u32)text[q + 1] << 8 : 0u) |
+                        (rem >= 3 ? (u32)text[q + 2] << 16 : 0u) | (rem >= 4 ? (u32)text[q + 3] << 24 : 0u), fold);
     if ((classes & 8u) && rem >= 4) {
         // group_longest (multi.cuh), going on down the chain.
         const u32 mask = (1u << slot_log2) - 1u;
@@ -133,14 +136,14 @@ __device__ __forceinline__ u32 word_at(const unsigned char* __restrict__ text, u
             while (l < h) {
                 const u32 mid = (l + h) >> 1;
                 const u32 st = __ldg(pstarts + mid);
-                if (not_above(text, q, n, bytes + st, __ldg(pstarts + mid + 1) - st)) l = mid + 1;
+                if (not_above(text, q, n, bytes + st, __ldg(pstarts + mid + 1) - st, fold)) l = mid + 1;
                 else h = mid;
             }
             bool occurs = false;
             for (u32 pk = l > a ? l - 1 : NO_LINK; pk != NO_LINK; pk = __ldg(links + pk)) {
                 const u32 st = __ldg(pstarts + pk), len = __ldg(pstarts + pk + 1) - st;
                 // Once one occurs, its prefixes on the chain do too.
-                occurs = occurs || (q + len <= n && equal_tail(text + q + 4, bytes + st + 4, len - 4));
+                occurs = occurs || (q + len <= n && equal_tail_folded(text + q + 4, bytes + st + 4, len - 4, fold));
                 if (!occurs) continue;
                 const u32 w = word_end(text, q + len, e);
                 if (w) return w;

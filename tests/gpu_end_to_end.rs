@@ -487,10 +487,11 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
     let mut mismatches = 0;
     for case in 0..cases {
         let dir = tempfile::tempdir().unwrap();
+        // Capitals, so that `-i` (among the options) changes what matches.
         let alphabet: &[u8] = if rng.below(2) == 0 {
             b"ab\n"
         } else {
-            b"ab ab_c-\n"
+            b"ab aB_C-\n"
         };
         let files = match case % 4 {
             1 => 1,

@@ -6,9 +6,13 @@
 //! the Kelvin sign U+212A, `s` the long s U+017F); the variants are every
 //! combination, encoded as UTF-8. A byte sequence matches the literal
 //! case-insensitively exactly when it equals one of them, which is what the
-//! CPU engine's `-i` matches.
+//! CPU engine's `-i` matches. For a matcher that folds ASCII itself, the
+//! variants beyond ASCII alone are enough (`ascii_set`).
 
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+
+mod ascii_set;
+pub use ascii_set::{ascii_folded_set, ascii_folded_variants};
 
 /// Every case variant of `lit`, or `None` when it is not UTF-8 or has more
 /// than `cap` variants.

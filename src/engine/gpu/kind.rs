@@ -98,6 +98,9 @@ impl Target {
             GpuPlan::LiteralSet(set) | GpuPlan::Required(set) => {
                 MultiTables::new(set).map(|t| Target::Many(Box::new(t)))
             }
+            GpuPlan::FoldedSet(set) => {
+                MultiTables::new_folded(set).map(|t| Target::Many(Box::new(t)))
+            }
             GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
             GpuPlan::Split(p) => {
                 let literals = MultiTables::new(&p.literals)?;

@@ -20,6 +20,14 @@
 //! two probes, not a binary search of the sorted keys: the kernel looks a
 //! key up at about a fifth of the text's positions with 10,000 phrases.
 //!
+//! Case folding (`-i`, `fold`): the tables hold the patterns with their
+//! ASCII letters lowered, and the kernel lowers every text byte it reads
+//! (the 1/2/3-byte sets, the 4-byte key, the binary search, the tail
+//! compare) with a branch-free SWAR step (`fold4`), so `A` and `a` match
+//! at a pattern's `a`; bytes >= 0x80 are compared as they are (the
+//! pattern compiler enumerates the case variants beyond ASCII). The flag
+//! travels as bit 4 of `classes`, which both kernels take already.
+//!
 //! The layout mirrors the `multi` launch contract in `kernels/multi.cu`
 //! (and the helpers of `kernels/multi.cuh`); `reference` computes on the
 //! CPU, from the same tables, the positions the kernel marks, and is tested
@@ -48,6 +56,20 @@ pub const FILTER_WORDS: usize = (1 << FILTER_LOG2) / 32;
 pub const SET1_WORDS: usize = 256 / 32;
 pub const SET2_WORDS: usize = 65536 / 32;
 pub const SET3_WORDS: usize = (1 << 24) / 32;
+/// Bit of `classes` that makes the kernels fold ASCII case (multi.cuh
+/// `FOLD_CLASS`).
+pub const FOLD_CLASS: u32 = 16;
+
+/// The 4 bytes of `x` with their ASCII capitals lowered, branch-free: the
+/// kernels' `fold4` (multi.cuh), step for step. A byte's low 7 bits plus
+/// 0x3f carry into bit 7 from `A` on, plus 0x25 from past `Z`; neither sum
+/// carries out of its byte.
+pub fn fold4(x: u32) -> u32 {
+    let h = x & 0x7f7f_7f7f;
+    let upper = (h.wrapping_add(0x3f3f_3f3f) ^ h.wrapping_add(0x2525_2525)) & !x & 0x8080_8080;
+    x | (upper >> 2)
+}
+
 /// Dynamic shared memory of the kernel: filter, 2-byte and 1-byte sets.
 pub const SHARED_BYTES: u32 = ((FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4) as u32;
 
@@ -103,6 +125,9 @@ pub struct MultiTables {
     pub links: Vec<u32>,
     /// Distinct patterns, all lengths.
     patterns: usize,
+    /// The patterns are ASCII-lowered and the text is folded as it is read
+    /// (`FOLD_CLASS` is set in `classes`).
+    pub fold: bool,
 }
 
 /// `links` entry of a pattern no other pattern of its group begins.
@@ -120,6 +145,17 @@ impl MultiTables {
     /// Tables for `patterns` (deduplicated here); `None` when a pattern is
     /// empty, when there are none, or when the set exceeds u32 offsets.
     pub fn new(patterns: &[Vec<u8>]) -> Option<MultiTables> {
+        Self::build(patterns, false)
+    }
+
+    /// Tables that match `patterns` with ASCII case folding: built from
+    /// the patterns lowered, searched with the kernels' fold flag.
+    pub fn new_folded(patterns: &[Vec<u8>]) -> Option<MultiTables> {
+        let lowered: Vec<Vec<u8>> = patterns.iter().map(|p| p.to_ascii_lowercase()).collect();
+        Self::build(&lowered, true)
+    }
+
+    fn build(patterns: &[Vec<u8>], fold: bool) -> Option<MultiTables> {
         static IDS: AtomicU64 = AtomicU64::new(1);
         let mut pats: Vec<&[u8]> = patterns.iter().map(|p| p.as_slice()).collect();
         if pats.is_empty() || pats.iter().any(|p| p.is_empty()) {
@@ -146,6 +182,7 @@ impl MultiTables {
             bytes: Vec::new(),
             links: Vec::new(),
             patterns: pats.len(),
+            fold,
         };
         // The patterns of the current group that are prefixes of each
         // other, shortest first (in byte order a pattern's prefixes come
@@ -177,6 +214,9 @@ impl MultiTables {
             t.classes |= 1 << (p.len().min(4) - 1);
         }
         t.first.push(t.starts.len() as u32 - 1);
+        if fold {
+            t.classes |= FOLD_CLASS;
+        }
         // At most half full: a miss probes one or two slots.
         t.slot_log2 = (2 * t.keys.len())
             .next_power_of_two()
@@ -222,6 +262,19 @@ impl MultiTables {
         &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize]
     }
 
+    /// What the kernel reads of `hay` from `at` (up to the longest
+    /// pattern): lowered when folding. `None` past the end.
+    fn read_at<'h>(&self, hay: &'h [u8], at: usize) -> Option<std::borrow::Cow<'h, [u8]>> {
+        let rest = hay.get(at..)?;
+        Some(match self.fold {
+            true => {
+                let rest = &rest[..rest.len().min(self.maxlen as usize)];
+                std::borrow::Cow::Owned(rest.to_ascii_lowercase())
+            }
+            false => std::borrow::Cow::Borrowed(rest),
+        })
+    }
+
     /// The patterns of 4 bytes or more whose first 4 bytes are `key`.
     fn group(&self, key: u32) -> impl Iterator<Item = &[u8]> {
         let ks = match self.key_index(key) {
@@ -264,9 +317,10 @@ impl MultiTables {
     /// The lengths of every pattern occurring at `at` in `hay`, longest
     /// first (what the tally kernel's `-w` check tries, in its order).
     pub fn lengths_at(&self, hay: &[u8], at: usize) -> Vec<usize> {
-        let Some(rest) = hay.get(at..) else {
+        let Some(rest) = self.read_at(hay, at) else {
             return Vec::new();
         };
+        let rest = &rest[..];
         let v = word(rest);
         let mut lens: Vec<usize> = match rest.len() >= 4 {
             true => self
@@ -292,7 +346,8 @@ impl MultiTables {
 
     /// The longest pattern occurring at `at` in `hay`, as its length.
     pub fn longest_at(&self, hay: &[u8], at: usize) -> Option<usize> {
-        let rest = hay.get(at..)?;
+        let rest = self.read_at(hay, at)?;
+        let rest = &rest[..];
         let v = word(rest);
         // Longer patterns than `rest` never start it, whatever the padded key.
         let long = self
@@ -314,8 +369,23 @@ impl MultiTables {
     }
 
     /// What the kernel computes, step for step: every position where some
-    /// pattern occurs.
+    /// pattern occurs (in the text as the kernel reads it: folded 4 bytes
+    /// at a time when folding).
     pub fn reference(&self, text: &[u8]) -> Vec<u64> {
+        let folded: Vec<u8>;
+        let text = match self.fold {
+            true => {
+                folded = text
+                    .chunks(4)
+                    .flat_map(|c| {
+                        let w = fold4(word(c)).to_le_bytes();
+                        w.into_iter().take(c.len())
+                    })
+                    .collect();
+                &folded[..]
+            }
+            false => text,
+        };
         (0..text.len())
             .filter(|&at| {
                 let rest = &text[at..];

@@ -21,6 +21,11 @@ pub enum GpuPlan {
     /// literals, or every case variant of `-i` literals: matches. The
     /// `multi` kernel.
     LiteralSet(Vec<Vec<u8>>),
+    /// Non-empty literals with their ASCII letters lowered, matched with
+    /// ASCII case folding (a `-i` literal set: with `fold::ascii_folded_set`
+    /// the case variants beyond ASCII are members): matches. The `multi`
+    /// kernel with its fold flag.
+    FoldedSet(Vec<Vec<u8>>),
     /// Literals one of which every match contains: a regex's prefixes,
     /// suffixes or inner set (`required`), or a literal set under `-w`/`-x`
     /// that has to go through the regex: candidates, whose lines the regex
@@ -54,7 +59,7 @@ impl GpuPlan {
     /// is a candidate whose line must be confirmed.
     pub fn offsets_are_matches(&self) -> bool {
         match self {
-            GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) => true,
+            GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) | GpuPlan::FoldedSet(_) => true,
             GpuPlan::Required(_) | GpuPlan::Automaton(_) | GpuPlan::Split(_) => false,
         }
     }
@@ -64,7 +69,7 @@ impl GpuPlan {
     pub fn len(&self) -> usize {
         match self {
             GpuPlan::Literal(_) => 1,
-            GpuPlan::LiteralSet(s) | GpuPlan::Required(s) => s.len(),
+            GpuPlan::LiteralSet(s) | GpuPlan::FoldedSet(s) | GpuPlan::Required(s) => s.len(),
             GpuPlan::Automaton(a) => a.rules,
             GpuPlan::Split(p) => p.literals.len() + p.automaton.as_ref().map_or(0, |a| a.rules),
         }

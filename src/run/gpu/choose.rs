@@ -108,7 +108,7 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
     let c = compiled;
     if c.gpu.is_none() {
         return cpu_instead(&format!(
-            "the GPU engine takes literals, with -i as their case variants, regexes whose every match contains one of a few literals, and regexes its automaton can take; this search is {}",
+            "the GPU engine takes literals (with -i: ASCII-folded in the kernel, plus case variants beyond ASCII), regexes whose every match contains one of a few literals, and regexes its automaton can take; this search is {}",
             compiled.description
         ));
     }
@@ -133,15 +133,22 @@ pub fn wanted(cfg: &Config, compiled: &Compiled, prog: &str) -> Result<Wanted, S
         });
     }
     if cfg.engine == EngineChoice::Auto {
-        // Sets measured to pay: case-sensitive literals. `-i` (case
-        // variants) and regexes with few required literals measured slower
-        // on the GPU, or were not measured: they stay on the CPU.
+        // Sets measured to pay: case-sensitive literals, and `-i` literal
+        // sets folded in the kernel by the same thresholds (the fold costs
+        // the kernel a few instructions per 4 bytes; not yet measured on
+        // the H100). `-i` sets enumerated into case variants (now the
+        // required literals of a regex) and regexes with few required
+        // literals measured slower on the GPU, or were not measured: they
+        // stay on the CPU.
         let set = match (&compiled.gpu, cfg.ignore_case) {
             (Some(GpuPlan::LiteralSet(s)), false) => s.len(),
+            (Some(GpuPlan::FoldedSet(s)), _) => s.len(),
             _ => 0,
         };
         let required = match &compiled.gpu {
-            Some(GpuPlan::Required(s)) => s.len(),
+            // Under -i these are case variants (a regex's, or those of
+            // literals kept as a regex), which stay on the CPU as before.
+            Some(GpuPlan::Required(s)) if !cfg.ignore_case => s.len(),
             Some(GpuPlan::Split(p)) if p.automaton.is_none() => p.literals.len(),
             _ => 0,
         };

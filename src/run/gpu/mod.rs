@@ -92,11 +92,15 @@ pub fn search(
             &shared.cfg,
             &shared.prog,
             &format!(
-                "gpu: multi kernel: {} literals of {} to {} bytes, {} distinct 4-byte keys{}",
+                "gpu: multi kernel: {} literals of {} to {} bytes, {} distinct 4-byte keys{}{}",
                 t.len(),
                 t.minlen,
                 t.maxlen,
                 t.keys.len(),
+                match t.fold {
+                    true => ", ASCII case folded in the kernel",
+                    false => "",
+                },
                 match &shared.compiled.gpu {
                     Some(GpuPlan::Split(p)) => format!(
                         " (rule pack: the literals of {} rules, no rule on the automaton)",

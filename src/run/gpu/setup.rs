@@ -99,6 +99,11 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
     };
     // -w and -x confirm literals, which the kernel decides for itself.
     let confirmed = match (select, target) {
+        // A folded (-i) set comes from `compile_literals`, whose confirm
+        // without -w/-x is the set's own exact matcher behind a candidate
+        // prefilter (Teddy over case variants of windows): the kernel's
+        // matches select their lines.
+        (Select::Any, Target::Many(t)) if t.fold => true,
         (Select::Any, _) => prefilter_selects(&*c.prefilter, c.confirm.is_some()),
         (_, Target::One(_) | Target::Many(_)) => true,
         (_, Target::Automaton(_) | Target::Split(_)) => false,

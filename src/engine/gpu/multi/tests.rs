@@ -120,3 +120,55 @@ fn hash_matches_the_kernel_constant() {
     assert_eq!(hash(1), 0x9E37_79B1 >> 14);
     assert!(crate::engine::gpu::kernels::MULTI_PTX.contains(".entry multi("));
 }
+
+/// `fold4` (the kernels' SWAR step) lowers exactly the ASCII capitals,
+/// each byte on its own whatever its neighbours.
+#[test]
+fn fold4_lowers_ascii_capitals_only() {
+    for b in 0..=255u8 {
+        for other in [0u8, b'A', b'Z', b'z', 0x7f, 0x80, 0xc3, 0xff] {
+            for lane in 0..4 {
+                let mut w = [other; 4];
+                w[lane] = b;
+                let want: Vec<u8> = w.iter().map(u8::to_ascii_lowercase).collect();
+                assert_eq!(fold4(u32::from_le_bytes(w)).to_le_bytes().to_vec(), want);
+            }
+        }
+    }
+}
+
+fn naive_folded(text: &[u8], pats: &[Vec<u8>]) -> Vec<u64> {
+    (0..text.len())
+        .filter(|&i| {
+            pats.iter()
+                .any(|p| text.len() - i >= p.len() && text[i..i + p.len()].eq_ignore_ascii_case(p))
+        })
+        .map(|i| i as u64)
+        .collect()
+}
+
+proptest! {
+    /// Folded tables (`-i`): the reference finds exactly the naive
+    /// case-insensitive starts, in mixed-case text with bytes >= 0x80
+    /// (left as they are), and `longest_at` / `lengths_at` the longest and
+    /// every pattern length there.
+    #[test]
+    fn folded_reference_equals_naive(
+        pats in prop::collection::vec(prop::collection::vec(prop::sample::select(b"aBkK \xc3\xa9\x89".to_vec()), 1..7), 1..30),
+        text in prop::collection::vec(prop::sample::select(b"AbKk \xc3\xa9\x89\n".to_vec()), 0..300),
+    ) {
+        let t = MultiTables::new_folded(&pats).unwrap();
+        assert!(t.fold && t.classes & FOLD_CLASS != 0);
+        prop_assert_eq!(t.reference(&text), naive_folded(&text, &pats));
+        let mut distinct: Vec<Vec<u8>> = pats.iter().map(|p| p.to_ascii_lowercase()).collect();
+        distinct.sort();
+        distinct.dedup();
+        for at in 0..text.len() {
+            let occurs = |p: &&Vec<u8>| text.len() - at >= p.len() && text[at..at + p.len()].eq_ignore_ascii_case(p);
+            let mut want: Vec<usize> = distinct.iter().filter(occurs).map(|p| p.len()).collect();
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            prop_assert_eq!(t.longest_at(&text, at), want.first().copied());
+            prop_assert_eq!(t.lengths_at(&text, at), want);
+        }
+    }
+}
