@@ -60,7 +60,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     if cfg.debug {
         eprintln!("{prog}: debug: patterns: {}", compiled.description);
     }
-    let wanted = gpu::wanted(&cfg, &compiled, prog).map_err(Error::from)?;
+    let wanted = gpu::wanted(&cfg, &compiled, patterns.len(), prog).map_err(Error::from)?;
     let gpu_possible = !matches!(wanted, gpu::Wanted::No);
     // Walking a tree overlaps with searching it when the CPU searches with
     // several threads: the first lines come out (and -q ends) before a

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The GPU test suites after the #16/#17/#18 merges, in one device call:
+# The GPU test suites, in one device call:
 # differential kernels (tally -w/-x/-v included), real-world files, split
-# rule packs, the automaton, decompressed input, end to end, CLI suites
+# rule packs, the automaton, decompressed input, -i folded in the kernels
+# (gpu_fold, gpu_ignore_case), end to end, CLI suites
 # under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
 # on the new kernels. Groups run side by side; each writes $OUT/NAME.log
 # and a line "NAME rc" to $OUT/summary.txt.
@@ -26,10 +27,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
 {
     run automaton 200 "$D/gpu_automaton" --test-threads=2
     run decompress 250 "$D/gpu_decompress" --test-threads=2
+    run fold 200 "$D/gpu_fold" --test-threads=2
+    run ignore-case 200 "$D/gpu_ignore_case" --test-threads=2
 } &
 {
     GPUGREP_E2E_CASES=150 run e2e 250 "$D/gpu_end_to_end" --test-threads=2
-    for t in cli_stats cli_decompress cli_decompress_parallel rule_packs; do
+    for t in cli_stats cli_decompress cli_decompress_parallel rule_packs cli_patterns; do
         GPUGREP_TEST_ENGINE=gpu run "suite-$t" 120 "$D/$t" --test-threads=4
     done
 } &
@@ -44,6 +47,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     GPUGREP_SPLIT_CASES=20 run racecheck-split 250 \
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+} &
+{
+    GPUGREP_DIFF_SMALL=1 run memcheck-fold 250 \
+        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_fold" --test-threads=1
+    GPUGREP_DIFF_SMALL=1 run racecheck-fold 250 \
+        compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_fold" --test-threads=1
 } &
 wait
 sort "$OUT/summary.txt"

@@ -32,7 +32,7 @@ export LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 if [[ ! -d $C ]]; then
     t0=$(date +%s.%N)
     python3 benches/gpu/gen-prose.py "$D/words" "$C" "$SIZE_GIB" "$FILES" || exit 2
-    echo "# corpus: $(du -sb "$C" | cut -f1) bytes in $FILES files, $(echo "$(date +%s.%N) - $t0" | bc) s to write"
+    echo "# corpus: $(du -sb "$C" | cut -f1) bytes in $FILES files, $(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }') s to write"
 fi
 bytes=$(du -sb "$C" | cut -f1)
 for n in $SETS; do sed 's/.*/\\b&\\b/' "$C.words-$n.txt" >"$C.words-$n.w.txt"; done
@@ -90,9 +90,11 @@ for n in $SETS; do
             >/dev/null 2>"$OUT/rw-stats-$n-${opts// /_}.txt"
         for tool in "${tools[@]}"; do
             agree=yes; [[ ${ans[$tool]} == "${ans[cpu]}" ]] || agree=NO
-            xr=$(echo "scale=2; ${secs[rg]} / ${secs[$tool]}" | bc 2>/dev/null)
-            xh=-; [[ -n ${secs[hs]:-} ]] && xh=$(echo "scale=2; ${secs[hs]} / ${secs[$tool]}" | bc 2>/dev/null)
-            gbs=$(echo "scale=2; $bytes / ${secs[$tool]} / 1000000000" | bc 2>/dev/null)
+            # awk, not bc: the device machine has no bc.
+            ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b }'; }
+            xr=$(ratio "${secs[rg]}" "${secs[$tool]}")
+            xh=-; [[ -n ${secs[hs]:-} ]] && xh=$(ratio "${secs[hs]}" "${secs[$tool]}")
+            gbs=$(ratio "$bytes" "${secs[$tool]}e9")
             printf "%-6s %-16s %-10s %8s %7s %9s %12s %6s %6s %6s\n" "$n" "$opts" "$tool" "${secs[$tool]}" "$gbs" \
                 "$((${mem[$tool]} / 1024))" "${ans[$tool]}" "$agree" "$xr" "$xh"
         done

@@ -60,6 +60,12 @@ impl Lead {
         self.files.load(Ordering::Acquire) > files || self.too_many_bytes()
     }
 
+    /// Twice [`BYTES_AHEAD`] waits to be printed: past that a thread does
+    /// not search even the printer's next files (`Queue::trade_front`).
+    pub(super) fn far_too_many_bytes(&self) -> bool {
+        self.bytes.load(Ordering::Acquire) > 2 * BYTES_AHEAD
+    }
+
     /// More than [`BYTES_AHEAD`] of output waits to be printed.
     pub(super) fn too_many_bytes(&self) -> bool {
         self.bytes.load(Ordering::Acquire) > BYTES_AHEAD
