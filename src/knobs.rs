@@ -127,7 +127,7 @@ pub struct Knobs {
     /// chosen by their number and literals. Tests and measurement.
     pub rule_pack: Knob<RulePack>,
     /// `GPUGREP_LEAD_FILES` (count): how many results the ordered walk's
-    /// threads may hold for the printer (default 65,536). Test only: a
+    /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a
     /// small value makes threads wait on a small tree.
     pub lead_files: Knob<usize>,
 }

@@ -92,7 +92,7 @@ fn thousands_of_files_in_many_threads_print_what_one_thread_prints() {
 }
 
 /// A flat directory of more files than threads may run ahead of the printer
-/// (`GPUGREP_LEAD_FILES`, 65,536 by default; 4,096 and 300 here): its
+/// (`GPUGREP_LEAD_FILES`, 4,096 with 16 threads; 300 here): its
 /// batches are searched while it is still being read, before the printer
 /// knows its order, and threads then wait.
 #[test]

@@ -3,23 +3,21 @@
 //! result and its output buffer). Either bound makes threads wait: 4,096
 //! files of dense `-n` output (20,000 files of 840 KB prose, most lines
 //! matching) held 3 GB where ripgrep, which prints from the searching
-//! threads, needed 55 MB. The file bound is high ([`FILES_AHEAD`]) because
-//! a large directory's files are searched while one thread still reads it,
-//! before the printer knows their order (`listing.rs`): all of them wait
-//! until the listing ends, and a lower bound left 15 of 16 threads idle
-//! for most of it (20,512 files in one directory, H100 host: 44 ms with
-//! 4,096, 36 ms with all, ripgrep 38.6 ms).
+//! threads, needed 55 MB. The file bound does not hold while the printer
+//! waits for a directory's listing: a large directory's files are searched
+//! while one thread still reads it, before the printer knows their order
+//! (`listing.rs`), and all of them wait until the listing ends; a bound of
+//! 4,096 then left 15 of 16 threads idle for most of it (20,512 files in
+//! one directory, H100 host: 44 ms, 36 ms with no file bound, ripgrep
+//! 38.6 ms). A bound of 65,536 everywhere held 20,000 results of 100,000
+//! small log files: 33 MB peak against 20.5 MB.
 
 use crate::run::one::FileResult;
 use std::io;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Bytes of results that may wait to be printed.
 const BYTES_AHEAD: usize = 64 << 20;
-
-/// Results that may wait to be printed, at most: at ~200 bytes each
-/// without output, 13 MB.
-pub(super) const FILES_AHEAD: usize = 1 << 16;
 
 /// The memory a result waiting to be printed holds.
 pub(super) fn held(result: &io::Result<FileResult>) -> usize {
@@ -29,6 +27,8 @@ pub(super) fn held(result: &io::Result<FileResult>) -> usize {
 pub(super) struct Lead {
     files: AtomicUsize,
     bytes: AtomicUsize,
+    /// The printer's next step is a directory not yet listed.
+    awaiting_listing: AtomicBool,
 }
 
 impl Lead {
@@ -37,6 +37,7 @@ impl Lead {
         let lead = Lead {
             files: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
+            awaiting_listing: AtomicBool::new(false),
         };
         known.for_each(|r| lead.add(r));
         lead
@@ -54,10 +55,18 @@ impl Lead {
         self.bytes.fetch_sub(bytes, Ordering::AcqRel);
     }
 
-    /// More than `files` files' results, or more than [`BYTES_AHEAD`] of
-    /// output, wait to be printed.
+    /// More than `files` files' results (unless the printer waits for a
+    /// listing), or more than [`BYTES_AHEAD`] of output, wait to be printed.
     pub(super) fn too_far(&self, files: usize) -> bool {
-        self.files.load(Ordering::Acquire) > files || self.too_many_bytes()
+        (self.files.load(Ordering::Acquire) > files
+            && !self.awaiting_listing.load(Ordering::Relaxed))
+            || self.too_many_bytes()
+    }
+
+    /// Whether the printer's next step is a directory not yet listed (the
+    /// printer says so before each step).
+    pub(super) fn awaiting_listing(&self, yes: bool) {
+        self.awaiting_listing.store(yes, Ordering::Relaxed);
     }
 
     /// Twice [`BYTES_AHEAD`] waits to be printed: past that a thread does

@@ -22,12 +22,12 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::{error_result, Job, WALK_BATCH};
+use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
 use super::{Printed, Shared};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
 use inbox::{Inbox, Want};
-use lead::{Lead, FILES_AHEAD};
+use lead::Lead;
 use listing::list;
 use printer::Printer;
 use queue::{Queue, QueueState, Task, Work};
@@ -135,7 +135,7 @@ pub(super) fn search_trees(
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files
-        .or(FILES_AHEAD.max(2 * WALK_BATCH * workers));
+        .or(AHEAD_LIMIT.max(2 * WALK_BATCH * workers));
     let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
         for w in 0..workers {

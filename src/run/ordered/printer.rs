@@ -27,6 +27,8 @@ impl Printer<'_> {
         // (directory, next child) from the top down.
         let mut path: Vec<(usize, usize)> = vec![(0, 0)];
         while let Some(&(node, next)) = path.last() {
+            self.lead
+                .awaiting_listing(!self.listings.contains_key(&node));
             let Some(children) = self.listings.get(&node) else {
                 if !self.receive(Want::Listing(node)) {
                     break;
