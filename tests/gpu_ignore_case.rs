@@ -15,25 +15,12 @@
 
 mod common;
 
-use common::{bin, real_gpu, XorShift};
-use std::process::{Command, Output};
+use common::{real_gpu, run_engine, XorShift};
 
 const CHARS: &[&str] = &[
     "a", "A", "k", "K", "s", "S", "\u{212A}", "\u{17F}", "é", "É", "ß", "\u{1E9E}", "i", "I", "İ",
     "ı", "t", "T", " ", " ", "_", "-", "\n",
 ];
-
-fn run(engine: &str, args: &[String], dir: &std::path::Path, env: &[(&str, String)]) -> Output {
-    Command::new(bin())
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .arg(format!("--engine={engine}"))
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("GREP_COLORS")
-        .output()
-        .expect("run gpugrep")
-}
 
 fn string(rng: &mut XorShift, chars: usize, newlines: bool) -> String {
     let alphabet = match newlines {
@@ -113,8 +100,8 @@ fn differential(cases: usize, simulate: bool) -> usize {
         if simulate {
             env.push(("GPUGREP_GPU_SIMULATE", "1".into()));
         }
-        let gpu = run("gpu", &args, dir.path(), &env);
-        let cpu = run("cpu", &args, dir.path(), &[]);
+        let gpu = run_engine("gpu", &args, dir.path(), &env);
+        let cpu = run_engine("cpu", &args, dir.path(), &[]);
         if gpu.stdout != cpu.stdout
             || gpu.stderr != cpu.stderr
             || gpu.status.code() != cpu.status.code()
@@ -163,7 +150,7 @@ fn ignore_case_word_list_runs_folded_on_the_gpu() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let sim = run(
+    let sim = run_engine(
         "gpu",
         &args,
         dir.path(),
@@ -179,6 +166,6 @@ fn ignore_case_word_list_runs_folded_on_the_gpu() {
         String::from_utf8_lossy(&sim.stdout),
         "1:KI\u{17F}S7NESS\n2:cafÉ\n"
     );
-    let cpu = run("cpu", &args[1..], dir.path(), &[]);
+    let cpu = run_engine("cpu", &args[1..], dir.path(), &[]);
     assert_eq!(sim.stdout, cpu.stdout);
 }

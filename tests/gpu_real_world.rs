@@ -13,8 +13,7 @@
 
 mod common;
 
-use common::{bin, XorShift};
-use std::process::{Command, Output};
+use common::{run_engine, XorShift};
 
 const WORDS: &[&str] = &[
     "the",
@@ -49,18 +48,6 @@ const WORDS: &[&str] = &[
     "thread\u{17F}",
     "Is",
 ];
-
-fn run(engine: &str, args: &[String], dir: &std::path::Path, env: &[(&str, String)]) -> Output {
-    Command::new(bin())
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .arg(format!("--engine={engine}"))
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("GREP_COLORS")
-        .output()
-        .expect("run gpugrep")
-}
 
 /// A prose file: words, spaces, LF or CRLF line ends (`crlf`), sometimes
 /// a line that is one word (for `-x`), a byte-order mark, no last newline.
@@ -206,8 +193,8 @@ fn differential(cases: usize, simulate: bool) -> usize {
         }
         let mut gpu_args = args.clone();
         gpu_args.push("--stats".into());
-        let gpu = run("gpu", &gpu_args, dir.path(), &env);
-        let cpu = run("cpu", &args, dir.path(), &[]);
+        let gpu = run_engine("gpu", &gpu_args, dir.path(), &env);
+        let cpu = run_engine("cpu", &args, dir.path(), &[]);
         let stats = String::from_utf8_lossy(&gpu.stderr).into_owned();
         let tallied = stats
             .lines()

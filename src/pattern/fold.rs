@@ -22,22 +22,30 @@ pub fn case_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
     for c in text.chars() {
         let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
         class.case_fold_simple();
-        let orbit: Vec<char> = class.iter().flat_map(|r| r.start()..=r.end()).collect();
-        if variants.len().checked_mul(orbit.len())? > cap {
-            return None;
-        }
-        variants = variants
+        let orbit: Vec<Vec<u8>> = class
             .iter()
-            .flat_map(|v| {
-                orbit.iter().map(move |o| {
-                    let mut v = v.clone();
-                    v.extend_from_slice(o.encode_utf8(&mut [0; 4]).as_bytes());
-                    v
-                })
-            })
+            .flat_map(|r| r.start()..=r.end())
+            .map(|o| o.encode_utf8(&mut [0; 4]).as_bytes().to_vec())
             .collect();
+        variants = each_followed_by(&variants, &orbit, cap)?;
     }
     Some(variants)
+}
+
+/// Every one of `variants` followed by each of `orbit`; `None` when that
+/// makes more than `cap`.
+fn each_followed_by(variants: &[Vec<u8>], orbit: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
+    if variants.len().checked_mul(orbit.len())? > cap {
+        return None;
+    }
+    let next = variants.iter().flat_map(|v| {
+        orbit.iter().map(move |o| {
+            let mut v = v.clone();
+            v.extend_from_slice(o);
+            v
+        })
+    });
+    Some(next.collect())
 }
 
 /// Candidates for ASCII literals searched with ASCII case folding: for each

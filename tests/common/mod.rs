@@ -407,3 +407,24 @@ pub fn real_gpu() -> bool {
     }
     ok
 }
+
+/// gpugrep with `--engine=ENGINE`, `args` and `env`, in `dir`, under
+/// `LC_ALL=C.UTF-8` and without `GREP_COLORS`: one side of a GPU-against-CPU
+/// differential test.
+#[allow(dead_code)]
+pub fn run_engine(
+    engine: &str,
+    args: &[String],
+    dir: &Path,
+    env: &[(&str, String)],
+) -> std::process::Output {
+    Command::new(bin())
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .arg(format!("--engine={engine}"))
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .env_remove("GREP_COLORS")
+        .output()
+        .expect("run gpugrep")
+}

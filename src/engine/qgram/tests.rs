@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 /// The definition: the first position from `at` where some pattern
 /// matches, with the longest pattern matching there.
-fn oracle(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Option<Range<usize>> {
+pub(super) fn oracle(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Option<Range<usize>> {
     let eq = |a: &[u8], b: &[u8]| {
         if fold {
             a.eq_ignore_ascii_case(b)
@@ -23,7 +23,8 @@ fn oracle(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Option<Range<u
     })
 }
 
-fn aho(pats: &[Vec<u8>], fold: bool) -> AhoCorasick {
+/// One leftmost-longest automaton of the whole set.
+pub(super) fn aho(pats: &[Vec<u8>], fold: bool) -> AhoCorasick {
     AhoCorasick::builder()
         .match_kind(MatchKind::LeftmostLongest)
         .ascii_case_insensitive(fold)

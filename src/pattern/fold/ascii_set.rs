@@ -54,19 +54,7 @@ pub fn ascii_folded_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
                 .for_each(|v| v.extend_from_slice(&orbit[0]));
             continue;
         }
-        if variants.len().checked_mul(orbit.len())? > cap {
-            return None;
-        }
-        variants = variants
-            .iter()
-            .flat_map(|v| {
-                orbit.iter().map(move |o| {
-                    let mut v = v.clone();
-                    v.extend_from_slice(o);
-                    v
-                })
-            })
-            .collect();
+        variants = super::each_followed_by(&variants, &orbit, cap)?;
     }
     Some(variants)
 }

@@ -30,13 +30,11 @@ use inbox::{Inbox, Want};
 use lead::Lead;
 use listing::list;
 use printer::Printer;
-use queue::{Queue, QueueState, Task, Work};
-use std::cmp::Reverse;
+use queue::{Queue, Task, Work};
 use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
 
 /// A directory's children in order, as the printer walks them.
 #[derive(Clone, Copy)]
@@ -120,17 +118,7 @@ pub(super) fn search_trees(
             }
         }
     }
-    let queue = Queue {
-        state: Mutex::new(QueueState {
-            tasks: tasks.into_iter().map(Reverse).collect(),
-            listing: 0,
-            searching: 0,
-            closed: false,
-            idle: 0,
-        }),
-        ready: Condvar::new(),
-        held: (0..workers).map(|_| Mutex::new(None)).collect(),
-    };
+    let queue = Queue::new(tasks, workers);
     let lead = Lead::new(known.values());
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()

@@ -69,6 +69,21 @@ pub(super) struct QueueState {
 }
 
 impl Queue {
+    /// A queue holding `tasks`, for `workers` threads.
+    pub(super) fn new(tasks: Vec<Task>, workers: usize) -> Queue {
+        Queue {
+            state: Mutex::new(QueueState {
+                tasks: tasks.into_iter().map(Reverse).collect(),
+                listing: 0,
+                searching: 0,
+                closed: false,
+                idle: 0,
+            }),
+            ready: Condvar::new(),
+            held: (0..workers).map(|_| Mutex::new(None)).collect(),
+        }
+    }
+
     /// The earliest task, else part of a batch another worker holds
     /// ([`Queue::steal`]), waiting while threads still listing may add
     /// tasks or threads searching may take more batches; `None` when all

@@ -2,37 +2,8 @@
 //! against one Aho-Corasick automaton of the whole set.
 
 use super::*;
-use aho_corasick::{AhoCorasick, MatchKind};
+use crate::engine::qgram::tests::{aho, oracle};
 use proptest::prelude::*;
-
-/// The definition: the first position from `at` where some pattern
-/// matches, with the longest pattern matching there.
-fn oracle(pats: &[Vec<u8>], fold: bool, hay: &[u8], at: usize) -> Option<Range<usize>> {
-    (at..=hay.len()).find_map(|pos| {
-        pats.iter()
-            .filter(|p| {
-                let w = hay.get(pos..pos + p.len());
-                w.is_some_and(|w| {
-                    if fold {
-                        w.eq_ignore_ascii_case(p)
-                    } else {
-                        w == &p[..]
-                    }
-                })
-            })
-            .map(Vec::len)
-            .max()
-            .map(|len| pos..pos + len)
-    })
-}
-
-fn aho(pats: &[Vec<u8>], fold: bool) -> AhoCorasick {
-    AhoCorasick::builder()
-        .match_kind(MatchKind::LeftmostLongest)
-        .ascii_case_insensitive(fold)
-        .build(pats)
-        .unwrap()
-}
 
 /// The split matcher of `pats` (which must hold both short and long ones).
 fn split(pats: &[Vec<u8>], fold: bool) -> Split {

@@ -2,17 +2,7 @@ use super::*;
 use crate::input::walk::Input;
 
 fn queue(workers: usize) -> Queue {
-    Queue {
-        state: Mutex::new(QueueState {
-            tasks: BinaryHeap::new(),
-            listing: 0,
-            searching: 0,
-            closed: false,
-            idle: 0,
-        }),
-        ready: Condvar::new(),
-        held: (0..workers).map(|_| Mutex::new(None)).collect(),
-    }
+    Queue::new(Vec::new(), workers)
 }
 
 fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
