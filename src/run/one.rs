@@ -39,7 +39,7 @@ pub struct FileResult {
     /// Selected lines.
     pub lines: u64,
     /// `--json` statistics for the summary.
-    pub json: Option<JsonStats>,
+    pub json: Option<Box<JsonStats>>,
     /// Offset in the input just past the last selected line (not for
     /// decoded inputs).
     pub after_last_selected: Option<u64>,
@@ -200,7 +200,7 @@ fn search_haystack(
     let shown = outcome.selected > 0 && !outcome.binary;
     result.printed_lines = lines_mode && (printer.wrote() || shown);
     let (matches, json) = printer.finish(searched.bytes, started.elapsed());
-    result.json = json;
+    result.json = json.map(Box::new);
     let out = printer.out();
     summary::write_summary(out, print, name, &input.name, outcome.selected, matches);
     if outcome.binary && lines_mode {
