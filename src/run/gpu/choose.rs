@@ -8,7 +8,7 @@
 
 use super::debug;
 use super::searcher::Backend;
-use crate::config::{Config, EngineChoice};
+use crate::config::{Config, EngineChoice, Mode};
 use crate::engine::gpu::{GpuEngine, GpuError};
 use crate::input::walk::{Input, Item};
 use crate::knobs;
@@ -149,21 +149,24 @@ pub fn wanted(
         // required literals of a regex) and regexes with few required
         // literals measured slower on the GPU, or were not measured: they
         // stay on the CPU.
-        // Only lines matter and a literal is one byte: nearly every line of
+        // Lines are counted or files named (`-c`, `-l`, `-L`, `-q`, with or
+        // without `-v`) and a literal is one byte: nearly every line of
         // text matches, the CPU engine stops at each line's first match and
         // the GPU finds every match (10,000 real words keep 1,410 literals
         // holding no other, among them "a" and "i": `-c` over 16 GiB of
-        // prose, CPU 1.73 s, GPU 3.92 s, auto 2.51 s; 1,000 words, whose
-        // shortest is 2 bytes: CPU 4.92 s, GPU 1.06 s).
+        // prose, CPU 1.73 s, GPU 3.92 s, auto 2.51 s; `-v -c` 1.49 / 2.81 /
+        // 2.48 s; `-l` 0.11 / 2.71 / 0.22 s; 1,000 words, whose shortest
+        // is 2 bytes: `-c` CPU 4.92 s, GPU 1.06 s). Printed lines (`-n`)
+        // were not measured so and keep the thresholds below.
         let one_byte = match &compiled.gpu {
             Some(GpuPlan::LiteralSet(s) | GpuPlan::FoldedSet(s)) => s.iter().any(|l| l.len() == 1),
             _ => false,
         };
-        if one_byte && cfg.lines_only() && !cfg.word && !cfg.line {
+        if one_byte && cfg.lines_only() && cfg.mode != Mode::Lines && !cfg.word && !cfg.line {
             debug(
                 cfg,
                 prog,
-                "engine: cpu (auto: only lines matter and a literal is one byte: the CPU engine stops at each line's first match)",
+                "engine: cpu (auto: lines are counted and a literal is one byte: the CPU engine stops at each line's first match)",
             );
             return Ok(Wanted::No);
         }
