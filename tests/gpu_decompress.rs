@@ -12,23 +12,15 @@
 
 mod common;
 
-use common::{bin, compress, real_gpu, XorShift, COMPRESSED as FORMATS};
+use common::{compress, real_gpu, run_engine, XorShift, COMPRESSED as FORMATS};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn run(engine: &str, args: &[String], dir: &Path, env: &[(&str, String)]) -> Output {
-    let mut cmd = Command::new(bin());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.arg(format!("--engine={engine}"))
-        .arg("--decompress")
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("GREP_COLORS")
-        .output()
-        .expect("run gpugrep")
+    let args: Vec<String> = std::iter::once("--decompress".to_string())
+        .chain(args.iter().cloned())
+        .collect();
+    run_engine(engine, &args, dir, env)
 }
 
 /// `text` cut at `cuts` into members or frames, each compressed alone.

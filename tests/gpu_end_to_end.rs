@@ -16,8 +16,8 @@
 
 mod common;
 
-use common::{bin, real_gpu, XorShift};
-use std::process::{Command, Output};
+use common::{real_gpu, run_engine, XorShift};
+use std::process::Output;
 
 fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
     run_with(engine, args, dir, false, &[])
@@ -32,18 +32,13 @@ fn run_with(
     split: bool,
     env: &[(String, String)],
 ) -> Output {
-    let mut cmd = Command::new(bin());
+    let mut env: Vec<(&str, String)> = env.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+    let mut args = args.to_vec();
     if split {
-        cmd.env("GPUGREP_SPLIT_MIN", "1").arg("-j3");
+        env.insert(0, ("GPUGREP_SPLIT_MIN", "1".into()));
+        args.insert(0, "-j3".into());
     }
-    cmd.envs(env.iter().map(|(k, v)| (k, v)));
-    cmd.arg(format!("--engine={engine}"))
-        .args(args)
-        .current_dir(dir)
-        .env("LC_ALL", "C.UTF-8")
-        .env_remove("GREP_COLORS")
-        .output()
-        .expect("run gpugrep")
+    run_engine(engine, &args, dir, &env)
 }
 
 /// The environment that runs the GPU pipeline simulated on the CPU.
