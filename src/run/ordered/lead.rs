@@ -39,14 +39,19 @@ impl Lead {
             bytes: AtomicUsize::new(0),
             awaiting_listing: AtomicBool::new(false),
         };
-        known.for_each(|r| lead.add(r));
+        known.for_each(|r| {
+            lead.add(r);
+        });
         lead
     }
 
     /// A result a search thread found, waiting for the printer now.
-    pub(super) fn add(&self, result: &io::Result<FileResult>) {
-        self.bytes.fetch_add(held(result), Ordering::AcqRel);
+    /// Returns the bytes it holds (its [`held`]).
+    pub(super) fn add(&self, result: &io::Result<FileResult>) -> usize {
+        let bytes = held(result);
+        self.bytes.fetch_add(bytes, Ordering::AcqRel);
         self.files.fetch_add(1, Ordering::AcqRel);
+        bytes
     }
 
     /// One result (holding `bytes`, its [`held`]) is being printed.

@@ -174,8 +174,7 @@ pub(super) fn search_trees(
                                     Item::Error(msg) => Ok(error_result(msg)),
                                     Item::Input(input) => job(id, input, None),
                                 };
-                                lead.add(&result);
-                                unsent += lead::held(&result);
+                                unsent += lead.add(&result);
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
                                 // is found, not once per batch.
