@@ -130,6 +130,10 @@ pub struct Knobs {
     /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a
     /// small value makes threads wait on a small tree.
     pub lead_files: Knob<usize>,
+    /// `GPUGREP_GPU_TRACE=1` (switch): the pipeline notes when each chunk
+    /// was leased, filled, searched and freed, and `--debug` prints the
+    /// timeline (`run::gpu::trace`). Measurement only.
+    pub gpu_trace: Knob<bool>,
 }
 
 /// One parse rule per kind of value.
@@ -226,6 +230,7 @@ impl Knobs {
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
+            gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
         }
     }
 

@@ -122,6 +122,8 @@ impl Functions {
 pub(crate) struct Registered {
     map: memmap2::MmapMut,
     ctx: Arc<CudaContext>,
+    /// Seconds spent faulting the pages in and registering them.
+    pub(crate) setup: (f64, f64),
 }
 
 impl Registered {
@@ -303,19 +305,23 @@ impl Device {
         let mut map = memmap2::MmapMut::map_anon(bytes.max(1))
             .map_err(|e| GpuError::Cuda(format!("allocating host memory: {e}")))?;
         let per = map.len().div_ceil(threads.max(1)).next_multiple_of(4096);
+        let t = std::time::Instant::now();
         std::thread::scope(|s| {
             for part in map.chunks_mut(per) {
                 s.spawn(move || part.iter_mut().step_by(4096).for_each(|b| *b = 0));
             }
         });
+        let faulted = t.elapsed().as_secs_f64();
         let ctx = self.stream.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding the context"))?;
+        let t = std::time::Instant::now();
         // SAFETY: the range is one live mapping we own; it is unregistered
         // (Drop) before it is unmapped.
         unsafe { sys::cuMemHostRegister_v2(map.as_mut_ptr().cast(), map.len(), 0) }
             .result()
             .map_err(cuda("registering host memory"))?;
-        Ok(Registered { map, ctx })
+        let setup = (faulted, t.elapsed().as_secs_f64());
+        Ok(Registered { map, ctx, setup })
     }
 
     /// The device tables of kind `T`, taken out of the device (empty ones

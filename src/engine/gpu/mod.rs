@@ -208,6 +208,11 @@ impl HostBuf {
     pub fn is_empty(&self) -> bool {
         self.mem.len() == 0
     }
+
+    /// Seconds its pages took to fault in, and to register with the driver.
+    pub fn setup_secs(&self) -> (f64, f64) {
+        self.mem.setup
+    }
 }
 
 /// One of several independent queues of work on the GPU: searches on

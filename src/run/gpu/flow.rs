@@ -37,6 +37,7 @@ use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -83,10 +84,14 @@ pub struct Flow<'a, 'r> {
     pub board: Board<'a, 'r>,
     pub(super) stages: &'a Stages,
     pub notes: Mutex<Vec<String>>,
+    /// Chunks leased so far (the next chunk's number).
+    leased: AtomicUsize,
 }
 
 /// A chunk's layout and what went wrong reading it.
 pub(super) struct Job {
+    /// The chunk's number, in the order the packer leased them.
+    pub(super) id: usize,
     pub(super) plan: Plan,
     pub(super) bad_files: Mutex<Vec<usize>>,
     /// Decompressed files laid out whole in this chunk: their bytes, which
@@ -95,8 +100,9 @@ pub(super) struct Job {
 }
 
 impl Job {
-    pub(super) fn new(plan: Plan, blobs: HashMap<usize, Vec<u8>>) -> Arc<Job> {
+    pub(super) fn new(id: usize, plan: Plan, blobs: HashMap<usize, Vec<u8>>) -> Arc<Job> {
         Arc::new(Job {
+            id,
             plan,
             bad_files: Mutex::new(Vec::new()),
             blobs,
@@ -137,6 +143,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             board,
             stages,
             notes: Mutex::new(Vec::new()),
+            leased: AtomicUsize::new(0),
         }
     }
 
@@ -313,12 +320,12 @@ impl<'a, 'r> Flow<'a, 'r> {
             .iter()
             .filter_map(|p| blobs.remove_entry(&p.file))
             .collect();
-        let Some(chunk) = self.lease(ring, backend) else {
+        let Some((id, chunk)) = self.lease(ring, backend) else {
             return; // aborted; pack() closes the open entries
         };
         self.board.add_pieces(&plan);
         let reads = unit_parts(&plan);
-        let job = Job::new(plan, mine);
+        let job = Job::new(id, plan, mine);
         if reads.is_empty() {
             let _ = jobs.send((job, chunk));
             return;
@@ -336,8 +343,9 @@ impl<'a, 'r> Flow<'a, 'r> {
         }
     }
 
-    /// A free chunk from the ring (`None`: the search stopped).
-    pub(super) fn lease(&self, ring: &'r Ring, backend: &Backend) -> Option<Filling<'r>> {
+    /// A free chunk from the ring and its number (`None`: the search
+    /// stopped).
+    pub(super) fn lease(&self, ring: &'r Ring, backend: &Backend) -> Option<(usize, Filling<'r>)> {
         let t = Instant::now();
         let allocate = |bytes: usize| {
             let t = Instant::now();
@@ -347,7 +355,9 @@ impl<'a, 'r> Flow<'a, 'r> {
         };
         let chunk = ring.lease(self.shape.chunk, allocate, || self.board.aborted());
         stats::add_since(&self.stages.slot_wait_ns, t);
-        chunk
+        let id = self.leased.fetch_add(1, Ordering::Relaxed);
+        self.stages.trace.leased(id, ring.free_slots());
+        chunk.map(|c| (id, c))
     }
 
     /// The ring's memory: page-locked from the GPU, else ordinary.
@@ -355,7 +365,16 @@ impl<'a, 'r> Flow<'a, 'r> {
         let heap = || Memory::Heap(vec![0u8; bytes].into_boxed_slice());
         match backend {
             Backend::Gpu(e) => match e.alloc_host(bytes, self.shape.readers) {
-                Ok(h) => Memory::Pinned(h),
+                Ok(h) => {
+                    let (fault, register) = h.setup_secs();
+                    self.note(format!(
+                        "staging: {} MiB page-locked: faulted in {:.3} s, registered in {:.3} s",
+                        bytes >> 20,
+                        fault,
+                        register
+                    ));
+                    Memory::Pinned(h)
+                }
                 Err(err) => {
                     self.note(format!("pageable staging memory: {err}"));
                     heap()

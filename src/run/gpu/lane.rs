@@ -10,6 +10,7 @@ use super::pack::{self, Plan};
 use super::ring::Filling;
 use super::searcher::ChunkSearcher;
 use super::stats::{self, Fallback};
+use super::trace::Event;
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
 use crate::engine::gpu::{ChunkFound, GpuError, Tally};
@@ -33,6 +34,7 @@ impl<'r> Flow<'_, 'r> {
         while let Some((job, mut chunk)) = next(jobs) {
             let plan = &job.plan;
             let t = Instant::now();
+            self.stages.trace.note(job.id, Event::Searching);
             let skip = plan.pieces.iter().all(|p| self.board.settled(p.file));
             for at in plan.separators() {
                 chunk.bytes_mut()[at] = self.search.terminator;
@@ -70,6 +72,7 @@ impl<'r> Flow<'_, 'r> {
             };
             let posted = self.results(&job, found, &long, untallied);
             self.board.post(plan, &chunk, posted);
+            self.stages.trace.note(job.id, Event::Posted);
         }
     }
 

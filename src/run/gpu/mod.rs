@@ -39,6 +39,7 @@ mod ring;
 mod searcher;
 mod setup;
 mod stats;
+mod trace;
 mod unpack;
 
 use super::one::{self, FileResult};

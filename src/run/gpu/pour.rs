@@ -47,7 +47,7 @@ impl<'r> Flow<'_, 'r> {
         // The file's first bytes, for the byte-order mark.
         let mut head = None;
         loop {
-            let Some(mut chunk) = self.lease(ring, backend) else {
+            let Some((id, mut chunk)) = self.lease(ring, backend) else {
                 return; // aborted; the packer closes the open entries
             };
             let t = Instant::now();
@@ -94,7 +94,7 @@ impl<'r> Flow<'_, 'r> {
                 file_off += (len - overlap) as u64;
             }
             self.board.add_pieces(&plan);
-            let job = Job::new(plan, HashMap::new());
+            let job = Job::new(id, plan, HashMap::new());
             if jobs.send((job, chunk)).is_err() || last {
                 return;
             }

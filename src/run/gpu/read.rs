@@ -9,6 +9,7 @@ use super::flow::{next, Flow, Job};
 use super::pack::Plan;
 use super::ring::{Filling, Part};
 use super::stats;
+use super::trace::Event;
 use crate::input::walk::{Input, Item};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -70,6 +71,7 @@ impl<'r> Flow<'_, 'r> {
             }
             stats::add_since(&self.stages.read_ns, t);
             if let Some(chunk) = unit.part.finish() {
+                self.stages.trace.note(unit.job.id, Event::Filled);
                 let _ = jobs.send((unit.job, chunk));
             }
         }

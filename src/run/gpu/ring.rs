@@ -93,6 +93,11 @@ impl Ring {
         }
     }
 
+    /// Chunks free now (for the trace).
+    pub fn free_slots(&self) -> usize {
+        self.free.lock().map_or(0, |f| f.0.len())
+    }
+
     /// A free chunk of `chunk` bytes, waiting for one while all are on loan;
     /// `None` once `stopped()` says so. The first call allocates the block
     /// with `allocate(bytes)` (every later call must ask for the same

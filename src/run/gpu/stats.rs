@@ -8,6 +8,7 @@
 //! hides (issue 16).
 
 use super::flow::Shape;
+use super::trace::Trace;
 use crate::engine::gpu::Timings;
 use crate::pattern::compile::GpuPlan;
 use crate::run::{Printed, Shared};
@@ -44,6 +45,8 @@ pub struct Stages {
     pub poured_files: AtomicU64,
     pub decompress_cpu_files: AtomicU64,
     pub lanes: Mutex<Timings>,
+    /// `GPUGREP_GPU_TRACE`: each chunk's timeline.
+    pub trace: Trace,
     /// Per [`Fallback`] (by `index`): files and bytes.
     fallbacks: [[AtomicU64; 2]; Fallback::ALL.len()],
     /// `--debug`: each fallen-back file and why.
@@ -264,7 +267,7 @@ pub fn report(
             secs(get(&st.alloc_ns)),
             secs(get(&st.lane_ns)),
         );
-        for l in &lines {
+        for l in lines.iter().chain(&st.trace.lines()) {
             eprintln!("{prog}: debug: {l}");
         }
     }

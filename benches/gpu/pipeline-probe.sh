@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Where the GPU pipeline's time goes (issue 16): the 1,000- and 10,000-word
+# searches of benches/gpu/realworld.sh's corpus under pipeline variants
+# (lanes, chunk size, staging, reader threads), each with --debug and
+# GPUGREP_GPU_TRACE=1 (per-chunk timeline in $OUT/trace-NAME.txt), and the
+# counting searches auto keeps on the CPU. One device call:
+#
+#   OUT=... bash benches/gpu/pipeline-probe.sh
+set -u
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+D=${D:-$PWD/.dev}
+C=${C:-/dev/shm/rw}
+export LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if [[ ! -d $C ]]; then
+    python3 benches/gpu/gen-prose.py "$D/words" "$C" "${SIZE_GIB:-16}" "${FILES:-20000}" || exit 2
+fi
+# run NAME ENV... -- ARGS...: wall seconds, peak MB, answer; with a trace,
+# when the pipeline began and reported (ms after the process started), the
+# staging and stage lines.
+run() {
+    local name=$1; shift
+    local envs=()
+    while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+    shift
+    local ans t0
+    t0=$(date +%s.%N)
+    ans=$(env "${envs[@]}" GPUGREP_GPU_TRACE=1 /usr/bin/time -f "%e %M" -o "$OUT/t" \
+        "$@" 2>"$OUT/trace-$name.txt" | awk -F: '{s += $NF} END {print s + 0}')
+    read -r s m < <(tail -1 "$OUT/t")
+    local began
+    began=$(awk -v t0="$t0" '/trace: began at unix/ {printf "pipeline began %.0f ms, reported %.0f ms after start", ($6 - t0) * 1000, ($6 - t0) * 1000 + $8}' "$OUT/trace-$name.txt")
+    printf "%-22s %7s s %6s MB answer %s %s\n" "$name" "$s" "$((m / 1024))" "$ans" "$began"
+    grep -E "packer waited|gpu stages|ready after|staging:|started in" "$OUT/trace-$name.txt" |
+        sed -e 's/^gpugrep: debug: /    /' -e 's/.*started in/    started in/' | cut -c1-200
+}
+G=$D/gpugrep
+W1=$C.words-1000.txt W10=$C.words-10000.txt
+run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+for lanes in 2 3 4 6 8; do
+    for rep in 1 2 3; do
+        run "w1k-c-lanes$lanes-$rep" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+done
+for lanes in 4 8; do
+    run "w1k-c-chunk32-lanes$lanes" GPUGREP_GPU_CHUNK=32M GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+done
+run w1k-c-chunk16-lanes8 GPUGREP_GPU_CHUNK=16M GPUGREP_GPU_LANES=8 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+for lanes in 2 4 8; do
+    run "w10k-c-lanes$lanes" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+done
+run w1k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+run w1k-c-auto-lanes4 GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+run w1k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
+run w10k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W10" "$C"
+run w10k-c-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -c -F -f "$W10" "$C"
+run w10k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W10" "$C"
+run w10k-v-auto X=1 -- "$G" --debug -j16 -r -v -c -F -f "$W10" "$C"
+run w10k-v-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -v -c -F -f "$W10" "$C"
+run w1k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W1" "$C"
+run w10k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W10" "$C"
+# Few files come back from a device call: the traces in one archive.
+rm -f "$OUT/t"
+tar -C "$OUT" -czf "$OUT/traces.tgz" $(cd "$OUT" && ls trace-*.txt) && rm -f "$OUT"/trace-*.txt
