@@ -98,6 +98,10 @@ pub struct Knobs {
     /// `--engine auto`, the simulated GPU becomes ready after this long, so
     /// the CPU and the pipeline share the files. Test only.
     pub gpu_simulate_delay_ms: Knob<u64>,
+    /// `GPUGREP_GPU_SIMULATE_FAIL=1` (switch): with the simulation, the
+    /// simulated GPU fails to start (after the delay above), as a driver
+    /// that is there but refuses would. Test only.
+    pub gpu_simulate_fail: Knob<bool>,
     /// `GPUGREP_GPU_CHUNK` (size): the pipeline's chunk (default 64M); tiny
     /// chunks put cuts everywhere. Test and tuning only.
     pub gpu_chunk: Knob<u64>,
@@ -221,6 +225,7 @@ impl Knobs {
             gpu_staging: read(lookup, "GPUGREP_GPU_STAGING"),
             gpu_simulate: read(lookup, "GPUGREP_GPU_SIMULATE"),
             gpu_simulate_delay_ms: millis,
+            gpu_simulate_fail: read(lookup, "GPUGREP_GPU_SIMULATE_FAIL"),
             gpu_chunk: read(lookup, "GPUGREP_GPU_CHUNK"),
             gpu_lanes: read(lookup, "GPUGREP_GPU_LANES"),
             gpu_backread: read(lookup, "GPUGREP_GPU_BACKREAD"),
@@ -299,7 +304,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 13, "{names:?}");
+        assert_eq!(names.len(), 15, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

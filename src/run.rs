@@ -89,18 +89,10 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     };
     let (wanted, (items, sizes, listed)) = match wanted {
         _ if walk_while_searching => (wanted, (Vec::new(), Vec::new(), None)),
-        gpu::Wanted::Open => {
-            // CUDA starts while the inputs are listed.
-            let (opened, listed) = std::thread::scope(|s| {
-                let opening = s.spawn(|| gpu::open(&cfg, prog));
-                let listed = list();
-                let opened = opening
-                    .join()
-                    .unwrap_or_else(|_| Err(GpuError::Unavailable("it failed to start".into())));
-                (opened, listed)
-            });
-            (gpu::Wanted::Now(opened.map_err(Error::from)?), listed)
-        }
+        // CUDA starts while the inputs are listed and the pipeline reads
+        // its first chunks; if it cannot start, the run ends with its error
+        // before printing anything (`gpu::search`).
+        gpu::Wanted::Open => (gpu::open_in_background(cfg.debug, prog), list()),
         _ => (wanted, list()),
     };
     let gpu = gpu::start(wanted, &cfg, &sizes, prog);
@@ -126,7 +118,10 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         None => Inputs::Listed(&items),
     };
     let (selected, had_error) = match search_all(&shared, inputs) {
-        Ok(state) => {
+        Ok(mut state) => {
+            if let Some(e) = state.gpu_unavailable.take() {
+                return Err(Error::from(e));
+            }
             if shared.cfg.stats {
                 state.print_stats(started.elapsed(), listed);
             }

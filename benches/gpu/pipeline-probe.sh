@@ -28,37 +28,84 @@ run() {
         "$@" 2>"$OUT/trace-$name.txt" | awk -F: '{s += $NF} END {print s + 0}')
     read -r s m < <(tail -1 "$OUT/t")
     local began
-    began=$(awk -v t0="$t0" '/trace: began at unix/ {printf "pipeline began %.0f ms, reported %.0f ms after start", ($6 - t0) * 1000, ($6 - t0) * 1000 + $8}' "$OUT/trace-$name.txt")
+    began=$(awk -v t0="$t0" '/trace: began at unix/ {sub(",", "", $7); printf "pipeline began %.0f ms, reported %.0f ms after start", ($7 - t0) * 1000, ($7 - t0) * 1000 + $9}' "$OUT/trace-$name.txt")
     printf "%-22s %7s s %6s MB answer %s %s\n" "$name" "$s" "$((m / 1024))" "$ans" "$began"
     grep -E "packer waited|gpu stages|ready after|staging:|started in" "$OUT/trace-$name.txt" |
-        sed -e 's/^gpugrep: debug: /    /' -e 's/.*started in/    started in/' | cut -c1-200
+        sed -e 's/^gpugrep: debug: /    /' -e 's/.*opened in/    opened in/' | cut -c1-200
 }
 G=$D/gpugrep
 W1=$C.words-1000.txt W10=$C.words-10000.txt
-run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-for lanes in 2 3 4 6 8; do
-    for rep in 1 2 3; do
-        run "w1k-c-lanes$lanes-$rep" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+case ${PROBE:-lanes} in
+lanes)
+    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for lanes in 2 3 4 6 8; do
+        for rep in 1 2 3; do
+            run "w1k-c-lanes$lanes-$rep" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        done
     done
-done
-for lanes in 4 8; do
-    run "w1k-c-chunk32-lanes$lanes" GPUGREP_GPU_CHUNK=32M GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-done
-run w1k-c-chunk16-lanes8 GPUGREP_GPU_CHUNK=16M GPUGREP_GPU_LANES=8 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-for lanes in 2 4 8; do
-    run "w10k-c-lanes$lanes" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
-done
-run w1k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
-run w1k-c-auto-lanes4 GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
-run w1k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
-run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
-run w10k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W10" "$C"
-run w10k-c-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -c -F -f "$W10" "$C"
-run w10k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W10" "$C"
-run w10k-v-auto X=1 -- "$G" --debug -j16 -r -v -c -F -f "$W10" "$C"
-run w10k-v-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -v -c -F -f "$W10" "$C"
-run w1k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W1" "$C"
-run w10k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W10" "$C"
+    for lanes in 4 8; do
+        run "w1k-c-chunk32-lanes$lanes" GPUGREP_GPU_CHUNK=32M GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+    run w1k-c-chunk16-lanes8 GPUGREP_GPU_CHUNK=16M GPUGREP_GPU_LANES=8 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for lanes in 2 4 8; do
+        run "w10k-c-lanes$lanes" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+    done
+    run w1k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+    run w1k-c-auto-lanes4 GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+    run w1k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+    run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
+    run w10k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W10" "$C"
+    run w10k-c-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -c -F -f "$W10" "$C"
+    run w10k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W10" "$C"
+    run w10k-v-auto X=1 -- "$G" --debug -j16 -r -v -c -F -f "$W10" "$C"
+    run w10k-v-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -v -c -F -f "$W10" "$C"
+    run w1k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W1" "$C"
+    run w10k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W10" "$C"
+    ;;
+phases)
+    echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
+    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2; do
+        run "w1k-c-lanes2-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "w1k-c-lanes4-$rep" GPUGREP_GPU_LANES=4 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        for st in 512M 256M; do
+            run "w1k-c-lanes4-st$st-$rep" GPUGREP_GPU_LANES=4 -- "$G" --engine gpu --gpu-staging $st --debug -j16 -r -c -F -f "$W1" "$C"
+        done
+        run "w1k-c-auto-lanes4-$rep" GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+    run one-rare-cpu X=1 -- "$G" --engine cpu -j16 -r -c -F zqxjzqxjq "$C"
+    run one-rare-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F zqxjzqxjq "$C"
+    ;;
+early)
+    # Builds compared (carried as .dev/gpugrep-b, -c): A the packer claims
+    # while CUDA starts; B as A but never under auto; C before (lanes 4).
+    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2 3; do
+        run "gpu-A-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "gpu-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "auto-A-$rep" X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+        run "auto-B-$rep" X=1 -- "$G-b" --debug -j16 -r -c -F -f "$W1" "$C"
+        run "auto-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+    for rep in 1 2; do
+        run "l-auto-A-$rep" X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "l-auto-C-$rep" X=1 -- "$G-c" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "w10k-gpu-A-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+        run "w10k-gpu-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+    done
+    ;;
+exit)
+    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2 3; do
+        run "w1k-c-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "w1k-c-fastexit-$rep" GPUGREP_FAST_EXIT=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "w1k-l-auto-$rep" X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "w1k-l-auto-fastexit-$rep" GPUGREP_FAST_EXIT=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+    done
+    run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
+    run w10k-c-gpu X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+    ;;
+esac
 # Few files come back from a device call: the traces in one archive.
 rm -f "$OUT/t"
 tar -C "$OUT" -czf "$OUT/traces.tgz" $(cd "$OUT" && ls trace-*.txt) && rm -f "$OUT"/trace-*.txt

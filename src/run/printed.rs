@@ -24,6 +24,9 @@ pub(crate) struct Printed {
     pub(crate) gpu: bool,
     /// `--stats` lines about the GPU pipeline's stages.
     pub(crate) stage_lines: Vec<String>,
+    /// `--engine gpu`: the GPU did not start, nothing was searched (the
+    /// run's error, exit status 2).
+    pub(crate) gpu_unavailable: Option<crate::engine::gpu::GpuError>,
 }
 
 impl Printed {

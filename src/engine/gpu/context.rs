@@ -118,12 +118,36 @@ impl Functions {
     }
 }
 
-/// Host memory registered with the driver (page-locked, DMA-able).
-pub(crate) struct Registered {
-    map: memmap2::MmapMut,
+/// A range of host memory registered with the driver (page-locked,
+/// DMA-able) until dropped. It does not own the memory: whoever pinned it
+/// keeps it mapped for as long as this lives.
+pub(crate) struct Pinned {
+    ptr: *mut u8,
     ctx: Arc<CudaContext>,
-    /// Seconds spent faulting the pages in and registering them.
-    pub(crate) setup: (f64, f64),
+}
+
+// SAFETY: the pointer is only handed back to the driver (Drop); the memory
+// is owned and shared by whoever pinned it.
+unsafe impl Send for Pinned {}
+unsafe impl Sync for Pinned {}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        // Errors here have nowhere to go; the memory is unpinned at exit
+        // either way.
+        if self.ctx.bind_to_thread().is_ok() {
+            // SAFETY: registered in `pin`; every copy that read it was
+            // waited for by its lane before the memory was handed back.
+            let _ = unsafe { sys::cuMemHostUnregister(self.ptr.cast()) };
+        }
+    }
+}
+
+/// Host memory registered with the driver, and the mapping it is.
+pub(crate) struct Registered {
+    // Unpinned before the mapping goes (fields drop in this order).
+    _pin: Pinned,
+    map: memmap2::MmapMut,
 }
 
 impl Registered {
@@ -136,15 +160,20 @@ impl Registered {
     }
 }
 
-impl Drop for Registered {
-    fn drop(&mut self) {
-        // Errors here have nowhere to go; the mapping is freed either way.
-        if self.ctx.bind_to_thread().is_ok() {
-            // SAFETY: registered in alloc_host; every copy that read it was
-            // waited for by its lane before the memory was handed back.
-            let _ = unsafe { sys::cuMemHostUnregister(self.map.as_mut_ptr().cast()) };
+/// `bytes` of anonymous memory, faulted in by `threads` threads (no CUDA
+/// involved: a staging ring is made this way before the GPU is ready, and
+/// pinned once it is). Huge pages where the kernel gives them.
+pub fn faulted_map(bytes: usize, threads: usize) -> std::io::Result<memmap2::MmapMut> {
+    let mut map = memmap2::MmapMut::map_anon(bytes.max(1))?;
+    // Only advice: ignored where transparent huge pages are off.
+    let _ = map.advise(memmap2::Advice::HugePage);
+    let per = map.len().div_ceil(threads.max(1)).next_multiple_of(4096);
+    std::thread::scope(|s| {
+        for part in map.chunks_mut(per) {
+            s.spawn(move || part.iter_mut().step_by(4096).for_each(|b| *b = 0));
         }
-    }
+    });
+    Ok(map)
 }
 
 /// One stream on the GPU with its buffers: the engine's handle, or a lane.
@@ -155,6 +184,8 @@ pub(crate) struct Device {
     pub(crate) sm_count: u32,
     pub(crate) total_mem: usize,
     pub(crate) cc: (i32, i32),
+    /// Seconds `open` took: driver start, context, loading the kernels.
+    pub(crate) opened: [f64; 3],
     /// The chunk's text, padded to whole tiles (`memory::reserve`).
     pub(super) text: Buf<u8>,
     /// One bit per text byte, and the per-tile counts of its set bits:
@@ -208,14 +239,18 @@ impl Drop for Device {
 
 impl Device {
     pub(crate) fn open() -> Result<Device, GpuError> {
+        let t = std::time::Instant::now();
         set_scheduling();
+        let driver = t.elapsed().as_secs_f64();
         let ctx = CudaContext::new(0).map_err(unavailable("no usable CUDA device 0"))?;
         // SAFETY: every buffer is used on `stream` alone, which orders all
         // work; the stream is synchronised before host memory handed to an
         // async copy is reused or freed (Drop above).
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(unavailable("creating a stream"))?;
+        let context = t.elapsed().as_secs_f64() - driver;
         let f = Functions::load(&ctx)?;
+        let kernels = t.elapsed().as_secs_f64() - driver - context;
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
         let sm_count = ctx
             .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -223,7 +258,9 @@ impl Device {
             .max(1) as u32;
         let total_mem = ctx.total_mem().unwrap_or(0);
         let cc = ctx.compute_capability().unwrap_or((0, 0));
-        Ok(Device::on(stream, f, name, sm_count, total_mem, cc, None))
+        let mut d = Device::on(stream, f, name, sm_count, total_mem, cc, None);
+        d.opened = [driver, context, kernels];
+        Ok(d)
     }
 
     /// A device on `stream` with empty buffers and default settings.
@@ -243,6 +280,7 @@ impl Device {
             sm_count,
             total_mem,
             cc,
+            opened: [0.0; 3],
             text: Buf::new(),
             bitmap: Buf::new(),
             counts: Buf::new(),
@@ -302,26 +340,28 @@ impl Device {
     /// `cuMemHostAlloc` pinned 1 GiB at 2 GB/s on one thread, which stalled
     /// the pipeline's start; faulting in parallel and registering is faster.
     pub(crate) fn alloc_host(&self, bytes: usize, threads: usize) -> Result<Registered, GpuError> {
-        let mut map = memmap2::MmapMut::map_anon(bytes.max(1))
+        let mut map = faulted_map(bytes, threads)
             .map_err(|e| GpuError::Cuda(format!("allocating host memory: {e}")))?;
-        let per = map.len().div_ceil(threads.max(1)).next_multiple_of(4096);
-        let t = std::time::Instant::now();
-        std::thread::scope(|s| {
-            for part in map.chunks_mut(per) {
-                s.spawn(move || part.iter_mut().step_by(4096).for_each(|b| *b = 0));
-            }
-        });
-        let faulted = t.elapsed().as_secs_f64();
+        // SAFETY: the mapping is ours and outlives the pin (Registered's
+        // field order).
+        let pin = unsafe { self.pin(map.as_mut_ptr(), map.len()) }?;
+        Ok(Registered { _pin: pin, map })
+    }
+
+    /// Registers `len` bytes at `ptr` with the driver (page-locked), until
+    /// the result is dropped.
+    ///
+    /// # Safety
+    /// The range must be mapped memory that stays mapped while the result
+    /// lives.
+    pub(crate) unsafe fn pin(&self, ptr: *mut u8, len: usize) -> Result<Pinned, GpuError> {
         let ctx = self.stream.context().clone();
         ctx.bind_to_thread().map_err(cuda("binding the context"))?;
-        let t = std::time::Instant::now();
-        // SAFETY: the range is one live mapping we own; it is unregistered
-        // (Drop) before it is unmapped.
-        unsafe { sys::cuMemHostRegister_v2(map.as_mut_ptr().cast(), map.len(), 0) }
+        // SAFETY: the caller's contract: a live mapping of `len` bytes.
+        unsafe { sys::cuMemHostRegister_v2(ptr.cast(), len, 0) }
             .result()
             .map_err(cuda("registering host memory"))?;
-        let setup = (faulted, t.elapsed().as_secs_f64());
-        Ok(Registered { map, ctx, setup })
+        Ok(Pinned { ptr, ctx })
     }
 
     /// The device tables of kind `T`, taken out of the device (empty ones

@@ -47,7 +47,7 @@ use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use backread::Backread;
-pub use context::Timings;
+pub use context::{faulted_map, Timings};
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
 pub use multi::MultiTables;
@@ -108,14 +108,17 @@ impl GpuEngine {
     pub fn describe(&self) -> String {
         match &self.dev {
             Some(d) => format!(
-                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernel choice: {}; boyer-moore portion {} B",
+                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernel choice: {}; boyer-moore portion {} B; opened in {:.3} s (driver), {:.3} s (context), {:.3} s (kernels)",
                 d.name,
                 d.cc.0,
                 d.cc.1,
                 d.sm_count,
                 d.total_mem as f64 / f64::from(1u32 << 30),
                 kernels::describe_choice(),
-                d.bm_portion
+                d.bm_portion,
+                d.opened[0],
+                d.opened[1],
+                d.opened[2],
             ),
             None => "GPU engine disabled after an internal error".into(),
         }
@@ -169,6 +172,29 @@ impl GpuEngine {
         let ptr = mem.as_mut_ptr();
         Ok(HostBuf { mem, ptr })
     }
+
+    /// Pins `len` bytes of host memory at `ptr` (page-locked: the lanes'
+    /// copies from it are DMA, asynchronous) until the result is dropped.
+    ///
+    /// # Safety
+    /// The range must be mapped memory that stays mapped while the result
+    /// lives.
+    pub unsafe fn pin_host(&self, ptr: *mut u8, len: usize) -> Result<HostPin, GpuError> {
+        let dev = self
+            .dev
+            .as_ref()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        // SAFETY: the caller's contract, passed on.
+        match catch_unwind(AssertUnwindSafe(|| unsafe { dev.pin(ptr, len) })) {
+            Ok(r) => Ok(HostPin { _pin: r? }),
+            Err(_) => Err(panicked("pinning host memory")),
+        }
+    }
+}
+
+/// Host memory pinned by [`GpuEngine::pin_host`], until dropped.
+pub struct HostPin {
+    _pin: context::Pinned,
 }
 
 /// What one chunk's search found (the shapes: `chunk`).
@@ -207,11 +233,6 @@ impl HostBuf {
 
     pub fn is_empty(&self) -> bool {
         self.mem.len() == 0
-    }
-
-    /// Seconds its pages took to fault in, and to register with the driver.
-    pub fn setup_secs(&self) -> (f64, f64) {
-        self.mem.setup
     }
 }
 

@@ -179,6 +179,11 @@ impl<'a, 'r> Board<'a, 'r> {
         self.failed.store(true, Ordering::Release);
     }
 
+    /// The packer claims no more files (`end` was called).
+    pub fn ended(&self) -> bool {
+        self.ended.load(Ordering::Acquire)
+    }
+
     /// The packer claims no more files.
     pub fn end(&self) {
         self.ended.store(true, Ordering::Release);

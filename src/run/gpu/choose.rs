@@ -74,6 +74,8 @@ pub enum Wanted {
     Now(Backend),
     /// `--engine gpu`: open it (`open`) while the inputs are listed.
     Open,
+    /// `--engine gpu`: opening in its own thread (`open_in_background`).
+    Opening(mpsc::Receiver<Result<Backend, GpuError>>),
 }
 
 /// `GPUGREP_GPU_SIMULATE=1` (a test knob): the pipeline's chunks are
@@ -138,6 +140,7 @@ pub fn wanted(
         );
         return Ok(match cfg.engine {
             EngineChoice::Auto => Wanted::Auto(0),
+            _ if knobs::get().gpu_simulate_fail.or(false) => Wanted::Opening(simulated_start()),
             _ => Wanted::Now(Backend::Simulated),
         });
     }
@@ -224,22 +227,34 @@ pub fn wanted(
     Ok(Wanted::Open)
 }
 
-/// Opens the GPU for `Wanted::Open`; `Err`: no usable GPU (exit status 2),
-/// the driver's error kept as it is. CUDA takes 0.2-0.3 s to start: the
-/// caller lists the inputs meanwhile.
-pub fn open(cfg: &Config, prog: &str) -> Result<Backend, GpuError> {
-    let t = std::time::Instant::now();
-    let engine = GpuEngine::open()?;
-    let took = t.elapsed().as_secs_f64();
-    debug(
-        cfg,
-        prog,
-        &format!(
-            "engine: gpu ({}; started in {took:.3} s)",
-            engine.describe()
-        ),
-    );
-    Ok(Backend::Gpu(Box::new(engine)))
+/// Opens the GPU for `Wanted::Open` in its own thread; the result comes
+/// on the channel (`Err`: no usable GPU, exit status 2, the driver's error
+/// kept as it is). CUDA takes 0.2-0.3 s to start: the caller lists the
+/// inputs and the pipeline reads its first chunks meanwhile.
+pub fn open_in_background(debug_on: bool, prog: &str) -> Wanted {
+    let (tx, rx) = mpsc::channel();
+    let prog = prog.to_string();
+    let opening = move || {
+        let t = std::time::Instant::now();
+        let opened = GpuEngine::open().map(|engine| {
+            if debug_on {
+                eprintln!(
+                    "{prog}: debug: engine: gpu ({}; started in {:.3} s)",
+                    engine.describe(),
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            Backend::Gpu(Box::new(engine))
+        });
+        let _ = tx.send(opened);
+    };
+    // Detached: the run ends with the search (or the error) either way. A
+    // thread that cannot start drops the sender: the pipeline reads that as
+    // a GPU that failed to start.
+    let _ = std::thread::Builder::new()
+        .name("gpu-open".into())
+        .spawn(opening);
+    Wanted::Opening(rx)
 }
 
 /// Sizes of the regular files among the inputs (`None` for anything else),
@@ -280,10 +295,9 @@ pub fn start(
             let _ = tx.send(Ok(backend));
             Some((rx, true))
         }
+        Wanted::Opening(rx) => Some((rx, true)),
         Wanted::Auto(min) => {
             let bytes: u64 = sizes.iter().flatten().sum();
-            // Simulated: from any size, the backend after a delay (ms).
-            let sim_delay = simulated().then(|| knobs::get().gpu_simulate_delay_ms.or(0));
             if bytes < min {
                 debug(
                     cfg,
@@ -299,23 +313,39 @@ pub fn start(
                     "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
                 ),
             );
+            if simulated() {
+                return Some((simulated_start(), false));
+            }
             // Detached: if the CPU finishes first, the run ends without
             // waiting for CUDA.
             let spawned = std::thread::Builder::new()
                 .name("gpu-init".into())
                 .spawn(move || {
-                    let backend = match sim_delay {
-                        Some(ms) => {
-                            std::thread::sleep(std::time::Duration::from_millis(ms));
-                            Ok(Backend::Simulated)
-                        }
-                        None => GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))),
-                    };
-                    let _ = tx.send(backend);
+                    let _ = tx.send(GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))));
                 });
             spawned.ok().map(|_| (rx, false))
         }
     }
+}
+
+/// The simulated backend's start (test knobs): after
+/// `GPUGREP_GPU_SIMULATE_DELAY` ms, ready, or failed with
+/// `GPUGREP_GPU_SIMULATE_FAIL=1`.
+fn simulated_start() -> mpsc::Receiver<Result<Backend, GpuError>> {
+    let (tx, rx) = mpsc::channel();
+    let knobs = knobs::get();
+    let delay = std::time::Duration::from_millis(knobs.gpu_simulate_delay_ms.or(0));
+    let fail = knobs.gpu_simulate_fail.or(false);
+    let _ = std::thread::Builder::new()
+        .name("gpu-init".into())
+        .spawn(move || {
+            std::thread::sleep(delay);
+            let _ = tx.send(match fail {
+                true => Err(GpuError::Unavailable("simulated start failure".into())),
+                false => Ok(Backend::Simulated),
+            });
+        });
+    rx
 }
 
 #[cfg(test)]

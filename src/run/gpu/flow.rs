@@ -7,12 +7,13 @@
 //!  workers (the ordered CPU executor) take each file's entry from the board
 //! ```
 //!
-//! The packer (`run`) waits for the backend, then claims files in order on
-//! the board, lays them out in chunks (`pack::Packer`), leases a chunk from
+//! The packer (`run`) claims files in order on the board (while CUDA
+//! starts, where the GPU is sure to be the faster side; else once it is
+//! ready), lays them out in chunks (`pack::Packer`), leases a chunk from
 //! the ring for each plan and splits its reads into units of about
 //! `UNIT_BYTES` (one `ring::Part` each). Readers (`read`) `pread` the
 //! units; the reader that finishes a chunk's last unit hands the chunk to
-//! the lanes (`lane`), which write the separators, search it through their
+//! the lanes (`lane`, started with the backend by `start_lanes`), which write the separators, search it through their
 //! `ChunkSearcher` and post each piece's match starts (mapped back by
 //! `pack::assign`) to the board. Anything that goes wrong on the GPU side
 //! (a read error, a dense chunk, a launch failure) turns the affected
@@ -26,20 +27,27 @@ use super::board::Board;
 use super::pack::{Packer, Plan};
 use super::read::{span, unit_parts, Unit};
 use super::ring::{Filling, Memory, Ring};
-use super::searcher::{Backend, Target};
+use super::searcher::{Backend, Target, Unavailable};
 use super::setup::TallyMode;
 use super::stats::{self, Stages};
 use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
-use crate::engine::gpu::GpuError;
+use crate::engine::gpu::{faulted_map, GpuError};
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+/// Under auto, the packer claims files before the GPU is ready only when
+/// they hold this many rings' worth of bytes: then the CPU cannot search
+/// them all while CUDA starts (0.25 s on the H100 host; 1 GiB would take
+/// the CPU engine 0.3 s for 1,000 words on 16 cores), and the ring filled
+/// meanwhile is searched as soon as the GPU is.
+const EARLY_MIN_RINGS: u64 = 4;
 
 /// Sizes and policies of one run.
 #[derive(Clone, Copy, Debug)]
@@ -86,6 +94,41 @@ pub struct Flow<'a, 'r> {
     pub notes: Mutex<Vec<String>>,
     /// Chunks leased so far (the next chunk's number).
     leased: AtomicUsize,
+    /// Whether the GPU started, once known.
+    pub start: Started,
+}
+
+/// Whether the pipeline's GPU started: told once by `start_lanes`, awaited
+/// by `--engine gpu`, which ends with the error before printing anything.
+#[derive(Default)]
+pub struct Started {
+    state: Mutex<Option<Result<(), GpuError>>>,
+    told: std::sync::Condvar,
+}
+
+impl Started {
+    fn finish(&self, r: Result<(), GpuError>) {
+        if let Ok(mut s) = self.state.lock() {
+            s.get_or_insert(r);
+        }
+        self.told.notify_all();
+    }
+
+    /// Waits until told (or the flow gave up without a word: `Ok`).
+    pub fn wait(&self) -> Result<(), GpuError> {
+        let Ok(mut s) = self.state.lock() else {
+            return Ok(());
+        };
+        loop {
+            if let Some(r) = s.as_ref() {
+                return r.clone();
+            }
+            s = match self.told.wait(s) {
+                Ok(s) => s,
+                Err(_) => return Ok(()),
+            };
+        }
+    }
 }
 
 /// A chunk's layout and what went wrong reading it.
@@ -144,6 +187,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             stages,
             notes: Mutex::new(Vec::new()),
             leased: AtomicUsize::new(0),
+            start: Started::default(),
         }
     }
 
@@ -155,31 +199,44 @@ impl<'a, 'r> Flow<'a, 'r> {
 
     /// The GPU cannot go on: the CPU engine takes the rest.
     fn give_up(&self, e: GpuError) {
+        self.start.finish(Err(e.clone()));
         self.note(format!("CPU engine instead: {e}"));
         self.board.fail();
         self.board.end();
     }
 
-    /// The packer: waits for the backend, then claims files in order, lays
-    /// them out in chunks and drives readers and lanes. Returns when every
-    /// chunk has been searched.
+    /// The packer: claims files in order, lays them out in chunks and
+    /// drives readers and lanes. Returns when every chunk has been searched.
+    ///
+    /// Where the GPU searches every file (`--engine gpu`), or is the faster
+    /// side and the files are many times the ring (auto when the CPU yields
+    /// to a ready GPU, `EARLY_MIN_RINGS`), the packer and readers start at
+    /// once and fill the ring while CUDA starts; the lanes start when the
+    /// backend is there (`start_lanes`). Elsewhere (auto with `-l`, `-L`,
+    /// `-q`, `-m`, where the CPU may finish first, or few bytes, which the
+    /// CPU may search before CUDA is up) the packer claims nothing before
+    /// the GPU is ready.
     pub fn run(&self, ring: &'r Ring, backend: Receiver<Result<Backend, GpuError>>) {
-        let backend = loop {
-            if self.board.aborted() || self.board.all_claimed() {
-                return self.board.end();
-            }
-            match backend.recv_timeout(Duration::from_millis(2)) {
-                Ok(Ok(b)) => break b,
-                Ok(Err(e)) => return self.give_up(e),
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => return self.board.end(),
-            }
-        };
-        self.board.set_ready();
-        let searchers = match backend.searchers(self.shape.lanes) {
-            Ok(s) => s,
-            Err(e) => return self.give_up(e),
-        };
+        let bytes: u64 = self.sizes.iter().flatten().sum();
+        let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
+        let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes);
+        let early = self.shape.gpu_only || (self.shape.yield_when_ready && many);
+        let mut ready = None;
+        if !early {
+            // Where the CPU yields to a ready GPU, the ring will be used:
+            // it is faulted in while CUDA starts (pinned in `start_lanes`).
+            let waited = std::thread::scope(|s| {
+                if self.shape.yield_when_ready {
+                    s.spawn(|| ring.ensure(self.shape.chunk, |b| self.allocate(b)));
+                }
+                self.await_backend(&backend, || self.board.all_claimed())
+            });
+            ready = match waited {
+                Some(Ok(b)) => Some(b),
+                Some(Err(e)) => return self.give_up(e),
+                None => return self.board.end(),
+            };
+        }
         let (unit_tx, unit_rx) = mpsc::channel::<Unit<'r>>();
         let (job_tx, job_rx) = mpsc::channel::<(Arc<Job>, Filling<'r>)>();
         let unit_rx = Mutex::new(unit_rx);
@@ -212,17 +269,99 @@ impl<'a, 'r> Flow<'a, 'r> {
                 let (rx, tx) = (&unit_rx, job_tx.clone());
                 s.spawn(move || self.read_units(rx, tx));
             }
-            for mut searcher in searchers {
-                let rx = &job_rx;
-                s.spawn(move || {
-                    self.search_jobs(&mut *searcher, rx);
-                    self.stages.add_lane(searcher.timings());
-                });
-            }
-            self.pack(ring, &backend, ahead, &unit_tx, &job_tx);
+            let jobs = &job_rx;
+            s.spawn(move || {
+                // Until the packer has leased a chunk, nothing waits for
+                // the lanes: a run the CPU finished alone ends without CUDA.
+                // (`--engine gpu` waits for it anyway: its start decides
+                // the exit status.)
+                let idle = || {
+                    !self.shape.gpu_only
+                        && self.board.ended()
+                        && self.leased.load(Ordering::Acquire) == 0
+                };
+                let got = match ready {
+                    Some(b) => Some(Ok(b)),
+                    None => self.await_backend(&backend, idle),
+                };
+                self.start_lanes(s, ring, got, jobs);
+            });
+            self.pack(ring, ahead, &unit_tx, &job_tx);
             drop(unit_tx);
             drop(job_tx);
         });
+    }
+
+    /// Waits for the backend; `None` when the search stopped, the backend
+    /// went away without a word, or `done()` says it is not needed.
+    fn await_backend(
+        &self,
+        backend: &Receiver<Result<Backend, GpuError>>,
+        done: impl Fn() -> bool,
+    ) -> Option<Result<Backend, GpuError>> {
+        loop {
+            if self.board.aborted() || done() {
+                return None;
+            }
+            match backend.recv_timeout(Duration::from_millis(2)) {
+                Ok(b) => return Some(b),
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return None,
+            }
+        }
+    }
+
+    /// Once the backend is there: the GPU is ready, the ring is pinned and
+    /// a thread per lane searches the filled chunks. Without a backend the
+    /// chunks filled so far are posted as the GPU's failure, so the CPU
+    /// searches their files (the packer stops at the failure).
+    fn start_lanes<'s>(
+        &'s self,
+        s: &'s std::thread::Scope<'s, '_>,
+        ring: &'r Ring,
+        got: Option<Result<Backend, GpuError>>,
+        jobs: &'s Mutex<Receiver<(Arc<Job>, Filling<'r>)>>,
+    ) where
+        'r: 's,
+    {
+        let failed = |e: GpuError| {
+            self.give_up(e.clone());
+            self.search_jobs(&mut Unavailable(e), jobs);
+        };
+        let backend = match got {
+            Some(Ok(b)) => b,
+            Some(Err(e)) => return failed(e),
+            None if self.board.aborted() || self.leased.load(Ordering::Acquire) == 0 => {
+                return self.start.finish(Ok(()));
+            }
+            None => return failed(GpuError::Unavailable("it failed to start".into())),
+        };
+        self.board.set_ready();
+        if let Backend::Gpu(e) = &backend {
+            ring.ensure(self.shape.chunk, |bytes| self.allocate(bytes));
+            let t = Instant::now();
+            // SAFETY: the ring's block stays mapped while the ring lives,
+            // and the ring keeps the pin (dropped first).
+            match ring.pin(|ptr, len| unsafe { e.pin_host(ptr, len) }) {
+                Ok(()) => self.note(format!(
+                    "staging: {} MiB pinned in {:.3} s",
+                    (ring.slots() * self.shape.chunk) >> 20,
+                    t.elapsed().as_secs_f64()
+                )),
+                Err(err) => self.note(format!("pageable staging memory: {err}")),
+            }
+        }
+        let searchers = match backend.searchers(self.shape.lanes) {
+            Ok(s) => s,
+            Err(e) => return failed(e),
+        };
+        self.start.finish(Ok(()));
+        for mut searcher in searchers {
+            s.spawn(move || {
+                self.search_jobs(&mut *searcher, jobs);
+                self.stages.add_lane(searcher.timings());
+            });
+        }
     }
 
     /// Item `i`'s listed size, if the packer may lay it out (a regular
@@ -237,7 +376,6 @@ impl<'a, 'r> Flow<'a, 'r> {
     fn pack(
         &self,
         ring: &'r Ring,
-        backend: &Backend,
         mut ahead: Option<Ahead>,
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
@@ -273,10 +411,10 @@ impl<'a, 'r> Flow<'a, 'r> {
                     // A poured file starts a chunk of its own.
                     packer.flush(&mut plans);
                     for plan in plans.drain(..) {
-                        self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
+                        self.dispatch(plan, &mut blobs, ring, units, jobs);
                     }
                     let source = std::io::Cursor::new(head).chain(rest);
-                    self.pour(i, Box::new(source), ring, backend, jobs);
+                    self.pour(i, Box::new(source), ring, jobs);
                     continue;
                 }
             }
@@ -292,13 +430,13 @@ impl<'a, 'r> Flow<'a, 'r> {
             }
             packer.push(i, size, &mut plans);
             for plan in plans.drain(..) {
-                self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
+                self.dispatch(plan, &mut blobs, ring, units, jobs);
             }
         }
         drop(ahead);
         packer.flush(&mut plans);
         for plan in plans.drain(..) {
-            self.dispatch(plan, &mut blobs, ring, backend, units, jobs);
+            self.dispatch(plan, &mut blobs, ring, units, jobs);
         }
         self.board.close_open();
         self.board.end();
@@ -311,7 +449,6 @@ impl<'a, 'r> Flow<'a, 'r> {
         plan: Plan,
         blobs: &mut HashMap<usize, Vec<u8>>,
         ring: &'r Ring,
-        backend: &Backend,
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
@@ -320,7 +457,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             .iter()
             .filter_map(|p| blobs.remove_entry(&p.file))
             .collect();
-        let Some((id, chunk)) = self.lease(ring, backend) else {
+        let Some((id, chunk)) = self.lease(ring) else {
             return; // aborted; pack() closes the open entries
         };
         self.board.add_pieces(&plan);
@@ -345,11 +482,11 @@ impl<'a, 'r> Flow<'a, 'r> {
 
     /// A free chunk from the ring and its number (`None`: the search
     /// stopped).
-    pub(super) fn lease(&self, ring: &'r Ring, backend: &Backend) -> Option<(usize, Filling<'r>)> {
+    pub(super) fn lease(&self, ring: &'r Ring) -> Option<(usize, Filling<'r>)> {
         let t = Instant::now();
         let allocate = |bytes: usize| {
             let t = Instant::now();
-            let mem = self.allocate(bytes, backend);
+            let mem = self.allocate(bytes);
             stats::add_since(&self.stages.alloc_ns, t);
             mem
         };
@@ -360,27 +497,24 @@ impl<'a, 'r> Flow<'a, 'r> {
         chunk.map(|c| (id, c))
     }
 
-    /// The ring's memory: page-locked from the GPU, else ordinary.
-    fn allocate(&self, bytes: usize, backend: &Backend) -> Memory {
-        let heap = || Memory::Heap(vec![0u8; bytes].into_boxed_slice());
-        match backend {
-            Backend::Gpu(e) => match e.alloc_host(bytes, self.shape.readers) {
-                Ok(h) => {
-                    let (fault, register) = h.setup_secs();
-                    self.note(format!(
-                        "staging: {} MiB page-locked: faulted in {:.3} s, registered in {:.3} s",
-                        bytes >> 20,
-                        fault,
-                        register
-                    ));
-                    Memory::Pinned(h)
-                }
-                Err(err) => {
-                    self.note(format!("pageable staging memory: {err}"));
-                    heap()
-                }
-            },
-            Backend::Simulated => heap(),
+    /// The ring's memory, faulted in by the readers' number of threads
+    /// (pinned by `start_lanes` once the GPU is there); ordinary heap
+    /// memory if no map can be made.
+    fn allocate(&self, bytes: usize) -> Memory {
+        let t = Instant::now();
+        match faulted_map(bytes, self.shape.readers) {
+            Ok(m) => {
+                self.note(format!(
+                    "staging: {} MiB faulted in {:.3} s",
+                    bytes >> 20,
+                    t.elapsed().as_secs_f64()
+                ));
+                Memory::Mapped(m)
+            }
+            Err(e) => {
+                self.note(format!("staging memory from the heap: {e}"));
+                Memory::Heap(vec![0u8; bytes].into_boxed_slice())
+            }
         }
     }
 }

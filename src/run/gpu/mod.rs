@@ -51,7 +51,7 @@ use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
-pub use choose::{open, sizes, start, wanted, Wanted};
+pub use choose::{open_in_background, sizes, start, wanted, Wanted};
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
@@ -188,10 +188,25 @@ pub fn search(
         let flow = &flow;
         let ring = &ring;
         s.spawn(move || flow.run(ring, backend));
+        // `--engine gpu` searches nothing if the GPU does not start (the
+        // pipeline reads its first chunks meanwhile; none is printed).
+        if gpu_only {
+            if let Err(e) = flow.start.wait() {
+                flow.board.abort();
+                return Err(e);
+            }
+        }
         let r = search_items(shared, items, &job, out, state);
         flow.board.abort();
-        r
+        Ok(r)
     });
+    let result = match result {
+        Ok(r) => r,
+        Err(e) => {
+            state.gpu_unavailable = Some(e);
+            return Ok(());
+        }
+    };
     let notes = flow.notes.lock().map(|n| n.clone()).unwrap_or_default();
     let ready_ms = flow.board.ready_ms();
     stats::report(shared, &stages, &notes, ready_ms, flow.shape, state);

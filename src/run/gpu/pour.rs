@@ -21,7 +21,6 @@
 use super::flow::{Flow, Job};
 use super::pack::{Piece, Plan};
 use super::ring::{Filled, Filling, Ring};
-use super::searcher::Backend;
 use super::stats;
 use super::unpack::fill;
 use crate::encoding::BOM_PROBE;
@@ -38,7 +37,6 @@ impl<'r> Flow<'_, 'r> {
         file: usize,
         mut stream: Box<dyn Read + Send + '_>,
         ring: &'r Ring,
-        backend: &Backend,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
         let overlap = self.search.target.cut_overlap(self.shape.chunk);
@@ -47,7 +45,7 @@ impl<'r> Flow<'_, 'r> {
         // The file's first bytes, for the byte-order mark.
         let mut head = None;
         loop {
-            let Some((id, mut chunk)) = self.lease(ring, backend) else {
+            let Some((id, mut chunk)) = self.lease(ring) else {
                 return; // aborted; the packer closes the open entries
             };
             let t = Instant::now();

@@ -17,11 +17,13 @@
 //! chunk (the lanes search it, the board lends whole files' bytes to the
 //! printers) and nothing can write it again until the last clone is
 //! dropped and the slot returns to the ring. Memory is one block,
-//! page-locked when the GPU could give it, allocated on the first lease
-//! (pinning 1 GiB costs about 0.1 s; a search that never leases pays
-//! nothing).
+//! allocated on the first lease (a search that never leases pays nothing)
+//! or by `ensure`, and page-locked by `pin` once the GPU is ready: the
+//! readers may fill chunks while CUDA starts (0.25 s on the H100 host), and
+//! pinning memory already faulted in is the cheaper half of the 0.1 s that
+//! allocating and pinning 1 GiB costs.
 
-use crate::engine::gpu::HostBuf;
+use crate::engine::gpu::{GpuError, HostPin};
 use std::ops::Range;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -29,9 +31,10 @@ use std::time::Duration;
 /// How long a wait for a free chunk sleeps before checking for an abort.
 const TICK: Duration = Duration::from_millis(20);
 
-/// The ring's memory: page-locked when the GPU could give it, else ordinary.
+/// The ring's memory: an anonymous map faulted in (`faulted_map`), or a
+/// heap block (tests).
 pub enum Memory {
-    Pinned(HostBuf),
+    Mapped(memmap2::MmapMut),
     Heap(Box<[u8]>),
 }
 
@@ -43,15 +46,21 @@ struct Slot {
 }
 
 // SAFETY: a slot is a slice of memory its Arc keeps alive, disjoint from
-// every other slot; who may touch its bytes when is decided by the loan
-// types below (one `Filling`, or disjoint `Part`s, or read-only `Filled`s).
+// every other slot lent out; who may touch its bytes when is decided by the
+// loan types below (one `Filling`, or disjoint `Part`s, or read-only
+// `Filled`s). The whole block's slot is never lent: only its address goes
+// to the driver, to pin it.
 unsafe impl Send for Slot {}
 unsafe impl Sync for Slot {}
 
 /// The fixed set of chunk buffers.
 pub struct Ring {
-    /// Free slots, and whether the block was allocated.
-    free: Mutex<(Vec<Slot>, bool)>,
+    /// The block's pin, once pinned. Declared first: dropped (unpinned)
+    /// before the slots free the memory.
+    pin: Mutex<Option<HostPin>>,
+    /// Free slots, and the whole block once allocated (a slot as long as
+    /// all of them).
+    free: Mutex<(Vec<Slot>, Option<Slot>)>,
     returned: Condvar,
     slots: usize,
 }
@@ -87,10 +96,16 @@ impl Ring {
     /// A ring of `slots` chunks (at least one).
     pub fn new(slots: usize) -> Ring {
         Ring {
-            free: Mutex::new((Vec::new(), false)),
+            pin: Mutex::new(None),
+            free: Mutex::new((Vec::new(), None)),
             returned: Condvar::new(),
             slots: slots.max(1),
         }
+    }
+
+    /// Chunks in the ring.
+    pub fn slots(&self) -> usize {
+        self.slots
     }
 
     /// Chunks free now (for the trace).
@@ -98,21 +113,52 @@ impl Ring {
         self.free.lock().map_or(0, |f| f.0.len())
     }
 
+    /// Allocates the block of chunks of `chunk` bytes with
+    /// `allocate(bytes)`, unless it is there.
+    pub fn ensure(&self, chunk: usize, allocate: impl FnOnce(usize) -> Memory) {
+        if let Ok(mut free) = self.free.lock() {
+            if free.1.is_none() {
+                let (all, block) = slots(allocate(self.slots * chunk), self.slots, chunk);
+                free.0 = all;
+                free.1 = Some(block);
+            }
+        }
+    }
+
+    /// Pins the block (`ensure` first) with `pin(start, length)`, which
+    /// the ring keeps until it is dropped. Chunks on loan may be written
+    /// meanwhile: pinning keeps the pages' contents.
+    pub fn pin(
+        &self,
+        pin: impl FnOnce(*mut u8, usize) -> Result<HostPin, GpuError>,
+    ) -> Result<(), GpuError> {
+        let block = self
+            .free
+            .lock()
+            .ok()
+            .and_then(|f| f.1.as_ref().map(|b| (b.ptr, b.len)));
+        let Some((ptr, len)) = block else {
+            return Err(GpuError::Cuda("no staging memory to pin".into()));
+        };
+        let pinned = pin(ptr, len)?;
+        if let Ok(mut p) = self.pin.lock() {
+            *p = Some(pinned);
+        }
+        Ok(())
+    }
+
     /// A free chunk of `chunk` bytes, waiting for one while all are on loan;
     /// `None` once `stopped()` says so. The first call allocates the block
-    /// with `allocate(bytes)` (every later call must ask for the same
-    /// `chunk`).
+    /// with `allocate(bytes)` unless `ensure` did (every call must ask for
+    /// the same `chunk`).
     pub fn lease(
         &self,
         chunk: usize,
         allocate: impl FnOnce(usize) -> Memory,
         stopped: impl Fn() -> bool,
     ) -> Option<Filling<'_>> {
+        self.ensure(chunk, allocate);
         let mut free = self.free.lock().ok()?;
-        if !free.1 {
-            free.1 = true;
-            free.0 = slots(allocate(self.slots * chunk), self.slots, chunk);
-        }
         loop {
             if let Some(slot) = free.0.pop() {
                 return Some(Filling {
@@ -134,22 +180,28 @@ impl Ring {
     }
 }
 
-/// `n` slots of `chunk` bytes each in `mem`.
-fn slots(mem: Memory, n: usize, chunk: usize) -> Vec<Slot> {
-    let (base, len) = match &mem {
-        Memory::Pinned(h) => (h.as_ptr(), h.len()),
-        Memory::Heap(b) => (b.as_ptr().cast_mut(), b.len()),
+/// `n` slots of `chunk` bytes each in `mem`, and the whole block.
+fn slots(mut mem: Memory, n: usize, chunk: usize) -> (Vec<Slot>, Slot) {
+    let (base, len) = match &mut mem {
+        Memory::Mapped(m) => (m.as_mut_ptr(), m.len()),
+        Memory::Heap(b) => (b.as_mut_ptr(), b.len()),
     };
     assert!(len >= n * chunk, "ring memory smaller than its chunks");
     let mem = Arc::new(mem);
-    (0..n)
+    let block = Slot {
+        _mem: mem.clone(),
+        ptr: base,
+        len,
+    };
+    let all = (0..n)
         .map(|k| Slot {
             _mem: mem.clone(),
             // SAFETY: k * chunk + chunk <= n * chunk <= len: inside the block.
             ptr: unsafe { base.add(k * chunk) },
             len: chunk,
         })
-        .collect()
+        .collect();
+    (all, block)
 }
 
 /// A chunk being filled, held by one owner: writable whole.

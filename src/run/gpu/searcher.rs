@@ -109,3 +109,20 @@ impl ChunkSearcher for CpuMirror {
         })
     }
 }
+
+/// The searcher of a pipeline whose GPU never started: every chunk fails
+/// with the start's error, so its files go to the CPU engine.
+pub struct Unavailable(pub GpuError);
+
+impl ChunkSearcher for Unavailable {
+    fn search(
+        &mut self,
+        _: &[u8],
+        _: &Target,
+        _: Option<Backread>,
+        _: u64,
+        _: Option<&Tally>,
+    ) -> Result<ChunkFound, GpuError> {
+        Err(self.0.clone())
+    }
+}
