@@ -28,10 +28,10 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
     run automaton 200 "$D/gpu_automaton" --test-threads=2
     run decompress 250 "$D/gpu_decompress" --test-threads=2
     run fold 200 "$D/gpu_fold" --test-threads=2
-    run ignore-case 200 "$D/gpu_ignore_case" --test-threads=2
+    run ignore-case 350 "$D/gpu_ignore_case" --test-threads=2
 } &
 {
-    GPUGREP_E2E_CASES=150 run e2e 250 "$D/gpu_end_to_end" --test-threads=2
+    GPUGREP_E2E_CASES=150 run e2e 400 "$D/gpu_end_to_end" --test-threads=2
     for t in cli_stats cli_decompress cli_decompress_parallel rule_packs cli_patterns; do
         GPUGREP_TEST_ENGINE=gpu run "suite-$t" 120 "$D/$t" --test-threads=4
     done

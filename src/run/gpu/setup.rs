@@ -47,7 +47,13 @@ pub fn shape(cfg: &Config, gpu_only: bool, tally: Option<TallyMode>, need: u64) 
     }
     let chunk = chunk.min(need).max(1);
     let staging = cfg.gpu_staging.unwrap_or(STAGING_BYTES);
-    let lanes = knobs.gpu_lanes.or(LANES);
+    // No more lanes than chunks: each lane is a stream with its own
+    // device buffers, made and freed for nothing in a small search.
+    let lanes = knobs
+        .gpu_lanes
+        .or(LANES)
+        .min(usize::try_from(need.div_ceil(chunk)).unwrap_or(usize::MAX))
+        .max(1);
     Shape {
         chunk: usize::try_from(chunk).unwrap_or(usize::MAX),
         // Enough chunks for every lane plus one filling; tiny test chunks
