@@ -36,8 +36,8 @@ use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
