@@ -22,7 +22,7 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
+use super::parallel::{error_result, Job};
 use super::{Printed, Shared};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
@@ -123,7 +123,7 @@ pub(super) fn search_trees(
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files
-        .or(AHEAD_LIMIT.max(2 * WALK_BATCH * workers));
+        .or(lead::files_ahead(workers));
     let inbox = Inbox::new(workers);
     std::thread::scope(|scope| -> io::Result<()> {
         for w in 0..workers {
