@@ -133,7 +133,7 @@ pub(super) fn search_trees(
                 // Tells the printer this thread ended, however it ends.
                 let _closing = Closing(inbox);
                 let mut searched = false;
-                while let Some(mut task) = queue.take(searched) {
+                while let Some(mut task) = queue.take(searched, || inbox.nudge()) {
                     // Too far ahead of the printer: earlier work first, or
                     // wait for it to catch up.
                     while lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
@@ -154,6 +154,7 @@ pub(super) fn search_trees(
                                 Err(same) => task = same,
                             }
                         }
+                        inbox.nudge();
                         std::thread::sleep(std::time::Duration::from_micros(100));
                     }
                     searched = matches!(task.work, Work::Search(_));

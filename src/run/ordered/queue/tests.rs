@@ -36,10 +36,10 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
         }],
         false,
     );
-    let first = q.take(false).unwrap();
+    let first = q.take(false, || {}).unwrap();
     assert_eq!(ids(&first), (0..8).collect::<Vec<_>>());
     q.hold(0, first.key, batch(0..8));
-    let stolen = q.take(false).unwrap();
+    let stolen = q.take(false, || {}).unwrap();
     assert_eq!(ids(&stolen), vec![4, 5, 6, 7]);
     let kept: Vec<usize> = std::iter::from_fn(|| q.next_held(0))
         .map(|(id, _)| id)
@@ -59,9 +59,9 @@ fn one_file_is_never_taken_and_the_queue_ends_when_all_are_done() {
         }],
         false,
     );
-    let task = q.take(false).unwrap();
+    let task = q.take(false, || {}).unwrap();
     q.hold(0, task.key, batch(0..1));
     assert!(q.steal().is_none());
     assert!(q.next_held(0).is_some());
-    assert!(q.take(true).is_none());
+    assert!(q.take(true, || {}).is_none());
 }
