@@ -5,8 +5,14 @@
 //! for ripgrep, whose threads print for themselves (the printer here must
 //! be the thread holding stdout). Here messages wait in one list; the
 //! printer takes all of them at once, and a search thread wakes it only
-//! when its message holds what the printer is waiting for. What it waits
-//! for is kept here alone; the threads' throttle reads it too.
+//! once what the printer is waiting for is there and a few messages wait
+//! ([`WAKE_AFTER`]), or when the thread itself is about to wait
+//! ([`Inbox::nudge`]: for a task, or for the printer to catch up) or
+//! ends. With 2 threads the printer is a third on two cores: woken for
+//! every file it waited for, it took a core 663 times in the Linux tree.
+//! The printer falls a few messages further behind instead, which the
+//! lead's bounds (`lead.rs`) allow for. What it waits for is kept here
+//! alone; the threads' throttle reads it too.
 
 use super::Msg;
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -129,3 +135,6 @@ impl Inbox {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
