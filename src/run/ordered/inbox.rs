@@ -6,9 +6,9 @@
 //! be the thread holding stdout). Here messages wait in one list; the
 //! printer takes all of them at once, and a search thread wakes it only
 //! once what the printer is waiting for is there and a few messages wait
-//! ([`WAKE_AFTER`]), or when the thread itself is about to wait
-//! ([`Inbox::nudge`]: for a task, or for the printer to catch up) or
-//! ends. With 2 threads the printer is a third on two cores: woken for
+//! ([`WAKE_AFTER`]; at once for a terminal or `--line-buffered`), or when
+//! the thread itself is about to wait ([`Inbox::nudge`]: for a task, or
+//! for the printer to catch up) or ends. With 2 threads the printer is a third on two cores: woken for
 //! every file it waited for, it took a core 663 times in the Linux tree.
 //! The printer falls a few messages further behind instead, which the
 //! lead's bounds (`lead.rs`) allow for. What it waits for is kept here
@@ -45,10 +45,17 @@ struct State {
 pub(super) struct Inbox {
     state: Mutex<State>,
     woken: Condvar,
+    /// Messages that wait before the printer is woken for what it waits
+    /// for ([`WAKE_AFTER`], or 1 where lines are wanted as found).
+    wake_after: usize,
 }
 
 impl Inbox {
-    pub(super) fn new(senders: usize) -> Inbox {
+    /// An inbox for `senders` threads; `prompt`: output goes to a
+    /// terminal or is line-buffered, and the printer is woken as soon as
+    /// what it waits for is there (output to a pipe or file is written in
+    /// blocks of 64 KiB anyway).
+    pub(super) fn new(senders: usize, prompt: bool) -> Inbox {
         Inbox {
             state: Mutex::new(State {
                 msgs: Vec::new(),
@@ -57,11 +64,12 @@ impl Inbox {
                 senders,
             }),
             woken: Condvar::new(),
+            wake_after: if prompt { 1 } else { WAKE_AFTER },
         }
     }
 
     /// Leaves `msg` for the printer, waking it if it waits for it and
-    /// [`WAKE_AFTER`] messages wait (else a later message, or a thread
+    /// `wake_after` messages wait (else a later message, or a thread
     /// about to wait, [`Inbox::nudge`], wakes it).
     pub(super) fn send(&self, msg: Msg) {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -72,7 +80,7 @@ impl Inbox {
         };
         s.msgs.push(msg);
         s.holds_want |= holds;
-        let wake = s.holds_want && s.msgs.len() >= WAKE_AFTER;
+        let wake = s.holds_want && s.msgs.len() >= self.wake_after;
         if wake {
             s.holds_want = false;
         }

@@ -32,7 +32,7 @@ use listing::list;
 use printer::Printer;
 use queue::{Queue, Task, Work};
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -124,7 +124,8 @@ pub(super) fn search_trees(
     let ahead = crate::knobs::get()
         .lead_files
         .or(lead::files_ahead(workers));
-    let inbox = Inbox::new(workers);
+    let prompt = shared.cfg.line_buffered || io::stdout().is_terminal();
+    let inbox = Inbox::new(workers, prompt);
     std::thread::scope(|scope| -> io::Result<()> {
         for w in 0..workers {
             let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);

@@ -20,7 +20,7 @@ fn waiting_for(inbox: &Inbox, want: Want, then: impl FnOnce()) -> usize {
 
 #[test]
 fn messages_waiting_are_taken_at_once() {
-    let inbox = Inbox::new(1);
+    let inbox = Inbox::new(1, false);
     inbox.send(found(1));
     inbox.send(Msg::Listed(3, Vec::new()));
     assert_eq!(inbox.take(Want::Result(7)).len(), 2);
@@ -28,7 +28,7 @@ fn messages_waiting_are_taken_at_once() {
 
 #[test]
 fn the_wanted_result_alone_waits_for_a_nudge() {
-    let inbox = Inbox::new(2);
+    let inbox = Inbox::new(2, false);
     let got = waiting_for(&inbox, Want::Result(5), || {
         inbox.send(found(4));
         inbox.send(found(5));
@@ -43,7 +43,7 @@ fn the_wanted_result_alone_waits_for_a_nudge() {
 
 #[test]
 fn enough_messages_wake_the_printer_for_its_result() {
-    let inbox = Inbox::new(1);
+    let inbox = Inbox::new(1, false);
     let got = waiting_for(&inbox, Want::Listing(9), || {
         inbox.send(Msg::Listed(9, Vec::new()));
         for id in 1..WAKE_AFTER {
@@ -56,7 +56,7 @@ fn enough_messages_wake_the_printer_for_its_result() {
 
 #[test]
 fn a_sender_ending_wakes_the_printer_for_what_it_left() {
-    let inbox = Inbox::new(2);
+    let inbox = Inbox::new(2, false);
     let got = waiting_for(&inbox, Want::Result(1), || {
         inbox.send(found(1));
         inbox.close();
@@ -66,7 +66,14 @@ fn a_sender_ending_wakes_the_printer_for_what_it_left() {
 
 #[test]
 fn the_last_sender_ending_wakes_the_printer_with_nothing() {
-    let inbox = Inbox::new(1);
+    let inbox = Inbox::new(1, false);
     let got = waiting_for(&inbox, Want::Result(1), || inbox.close());
     assert_eq!(got, 0);
+}
+
+#[test]
+fn a_prompt_inbox_wakes_the_printer_for_its_result_at_once() {
+    let inbox = Inbox::new(2, true);
+    let got = waiting_for(&inbox, Want::Result(3), || inbox.send(found(3)));
+    assert_eq!(got, 1);
 }
