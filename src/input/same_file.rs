@@ -5,7 +5,10 @@
 //! printed (not `-c`, `-l`, `-L`, `-q`, nor `-m 1`, which cannot loop), an
 //! input with the output's device and inode is skipped with that message
 //! (exit status 2). The check costs one `stat` per input, and only when
-//! standard output is a regular file.
+//! standard output is a regular file; files found in a tree are checked by
+//! the walker (`walk::found_file`), which stats only those whose directory
+//! entry has the output's inode, as ripgrep does (a file bind-mounted over
+//! a tree's entry shows the entry's inode there, and is not caught).
 
 use super::walk::Input;
 use crate::config::{Config, Mode};
@@ -35,6 +38,12 @@ impl OutputFile {
     pub fn is(&self, path: &Path) -> bool {
         std::fs::metadata(path)
             .is_ok_and(|m| m.is_file() && (m.dev(), m.ino()) == (self.dev, self.ino))
+    }
+
+    /// A file whose directory entry has inode `ino` (`None`: not known)
+    /// may be the output: worth a `stat`.
+    pub fn may_be(&self, ino: Option<u64>) -> bool {
+        ino.is_none_or(|ino| ino == self.ino)
     }
 
     /// Standard input is the output.

@@ -104,7 +104,8 @@ fn search_opened(
         Ok(name) => std::borrow::Cow::Borrowed(name),
         Err(_) => String::from_utf8_lossy(&input.name),
     };
-    if let (None, Some(output)) = (preloaded, &shared.output_file) {
+    // Files found in a tree were checked by the walker (`found_file`).
+    if let (None, Some(output), false) = (preloaded, &shared.output_file, input.from_recursion) {
         if output.is_input(input) {
             let message = same_file::message(&display);
             result.messages.push(Message::Error(message));

@@ -13,6 +13,7 @@
 
 use super::{found_file, long_items, path_error, Filters, Item};
 use crate::config::{os_to_bytes, Config};
+use std::os::unix::fs::DirEntryExt;
 use std::path::{Path, PathBuf};
 
 /// One entry of a listed directory, in name order.
@@ -94,7 +95,7 @@ pub(crate) fn read(
                 each(Entry::Dir(entry.path()));
             }
         } else if kind.is_file() {
-            if let Some(item) = found_file(cfg, filters, entry.path()) {
+            if let Some(item) = found_file(cfg, filters, entry.path(), Some(entry.ino())) {
                 each(Entry::Item(item));
             }
         }

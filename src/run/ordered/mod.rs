@@ -22,7 +22,7 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::{error_result, Job, AHEAD_LIMIT, WALK_BATCH};
+use super::parallel::{error_result, Job};
 use super::{Printed, Shared};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
@@ -32,7 +32,7 @@ use listing::list;
 use printer::Printer;
 use queue::{Queue, Task, Work};
 use std::collections::HashMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -123,8 +123,9 @@ pub(super) fn search_trees(
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files
-        .or(AHEAD_LIMIT.max(2 * WALK_BATCH * workers));
-    let inbox = Inbox::new(workers);
+        .or(lead::files_ahead(workers));
+    let prompt = shared.cfg.line_buffered || io::stdout().is_terminal();
+    let inbox = Inbox::new(workers, prompt);
     std::thread::scope(|scope| -> io::Result<()> {
         for w in 0..workers {
             let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);
@@ -133,7 +134,7 @@ pub(super) fn search_trees(
                 // Tells the printer this thread ended, however it ends.
                 let _closing = Closing(inbox);
                 let mut searched = false;
-                while let Some(mut task) = queue.take(searched) {
+                while let Some(mut task) = queue.take(searched, || inbox.nudge()) {
                     // Too far ahead of the printer: earlier work first, or
                     // wait for it to catch up.
                     while lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
@@ -154,6 +155,7 @@ pub(super) fn search_trees(
                                 Err(same) => task = same,
                             }
                         }
+                        inbox.nudge();
                         std::thread::sleep(std::time::Duration::from_micros(100));
                     }
                     searched = matches!(task.work, Work::Search(_));

@@ -88,10 +88,11 @@ impl Queue {
     /// ([`Queue::steal`]), waiting while threads still listing may add
     /// tasks or threads searching may take more batches; `None` when all
     /// is done or the search stopped. `searched`: the caller's last task
-    /// was a search.
-    pub(super) fn take(&self, searched: bool) -> Option<Task> {
+    /// was a search; `idle` runs before the caller waits (unlocked).
+    pub(super) fn take(&self, searched: bool, idle: impl Fn()) -> Option<Task> {
         let mut s = self.state.lock().ok()?;
         s.searching -= usize::from(searched);
+        let mut nudged = false;
         loop {
             if s.closed {
                 return None;
@@ -112,6 +113,16 @@ impl Queue {
                 self.ready.notify_all();
                 return None;
             }
+            if !nudged {
+                // Unlocked, then everything is looked at again: tasks or
+                // files to steal may have come meanwhile.
+                drop(s);
+                idle();
+                nudged = true;
+                s = self.state.lock().ok()?;
+                continue;
+            }
+            nudged = false;
             s.idle += 1;
             let woken = self.ready.wait(s);
             s = woken.ok()?;

@@ -36,10 +36,10 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
         }],
         false,
     );
-    let first = q.take(false).unwrap();
+    let first = q.take(false, || {}).unwrap();
     assert_eq!(ids(&first), (0..8).collect::<Vec<_>>());
     q.hold(0, first.key, batch(0..8));
-    let stolen = q.take(false).unwrap();
+    let stolen = q.take(false, || {}).unwrap();
     assert_eq!(ids(&stolen), vec![4, 5, 6, 7]);
     let kept: Vec<usize> = std::iter::from_fn(|| q.next_held(0))
         .map(|(id, _)| id)
@@ -59,9 +59,55 @@ fn one_file_is_never_taken_and_the_queue_ends_when_all_are_done() {
         }],
         false,
     );
-    let task = q.take(false).unwrap();
+    let task = q.take(false, || {}).unwrap();
     q.hold(0, task.key, batch(0..1));
     assert!(q.steal().is_none());
     assert!(q.next_held(0).is_some());
-    assert!(q.take(true).is_none());
+    assert!(q.take(true, || {}).is_none());
+}
+
+/// A thread with nothing to take runs its `idle` step (which wakes the
+/// printer) before it waits, and still ends when the last listing ends.
+#[test]
+fn a_thread_about_to_wait_runs_its_idle_step_first() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let q = Queue::new(
+        vec![Task {
+            key: (0, Vec::new()),
+            work: Work::List(1, PathBuf::from("d")),
+        }],
+        2,
+    );
+    let listing = q.take(false, || panic!("a task was there"));
+    assert!(matches!(
+        listing,
+        Some(Task {
+            work: Work::List(1, _),
+            ..
+        })
+    ));
+    let idled = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let waiter = scope.spawn(|| {
+            q.take(false, || {
+                idled.fetch_add(1, Ordering::SeqCst);
+            })
+        });
+        while idled.load(Ordering::SeqCst) == 0 {
+            std::thread::yield_now();
+        }
+        // The listing ends with a batch: the waiting thread takes it.
+        q.add(
+            vec![Task {
+                key: (0, vec![1]),
+                work: Work::Search(batch(0..2)),
+            }],
+            true,
+        );
+        let took = waiter.join().ok().flatten();
+        assert_eq!(took.as_ref().map(ids), Some(vec![0, 1]));
+    });
+    assert!(idled.load(Ordering::SeqCst) >= 1);
+    // Nothing left and nobody listing: it ends, with no wait.
+    assert!(q.take(true, || {}).is_none());
 }

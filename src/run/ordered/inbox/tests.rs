@@ -1,0 +1,79 @@
+use super::*;
+use crate::run::one::FileResult;
+
+fn found(id: usize) -> Msg {
+    Msg::Found(vec![(id, Ok(FileResult::default()))])
+}
+
+/// Runs `take(want)` on another thread once the printer waits for it,
+/// and `then` here; returns how many messages `take` got.
+fn waiting_for(inbox: &Inbox, want: Want, then: impl FnOnce()) -> usize {
+    std::thread::scope(|scope| {
+        let printer = scope.spawn(|| inbox.take(want).len());
+        while inbox.want() != want {
+            std::thread::yield_now();
+        }
+        then();
+        printer.join().unwrap_or(usize::MAX)
+    })
+}
+
+#[test]
+fn messages_waiting_are_taken_at_once() {
+    let inbox = Inbox::new(1, false);
+    inbox.send(found(1));
+    inbox.send(Msg::Listed(3, Vec::new()));
+    assert_eq!(inbox.take(Want::Result(7)).len(), 2);
+}
+
+#[test]
+fn the_wanted_result_alone_waits_for_a_nudge() {
+    let inbox = Inbox::new(2, false);
+    let got = waiting_for(&inbox, Want::Result(5), || {
+        inbox.send(found(4));
+        inbox.send(found(5));
+        // Fewer than WAKE_AFTER messages: the printer is left asleep
+        // until a thread about to wait says so.
+        assert!(inbox.state.lock().unwrap().holds_want);
+        inbox.nudge();
+    });
+    assert_eq!(got, 2);
+    assert!(!inbox.state.lock().unwrap().holds_want);
+}
+
+#[test]
+fn enough_messages_wake_the_printer_for_its_result() {
+    let inbox = Inbox::new(1, false);
+    let got = waiting_for(&inbox, Want::Listing(9), || {
+        inbox.send(Msg::Listed(9, Vec::new()));
+        for id in 1..WAKE_AFTER {
+            inbox.send(found(id));
+        }
+    });
+    // Woken by the last of them (or later: all are there by then).
+    assert_eq!(got, WAKE_AFTER);
+}
+
+#[test]
+fn a_sender_ending_wakes_the_printer_for_what_it_left() {
+    let inbox = Inbox::new(2, false);
+    let got = waiting_for(&inbox, Want::Result(1), || {
+        inbox.send(found(1));
+        inbox.close();
+    });
+    assert_eq!(got, 1);
+}
+
+#[test]
+fn the_last_sender_ending_wakes_the_printer_with_nothing() {
+    let inbox = Inbox::new(1, false);
+    let got = waiting_for(&inbox, Want::Result(1), || inbox.close());
+    assert_eq!(got, 0);
+}
+
+#[test]
+fn a_prompt_inbox_wakes_the_printer_for_its_result_at_once() {
+    let inbox = Inbox::new(2, true);
+    let got = waiting_for(&inbox, Want::Result(3), || inbox.send(found(3)));
+    assert_eq!(got, 1);
+}
