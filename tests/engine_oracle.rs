@@ -350,9 +350,18 @@ proptest! {
         let cfg = config(&with_flags(vec!["-F"], ci, word, false, invert));
         let compiled = compile(&pats, &cfg).unwrap();
         // Unless only lines matter and the set shrank to its literals
-        // holding no other (then few enough for another engine).
+        // holding no other (then few enough for another engine), or -i
+        // folded it under the q-gram filter's 2,000 (1,998 distinct with
+        // case folded: seed 2bb7d893 in the regressions file).
+        let folded = |p: &Vec<u8>| match ci {
+            true => p.to_ascii_lowercase(),
+            false => p.clone(),
+        };
+        let distinct = pats.iter().map(folded).collect::<std::collections::HashSet<_>>().len();
         prop_assert!(
-            compiled.description.contains("q-gram") || compiled.description.contains("holding no other"),
+            compiled.description.contains("q-gram")
+                || compiled.description.contains("holding no other")
+                || distinct < 2000,
             "{}",
             compiled.description
         );
