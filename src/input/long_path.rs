@@ -23,7 +23,7 @@ pub fn too_long(e: &io::Error) -> bool {
     e.raw_os_error() == Some(libc::ENAMETOOLONG) || e.kind() == io::ErrorKind::InvalidFilename
 }
 
-pub(super) fn openat(dir: Option<&OwnedFd>, rel: &[u8], flags: i32) -> io::Result<OwnedFd> {
+fn openat(dir: Option<&OwnedFd>, rel: &[u8], flags: i32) -> io::Result<OwnedFd> {
     let c = CString::new(rel).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
     let at = dir.map_or(libc::AT_FDCWD, |d| d.as_raw_fd());
     // SAFETY: `c` is a NUL-terminated path; the descriptor returned is

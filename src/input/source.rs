@@ -10,8 +10,6 @@ use super::truncation::Watch;
 use memmap2::Mmap;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 /// An opened input.
@@ -89,53 +87,13 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
     }
 }
 
-/// Opens a file found in a tree for reading, also when its path is longer
-/// than `PATH_MAX` (`long_path`). Relative to its directory, kept open by
-/// the thread for the next file ([`in_dir`]).
+/// Opens a file for reading, also when its path is longer than `PATH_MAX`
+/// (found deep in a tree: `long_path`).
 pub fn open_file(path: &Path) -> io::Result<File> {
-    if let Some(file) = in_dir(path) {
-        return Ok(file);
-    }
     match File::open(path) {
         Err(e) if super::long_path::too_long(&e) => super::long_path::open_file(path),
         other => other,
     }
-}
-
-std::thread_local! {
-    /// The directory of the last file a thread opened (its path and an
-    /// `O_PATH` descriptor).
-    static DIR: std::cell::RefCell<Option<(std::ffi::OsString, OwnedFd)>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-/// Opens `path` by its name in its directory, which the thread keeps open
-/// while its files come one after the other (a batch of the ordered walk
-/// is files of one directory): the kernel then looks up one name, not
-/// every directory of the path again (`__d_lookup_rcu` was 7 % of the CPU
-/// time over the Linux tree, 2 threads). GNU grep opens relative to its
-/// directory too (`fts`). `None`: not opened so (no directory part, or
-/// the directory or the file could not be opened so); the caller opens the
-/// path, with the error it gives.
-fn in_dir(path: &Path) -> Option<File> {
-    let (dir, name) = (path.parent()?, path.file_name()?);
-    if dir.as_os_str().is_empty() {
-        return None;
-    }
-    DIR.with_borrow_mut(|kept| {
-        if kept
-            .as_ref()
-            .is_none_or(|(p, _)| p.as_bytes() != dir.as_os_str().as_bytes())
-        {
-            *kept = None;
-            let flags = libc::O_PATH | libc::O_DIRECTORY;
-            let fd = super::long_path::openat(None, dir.as_os_str().as_bytes(), flags).ok()?;
-            *kept = Some((dir.as_os_str().to_os_string(), fd));
-        }
-        let (_, fd) = kept.as_ref()?;
-        let file = super::long_path::openat(Some(fd), name.as_bytes(), libc::O_RDONLY);
-        file.ok().map(File::from)
-    })
 }
 
 /// Standard input, as a stream.
