@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Where the GPU pipeline's time goes (issue 16): the 1,000- and 10,000-word
-# searches of benches/gpu/realworld.sh's corpus under pipeline variants
-# (lanes, chunk size, staging, reader threads), each with --debug and
-# GPUGREP_GPU_TRACE=1 (per-chunk timeline in $OUT/trace-NAME.txt), and the
-# counting searches auto keeps on the CPU. One device call:
+# searches of benches/gpu/realworld.sh's corpus, each with --debug and
+# GPUGREP_GPU_TRACE=1 (per-chunk timelines, in $OUT/traces.tgz), the
+# process timed around it (when the pipeline began and reported, in ms
+# after the process started). One device call:
 #
-#   OUT=... bash benches/gpu/pipeline-probe.sh
+#   PROBE=lanes|phases|early OUT=... bash benches/gpu/pipeline-probe.sh
+#
+# lanes: lanes, chunk sizes, staging, readers, and auto's CPU rules;
+# phases: CUDA start, staging sizes, one rare literal (the CPU's reading);
+# early: builds compared, carried as .dev/gpugrep-b and .dev/gpugrep-c.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 D=${D:-$PWD/.dev}
@@ -37,7 +41,7 @@ G=$D/gpugrep
 W1=$C.words-1000.txt W10=$C.words-10000.txt
 case ${PROBE:-lanes} in
 lanes)
-    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    run warm -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
     for lanes in 2 3 4 6 8; do
         for rep in 1 2 3; do
             run "w1k-c-lanes$lanes-$rep" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
@@ -50,60 +54,49 @@ lanes)
     for lanes in 2 4 8; do
         run "w10k-c-lanes$lanes" GPUGREP_GPU_LANES=$lanes -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
     done
-    run w1k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+    run w1k-c-auto -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
     run w1k-c-auto-lanes4 GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
-    run w1k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
-    run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
-    run w10k-c-auto X=1 -- "$G" --debug -j16 -r -c -F -f "$W10" "$C"
-    run w10k-c-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -c -F -f "$W10" "$C"
-    run w10k-l-auto X=1 -- "$G" --debug -j16 -r -l -F -f "$W10" "$C"
-    run w10k-v-auto X=1 -- "$G" --debug -j16 -r -v -c -F -f "$W10" "$C"
-    run w10k-v-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -v -c -F -f "$W10" "$C"
-    run w1k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W1" "$C"
-    run w10k-c-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W10" "$C"
+    run w1k-l-auto -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+    run w1k-l-cpu -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
+    run w10k-c-auto -- "$G" --debug -j16 -r -c -F -f "$W10" "$C"
+    run w10k-c-cpu -- "$G" --engine cpu --debug -j16 -r -c -F -f "$W10" "$C"
+    run w10k-l-auto -- "$G" --debug -j16 -r -l -F -f "$W10" "$C"
+    run w10k-v-auto -- "$G" --debug -j16 -r -v -c -F -f "$W10" "$C"
+    run w10k-v-cpu -- "$G" --engine cpu --debug -j16 -r -v -c -F -f "$W10" "$C"
+    run w1k-c-rg -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W1" "$C"
+    run w10k-c-rg -- "$D/rg" --no-config -uu -a -j16 -c -F -f "$W10" "$C"
     ;;
 phases)
     echo "THP: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
-    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    run warm -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
     for rep in 1 2; do
-        run "w1k-c-lanes2-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "w1k-c-lanes2-$rep" -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
         run "w1k-c-lanes4-$rep" GPUGREP_GPU_LANES=4 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
         for st in 512M 256M; do
             run "w1k-c-lanes4-st$st-$rep" GPUGREP_GPU_LANES=4 -- "$G" --engine gpu --gpu-staging $st --debug -j16 -r -c -F -f "$W1" "$C"
         done
         run "w1k-c-auto-lanes4-$rep" GPUGREP_GPU_LANES=4 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
     done
-    run one-rare-cpu X=1 -- "$G" --engine cpu -j16 -r -c -F zqxjzqxjq "$C"
-    run one-rare-rg X=1 -- "$D/rg" --no-config -uu -a -j16 -c -F zqxjzqxjq "$C"
+    run one-rare-cpu -- "$G" --engine cpu -j16 -r -c -F zqxjzqxjq "$C"
+    run one-rare-rg -- "$D/rg" --no-config -uu -a -j16 -c -F zqxjzqxjq "$C"
     ;;
 early)
     # Builds compared (carried as .dev/gpugrep-b, -c): A the packer claims
     # while CUDA starts; B as A but never under auto; C before (lanes 4).
-    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    run warm -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
     for rep in 1 2 3; do
-        run "gpu-A-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "gpu-A-$rep" -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
         run "gpu-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-        run "auto-A-$rep" X=1 -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
-        run "auto-B-$rep" X=1 -- "$G-b" --debug -j16 -r -c -F -f "$W1" "$C"
+        run "auto-A-$rep" -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+        run "auto-B-$rep" -- "$G-b" --debug -j16 -r -c -F -f "$W1" "$C"
         run "auto-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --debug -j16 -r -c -F -f "$W1" "$C"
     done
     for rep in 1 2; do
-        run "l-auto-A-$rep" X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
-        run "l-auto-C-$rep" X=1 -- "$G-c" --debug -j16 -r -l -F -f "$W1" "$C"
-        run "w10k-gpu-A-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
+        run "l-auto-A-$rep" -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "l-auto-C-$rep" -- "$G-c" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "w10k-gpu-A-$rep" -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
         run "w10k-gpu-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
     done
-    ;;
-exit)
-    run warm X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-    for rep in 1 2 3; do
-        run "w1k-c-$rep" X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-        run "w1k-c-fastexit-$rep" GPUGREP_FAST_EXIT=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
-        run "w1k-l-auto-$rep" X=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
-        run "w1k-l-auto-fastexit-$rep" GPUGREP_FAST_EXIT=1 -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
-    done
-    run w1k-l-cpu X=1 -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
-    run w10k-c-gpu X=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
     ;;
 esac
 # Few files come back from a device call: the traces in one archive.

@@ -107,6 +107,7 @@ pub struct Started {
 }
 
 impl Started {
+    /// Tells how the start went; the first word stands.
     fn finish(&self, r: Result<(), GpuError>) {
         if let Ok(mut s) = self.state.lock() {
             s.get_or_insert(r);
@@ -337,6 +338,9 @@ impl<'a, 'r> Flow<'a, 'r> {
             None => return failed(GpuError::Unavailable("it failed to start".into())),
         };
         self.board.set_ready();
+        // The GPU started: a failure from here on is a failure at run
+        // time, which hands the files to the CPU engine.
+        self.start.finish(Ok(()));
         if let Backend::Gpu(e) = &backend {
             ring.ensure(self.shape.chunk, |bytes| self.allocate(bytes));
             let t = Instant::now();
@@ -355,7 +359,6 @@ impl<'a, 'r> Flow<'a, 'r> {
             Ok(s) => s,
             Err(e) => return failed(e),
         };
-        self.start.finish(Ok(()));
         for mut searcher in searchers {
             s.spawn(move || {
                 self.search_jobs(&mut *searcher, jobs);
