@@ -13,12 +13,10 @@
 //! small log files: 33 MB peak against 20.5 MB.
 
 use crate::run::one::FileResult;
-use crate::run::parallel::WALK_BATCH;
+pub(super) use crate::run::parallel::held;
+use crate::run::parallel::{BYTES_AHEAD, WALK_BATCH};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-
-/// Bytes of results that may wait to be printed.
-const BYTES_AHEAD: usize = 64 << 20;
 
 /// Files' results that may wait to be printed, at least (see
 /// [`files_ahead`]).
@@ -38,10 +36,6 @@ pub(super) fn files_ahead(workers: usize) -> usize {
     FILES_AHEAD.max(2 * WALK_BATCH * workers)
 }
 
-/// The memory a result waiting to be printed holds.
-pub(super) fn held(result: &io::Result<FileResult>) -> usize {
-    std::mem::size_of::<io::Result<FileResult>>() + result.as_ref().map_or(0, |r| r.out.capacity())
-}
 
 pub(super) struct Lead {
     files: AtomicUsize,

@@ -22,7 +22,7 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::{error_result, Job};
+use super::parallel::{error_result, Job, SEND_BYTES};
 use super::{Printed, Shared};
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
@@ -212,12 +212,6 @@ pub(super) fn search_trees(
     })
 }
 
-/// Results holding this many bytes are sent to the printer before their
-/// batch ends: a batch of 63 files of dense `-n` output (1 MB each) was
-/// printed only once all of it was searched, and with the lead bounded the
-/// threads then mostly waited (16 GiB of prose, 1,000 words, `-n`, 16
-/// threads on the H100 host: 112 s, rg 9 s).
-const SEND_BYTES: usize = 1 << 20;
 
 /// Closes the inbox for its thread when dropped.
 struct Closing<'a>(&'a Inbox);
