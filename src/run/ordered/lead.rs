@@ -36,7 +36,6 @@ pub(super) fn files_ahead(workers: usize) -> usize {
     FILES_AHEAD.max(2 * WALK_BATCH * workers)
 }
 
-
 pub(super) struct Lead {
     files: AtomicUsize,
     bytes: AtomicUsize,

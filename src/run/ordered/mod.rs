@@ -212,7 +212,6 @@ pub(super) fn search_trees(
     })
 }
 
-
 /// Closes the inbox for its thread when dropped.
 struct Closing<'a>(&'a Inbox);
 
