@@ -13,8 +13,9 @@
 //! the ring for each plan and splits its reads into units of about
 //! `UNIT_BYTES` (one `ring::Part` each). Readers (`read`) `pread` the
 //! units; the reader that finishes a chunk's last unit hands the chunk to
-//! the lanes (`lane`, started with the backend by `start_lanes`), which write the separators, search it through their
-//! `ChunkSearcher` and post each piece's match starts (mapped back by
+//! the lanes (`lane`, started with the backend by `start_lanes`), which
+//! write the separators, search it through their `ChunkSearcher` and post
+//! each piece's match starts (mapped back by
 //! `pack::assign`) to the board. Anything that goes wrong on the GPU side
 //! (a read error, a dense chunk, a launch failure) turns the affected
 //! files into CPU searches: slower, never wrong.
@@ -26,21 +27,22 @@
 use super::board::Board;
 use super::pack::{Packer, Plan};
 use super::read::{span, unit_parts, Unit};
-use super::ring::{Filling, Memory, Ring};
-use super::searcher::{Backend, Target, Unavailable};
+use super::ring::{Filling, Ring};
+use super::searcher::{Backend, Target};
 use super::setup::TallyMode;
+use super::start::Started;
 use super::stats::{self, Stages};
 use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
-use crate::engine::gpu::{faulted_map, GpuError};
+use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Under auto, the packer claims files before the GPU is ready only when
 /// they hold this many rings' worth of bytes: then the CPU cannot search
@@ -93,43 +95,9 @@ pub struct Flow<'a, 'r> {
     pub(super) stages: &'a Stages,
     pub notes: Mutex<Vec<String>>,
     /// Chunks leased so far (the next chunk's number).
-    leased: AtomicUsize,
+    pub(super) leased: AtomicUsize,
     /// Whether the GPU started, once known.
     pub start: Started,
-}
-
-/// Whether the pipeline's GPU started: told once by `start_lanes`, awaited
-/// by `--engine gpu`, which ends with the error before printing anything.
-#[derive(Default)]
-pub struct Started {
-    state: Mutex<Option<Result<(), GpuError>>>,
-    told: std::sync::Condvar,
-}
-
-impl Started {
-    /// Tells how the start went; the first word stands.
-    fn finish(&self, r: Result<(), GpuError>) {
-        if let Ok(mut s) = self.state.lock() {
-            s.get_or_insert(r);
-        }
-        self.told.notify_all();
-    }
-
-    /// Waits until told (or the flow gave up without a word: `Ok`).
-    pub fn wait(&self) -> Result<(), GpuError> {
-        let Ok(mut s) = self.state.lock() else {
-            return Ok(());
-        };
-        loop {
-            if let Some(r) = s.as_ref() {
-                return r.clone();
-            }
-            s = match self.told.wait(s) {
-                Ok(s) => s,
-                Err(_) => return Ok(()),
-            };
-        }
-    }
 }
 
 /// A chunk's layout and what went wrong reading it.
@@ -199,7 +167,7 @@ impl<'a, 'r> Flow<'a, 'r> {
     }
 
     /// The GPU cannot go on: the CPU engine takes the rest.
-    fn give_up(&self, e: GpuError) {
+    pub(super) fn give_up(&self, e: GpuError) {
         self.start.finish(Err(e.clone()));
         self.note(format!("CPU engine instead: {e}"));
         self.board.fail();
@@ -291,80 +259,6 @@ impl<'a, 'r> Flow<'a, 'r> {
             drop(unit_tx);
             drop(job_tx);
         });
-    }
-
-    /// Waits for the backend; `None` when the search stopped, the backend
-    /// went away without a word, or `done()` says it is not needed.
-    fn await_backend(
-        &self,
-        backend: &Receiver<Result<Backend, GpuError>>,
-        done: impl Fn() -> bool,
-    ) -> Option<Result<Backend, GpuError>> {
-        loop {
-            if self.board.aborted() || done() {
-                return None;
-            }
-            match backend.recv_timeout(Duration::from_millis(2)) {
-                Ok(b) => return Some(b),
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => return None,
-            }
-        }
-    }
-
-    /// Once the backend is there: the GPU is ready, the ring is pinned and
-    /// a thread per lane searches the filled chunks. Without a backend the
-    /// chunks filled so far are posted as the GPU's failure, so the CPU
-    /// searches their files (the packer stops at the failure).
-    fn start_lanes<'s>(
-        &'s self,
-        s: &'s std::thread::Scope<'s, '_>,
-        ring: &'r Ring,
-        got: Option<Result<Backend, GpuError>>,
-        jobs: &'s Mutex<Receiver<(Arc<Job>, Filling<'r>)>>,
-    ) where
-        'r: 's,
-    {
-        let failed = |e: GpuError| {
-            self.give_up(e.clone());
-            self.search_jobs(&mut Unavailable(e), jobs);
-        };
-        let backend = match got {
-            Some(Ok(b)) => b,
-            Some(Err(e)) => return failed(e),
-            None if self.board.aborted() || self.leased.load(Ordering::Acquire) == 0 => {
-                return self.start.finish(Ok(()));
-            }
-            None => return failed(GpuError::Unavailable("it failed to start".into())),
-        };
-        self.board.set_ready();
-        // The GPU started: a failure from here on is a failure at run
-        // time, which hands the files to the CPU engine.
-        self.start.finish(Ok(()));
-        if let Backend::Gpu(e) = &backend {
-            ring.ensure(self.shape.chunk, |bytes| self.allocate(bytes));
-            let t = Instant::now();
-            // SAFETY: the ring's block stays mapped while the ring lives,
-            // and the ring keeps the pin (dropped first).
-            match ring.pin(|ptr, len| unsafe { e.pin_host(ptr, len) }) {
-                Ok(()) => self.note(format!(
-                    "staging: {} MiB pinned in {:.3} s",
-                    (ring.slots() * self.shape.chunk) >> 20,
-                    t.elapsed().as_secs_f64()
-                )),
-                Err(err) => self.note(format!("pageable staging memory: {err}")),
-            }
-        }
-        let searchers = match backend.searchers(self.shape.lanes) {
-            Ok(s) => s,
-            Err(e) => return failed(e),
-        };
-        for mut searcher in searchers {
-            s.spawn(move || {
-                self.search_jobs(&mut *searcher, jobs);
-                self.stages.add_lane(searcher.timings());
-            });
-        }
     }
 
     /// Item `i`'s listed size, if the packer may lay it out (a regular
@@ -498,27 +392,6 @@ impl<'a, 'r> Flow<'a, 'r> {
         let id = self.leased.fetch_add(1, Ordering::Relaxed);
         self.stages.trace.leased(id, ring.free_slots());
         chunk.map(|c| (id, c))
-    }
-
-    /// The ring's memory, faulted in by the readers' number of threads
-    /// (pinned by `start_lanes` once the GPU is there); ordinary heap
-    /// memory if no map can be made.
-    fn allocate(&self, bytes: usize) -> Memory {
-        let t = Instant::now();
-        match faulted_map(bytes, self.shape.readers) {
-            Ok(m) => {
-                self.note(format!(
-                    "staging: {} MiB faulted in {:.3} s",
-                    bytes >> 20,
-                    t.elapsed().as_secs_f64()
-                ));
-                Memory::Mapped(m)
-            }
-            Err(e) => {
-                self.note(format!("staging memory from the heap: {e}"));
-                Memory::Heap(vec![0u8; bytes].into_boxed_slice())
-            }
-        }
     }
 }
 

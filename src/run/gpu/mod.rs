@@ -17,7 +17,9 @@
 //!   `unsafe`).
 //! - `board`: who searches each file, and what the GPU found in it.
 //! - `flow`: the packer and the threads that move chunks along; `read`:
-//!   the readers that fill chunks; `lane`: the lanes that search them.
+//!   the readers that fill chunks; `lane`: the lanes that search them;
+//!   `start`: the backend awaited, the ring pinned, the lanes started.
+//! - `trace`: `GPUGREP_GPU_TRACE`'s per-chunk timeline.
 //! - `searcher`: how one chunk is searched (GPU lane or CPU mirror).
 //! - `stats`: stage counters and the `--stats`/`--debug` lines.
 //! - `offsets`: a file's offsets as the prefilter of its CPU search.
@@ -38,6 +40,7 @@ mod read;
 mod ring;
 mod searcher;
 mod setup;
+mod start;
 mod stats;
 mod trace;
 mod unpack;
