@@ -335,6 +335,31 @@ mod tests {
     }
 
     #[test]
+    fn pin_is_handed_the_whole_block_once_it_is_there() {
+        let ring = Ring::new(3);
+        let mut called = false;
+        let before = ring.pin(|_, _| {
+            called = true;
+            Err(GpuError::Cuda("unused".into()))
+        });
+        assert!(before.is_err() && !called, "no block to pin yet");
+        ring.ensure(8, heap);
+        let mut seen = None;
+        let pinned = ring.pin(|ptr, len| {
+            seen = Some((ptr as usize, len));
+            Err(GpuError::Cuda("no GPU in this test".into()))
+        });
+        assert!(pinned.is_err());
+        let (start, len) = seen.unwrap();
+        assert_eq!(len, 3 * 8);
+        let mut chunks: Vec<_> = (0..3).map(|_| ring.lease(8, heap, NO).unwrap()).collect();
+        for c in &mut chunks {
+            let at = c.bytes_mut().as_ptr() as usize;
+            assert!(start <= at && at + 8 <= start + len);
+        }
+    }
+
+    #[test]
     fn a_chunk_returns_when_its_last_reader_is_done() {
         let ring = Ring::new(1);
         let filled = ring.lease(4, heap, NO).unwrap().filled();
