@@ -220,6 +220,9 @@ fn search_parallel(
                     while !may_search(i) && !stop.load(Ordering::Relaxed) {
                         std::thread::sleep(std::time::Duration::from_millis(1));
                     }
+                    if stop.load(Ordering::Relaxed) {
+                        break 'work;
+                    }
                     let r = match &item {
                         Item::Error(msg) => Ok(error_result(msg)),
                         Item::Input(input) => job(i, input, None),
