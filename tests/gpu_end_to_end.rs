@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{real_gpu, run_engine, XorShift};
+use common::{real_gpu, run_engine, same_run, show_runs, XorShift};
 use std::process::Output;
 
 fn run(engine: &str, args: &[String], dir: &std::path::Path) -> Output {
@@ -283,17 +283,12 @@ fn legacy_encodings_print_what_cpu_engine_prints() {
             ));
         }
         for out in runs {
-            if (&out.stdout, &out.stderr, out.status.code())
-                != (&cpu.stdout, &cpu.stderr, cpu.status.code())
-            {
+            if !same_run(&out, &cpu) {
                 mismatches += 1;
                 if mismatches <= 5 {
                     eprintln!(
-                        "case {case}: args {args:?} {chunk:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
-                        out.status.code(),
-                        String::from_utf8_lossy(&out.stdout),
-                        cpu.status.code(),
-                        String::from_utf8_lossy(&cpu.stdout),
+                        "case {case}: args {args:?} {chunk:?}\n{}",
+                        show_runs(&out, &cpu)
                     );
                 }
             }
@@ -449,11 +444,8 @@ fn regex_differential(cases: usize, base_env: &[(String, String)]) {
             mismatches += 1;
             if mismatches <= 5 {
                 eprintln!(
-                    "case {case}: args {args:?} env {env:?} ({kind})\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
-                    gpu.status.code(),
-                    String::from_utf8_lossy(&gpu.stdout).chars().take(300).collect::<String>(),
-                    cpu.status.code(),
-                    String::from_utf8_lossy(&cpu.stdout).chars().take(300).collect::<String>(),
+                    "case {case}: args {args:?} env {env:?} ({kind})\n{}",
+                    show_runs(&gpu, &cpu)
                 );
             }
         }
@@ -614,24 +606,12 @@ fn differential(cases: usize, base_env: &[(String, String)]) {
         };
         let gpu = run_with(engine, &args, dir.path(), split, &env);
         let cpu = run_with("cpu", &args, dir.path(), false, &[]);
-        if gpu.stdout != cpu.stdout
-            || gpu.stderr != cpu.stderr
-            || gpu.status.code() != cpu.status.code()
-        {
+        if !same_run(&gpu, &cpu) {
             mismatches += 1;
             if mismatches <= 5 {
                 eprintln!(
-                    "case {case}: args {args:?} env {env:?}\n  gpu: rc {:?} {:?}\n  cpu: rc {:?} {:?}",
-                    gpu.status.code(),
-                    String::from_utf8_lossy(&gpu.stdout)
-                        .chars()
-                        .take(300)
-                        .collect::<String>(),
-                    cpu.status.code(),
-                    String::from_utf8_lossy(&cpu.stdout)
-                        .chars()
-                        .take(300)
-                        .collect::<String>(),
+                    "case {case}: args {args:?} env {env:?}\n{}",
+                    show_runs(&gpu, &cpu)
                 );
             }
         }

@@ -15,7 +15,7 @@
 
 mod common;
 
-use common::{real_gpu, run_engine, XorShift};
+use common::{real_gpu, run_engine, same_run, show_runs, XorShift};
 
 const CHARS: &[&str] = &[
     "a", "A", "k", "K", "s", "S", "\u{212A}", "\u{17F}", "é", "É", "ß", "\u{1E9E}", "i", "I", "İ",
@@ -102,20 +102,12 @@ fn differential(cases: usize, simulate: bool) -> usize {
         }
         let gpu = run_engine("gpu", &args, dir.path(), &env);
         let cpu = run_engine("cpu", &args, dir.path(), &[]);
-        if gpu.stdout != cpu.stdout
-            || gpu.stderr != cpu.stderr
-            || gpu.status.code() != cpu.status.code()
-        {
+        if !same_run(&gpu, &cpu) {
             mismatches += 1;
             if mismatches <= 5 {
                 eprintln!(
-                    "case {case}: args {args:?} patterns {patterns:?} env {env:?}\n  gpu: rc {:?} {:?} {:?}\n  cpu: rc {:?} {:?} {:?}",
-                    gpu.status.code(),
-                    String::from_utf8_lossy(&gpu.stdout).chars().take(300).collect::<String>(),
-                    String::from_utf8_lossy(&gpu.stderr),
-                    cpu.status.code(),
-                    String::from_utf8_lossy(&cpu.stdout).chars().take(300).collect::<String>(),
-                    String::from_utf8_lossy(&cpu.stderr),
+                    "case {case}: args {args:?} patterns {patterns:?} env {env:?}\n{}",
+                    show_runs(&gpu, &cpu)
                 );
             }
         }

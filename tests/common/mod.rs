@@ -428,3 +428,28 @@ pub fn run_engine(
         .output()
         .expect("run gpugrep")
 }
+
+/// Whether two runs of a differential test printed and exited alike
+/// (stdout, stderr, exit status).
+#[allow(dead_code)]
+pub fn same_run(a: &std::process::Output, b: &std::process::Output) -> bool {
+    (&a.stdout, &a.stderr, a.status.code()) == (&b.stdout, &b.stderr, b.status.code())
+}
+
+/// Two runs side by side, for a mismatch's report: each one's exit status,
+/// the first 300 characters of its stdout, and its stderr.
+#[allow(dead_code)]
+pub fn show_runs(gpu: &std::process::Output, cpu: &std::process::Output) -> String {
+    let side = |o: &std::process::Output| {
+        format!(
+            "rc {:?} {:?} {:?}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout)
+                .chars()
+                .take(300)
+                .collect::<String>(),
+            String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    format!("  gpu: {}\n  cpu: {}", side(gpu), side(cpu))
+}
