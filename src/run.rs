@@ -14,7 +14,6 @@ mod parallel;
 mod printed;
 
 use crate::config::{Config, Mode};
-use crate::engine::gpu::GpuError;
 use crate::error::Error;
 use crate::exit::ExitStatus;
 use crate::input::same_file::{self, OutputFile};
@@ -25,7 +24,6 @@ use crate::pattern::{self, Compiled};
 use parallel::{search_items, search_walking};
 use printed::Printed;
 use std::io::{self, IsTerminal, Write};
-use std::sync::mpsc;
 
 /// What every worker reads.
 pub struct Shared {
@@ -114,7 +112,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let quiet = shared.cfg.mode == Mode::Quiet;
     let inputs = match gpu {
         _ if walk_while_searching => Inputs::Walk,
-        Some((backend, gpu_only)) => Inputs::Gpu(&items, &sizes, backend, gpu_only),
+        Some(pending) => Inputs::Gpu(&items, &sizes, pending),
         None => Inputs::Listed(&items),
     };
     let (selected, had_error) = match search_all(&shared, inputs) {
@@ -170,12 +168,7 @@ fn selects_nothing(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
 enum Inputs<'a> {
     Listed(&'a [Item]),
     Walk,
-    Gpu(
-        &'a [Item],
-        &'a [Option<u64>],
-        mpsc::Receiver<Result<gpu::Backend, GpuError>>,
-        bool,
-    ),
+    Gpu(&'a [Item], &'a [Option<u64>], gpu::Pending),
 }
 
 /// Searches every item; returns what was printed and found.
@@ -189,6 +182,9 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     } else if shared.cfg.line_buffered || stdout.is_terminal() {
         Box::new(stdout)
     } else {
+        if shared.cfg.mode == Mode::Lines {
+            crate::stdio::widen_pipe();
+        }
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
     };
     let out = &mut *out;
@@ -198,8 +194,8 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
         one::search_input(shared, input, None, prefilter, 0, stream)
     };
     match inputs {
-        Inputs::Gpu(items, sizes, backend, gpu_only) => {
-            gpu::search(shared, backend, gpu_only, items, sizes, out, &mut state)?
+        Inputs::Gpu(items, sizes, pending) => {
+            gpu::search(shared, pending, items, sizes, out, &mut state)?
         }
         Inputs::Listed(items) => search_items(shared, items, &job, out, &mut state)?,
         // Trees without `-R` or `--gitignore`: walked by every thread.

@@ -53,6 +53,10 @@ fn files_claimed_before_the_gpu_is_ready_print_what_the_cpu_prints() {
         &["-c", "-F", "needle"][..],
         &["-n", "-e", "needle", "-e", "gamma"],
         &["-v", "-c", "hay"],
+        // Auto waits to start the GPU here (the CPU may take every file
+        // first): either way, the CPU's answer.
+        &["-l", "needle"],
+        &["-L", "-e", "needle", "-e", "delta"],
     ] {
         let want = run(&s, "cpu", args, &[]);
         for delay in ["0", "15"] {

@@ -8,6 +8,7 @@
 
 use super::debug;
 use super::searcher::Backend;
+use super::start::{Gate, GateWait};
 use crate::config::{Config, EngineChoice, Mode};
 use crate::engine::gpu::{GpuEngine, GpuError};
 use crate::input::walk::{Input, Item};
@@ -140,7 +141,7 @@ pub fn wanted(
         );
         return Ok(match cfg.engine {
             EngineChoice::Auto => Wanted::Auto(0),
-            _ if knobs::get().gpu_simulate_fail.or(false) => Wanted::Opening(simulated_start()),
+            _ if knobs::get().gpu_simulate_fail.or(false) => Wanted::Opening(simulated_start(None)),
             _ => Wanted::Now(Backend::Simulated),
         });
     }
@@ -280,22 +281,33 @@ pub fn sizes(items: &[Item], threads: usize) -> Vec<Option<u64>> {
     })
 }
 
+/// How the pipeline gets its backend: the channel it comes on, whether the
+/// GPU searches every file (`--engine gpu`), and auto's gate, which the
+/// start thread waits on before touching CUDA (`start::Gate`).
+pub struct Pending {
+    pub backend: mpsc::Receiver<Result<Backend, GpuError>>,
+    pub gpu_only: bool,
+    pub gate: Option<Gate>,
+}
+
 /// Second decision, once the inputs are listed: where the backend comes
 /// from (already open, or starting in its own thread), or `None` for the CPU.
-pub fn start(
-    wanted: Wanted,
-    cfg: &Config,
-    sizes: &[Option<u64>],
-    prog: &str,
-) -> Option<(mpsc::Receiver<Result<Backend, GpuError>>, bool)> {
-    let (tx, rx) = mpsc::channel();
+pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) -> Option<Pending> {
+    let pending = |backend, gpu_only, gate| {
+        Some(Pending {
+            backend,
+            gpu_only,
+            gate,
+        })
+    };
     match wanted {
         Wanted::No | Wanted::Open => None,
         Wanted::Now(backend) => {
+            let (tx, rx) = mpsc::channel();
             let _ = tx.send(Ok(backend));
-            Some((rx, true))
+            pending(rx, true, None)
         }
-        Wanted::Opening(rx) => Some((rx, true)),
+        Wanted::Opening(rx) => pending(rx, true, None),
         Wanted::Auto(min) => {
             let bytes: u64 = sizes.iter().flatten().sum();
             if bytes < min {
@@ -313,25 +325,29 @@ pub fn start(
                     "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
                 ),
             );
+            let (gate, go) = Gate::new();
             if simulated() {
-                return Some((simulated_start(), false));
+                return pending(simulated_start(Some(go)), false, Some(gate));
             }
+            let (tx, rx) = mpsc::channel();
             // Detached: if the CPU finishes first, the run ends without
-            // waiting for CUDA.
+            // waiting for CUDA (and the gate keeps a start from beginning).
             let spawned = std::thread::Builder::new()
                 .name("gpu-init".into())
                 .spawn(move || {
-                    let _ = tx.send(GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))));
+                    if go.wait() {
+                        let _ = tx.send(GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))));
+                    }
                 });
-            spawned.ok().map(|_| (rx, false))
+            spawned.ok().and_then(|_| pending(rx, false, Some(gate)))
         }
     }
 }
 
-/// The simulated backend's start (test knobs): after
-/// `GPUGREP_GPU_SIMULATE_DELAY` ms, ready, or failed with
+/// The simulated backend's start (test knobs): once `go` opens (auto),
+/// after `GPUGREP_GPU_SIMULATE_DELAY` ms, ready, or failed with
 /// `GPUGREP_GPU_SIMULATE_FAIL=1`.
-fn simulated_start() -> mpsc::Receiver<Result<Backend, GpuError>> {
+fn simulated_start(go: Option<GateWait>) -> mpsc::Receiver<Result<Backend, GpuError>> {
     let (tx, rx) = mpsc::channel();
     let knobs = knobs::get();
     let delay = std::time::Duration::from_millis(knobs.gpu_simulate_delay_ms.or(0));
@@ -339,6 +355,9 @@ fn simulated_start() -> mpsc::Receiver<Result<Backend, GpuError>> {
     let _ = std::thread::Builder::new()
         .name("gpu-init".into())
         .spawn(move || {
+            if go.is_some_and(|go| !go.wait()) {
+                return;
+            }
             std::thread::sleep(delay);
             let _ = tx.send(match fail {
                 true => Err(GpuError::Unavailable("simulated start failure".into())),

@@ -30,7 +30,7 @@ use super::read::{span, unit_parts, Unit};
 use super::ring::{Filling, Ring};
 use super::searcher::{Backend, Target};
 use super::setup::TallyMode;
-use super::start::Started;
+use super::start::{Gate, Started};
 use super::stats::{self, Stages};
 use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
 use crate::encoding::boundary::Scheme;
@@ -184,14 +184,27 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// backend is there (`start_lanes`). Elsewhere (auto with `-l`, `-L`,
     /// `-q`, `-m`, where the CPU may finish first, or few bytes, which the
     /// CPU may search before CUDA is up) the packer claims nothing before
-    /// the GPU is ready.
-    pub fn run(&self, ring: &'r Ring, backend: Receiver<Result<Backend, GpuError>>) {
+    /// the GPU is ready, and auto starts CUDA only if the CPU would still
+    /// be searching by then (`open_gate`).
+    pub fn run(
+        &self,
+        ring: &'r Ring,
+        backend: Receiver<Result<Backend, GpuError>>,
+        gate: Option<Gate>,
+    ) {
         let bytes: u64 = self.sizes.iter().flatten().sum();
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
         let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes);
         let early = self.shape.gpu_only || (self.shape.yield_when_ready && many);
         let mut ready = None;
-        if !early {
+        if early {
+            if let Some(gate) = &gate {
+                gate.open(true);
+            }
+        } else {
+            if !self.open_gate(gate.as_ref()) {
+                return self.board.end();
+            }
             // Where the CPU yields to a ready GPU, the ring will be used:
             // it is faulted in while CUDA starts (pinned in `start_lanes`).
             let waited = std::thread::scope(|s| {
@@ -263,7 +276,7 @@ impl<'a, 'r> Flow<'a, 'r> {
 
     /// Item `i`'s listed size, if the packer may lay it out (a regular
     /// file, not empty).
-    fn size_of(&self, i: usize) -> Option<u64> {
+    pub(super) fn size_of(&self, i: usize) -> Option<u64> {
         match (self.items.get(i), self.sizes.get(i)) {
             (Some(Item::Input(Input { path: Some(_), .. })), Some(&Some(s))) if s > 0 => Some(s),
             _ => None,

@@ -49,20 +49,17 @@ use super::one::{self, FileResult};
 use super::{search_items, Printed, Shared};
 use crate::config::Config;
 use crate::encoding::{FilePlan, BOM_PROBE};
-use crate::engine::gpu::GpuError;
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
-pub use choose::{open_in_background, sizes, start, wanted, Wanted};
+pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
-pub use searcher::Backend;
 use searcher::Target;
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
-use std::sync::mpsc;
 
 /// How much larger than its compressed size a file is taken to be when
 /// sizing chunks under `--decompress` (logs compress 4 to 10 times).
@@ -77,13 +74,17 @@ fn debug(cfg: &Config, prog: &str, msg: &str) {
 /// Searches every item through the pipeline, in order.
 pub fn search(
     shared: &Shared,
-    backend: mpsc::Receiver<Result<Backend, GpuError>>,
-    gpu_only: bool,
+    pending: Pending,
     items: &[Item],
     sizes: &[Option<u64>],
     out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
+    let Pending {
+        backend,
+        gpu_only,
+        gate,
+    } = pending;
     let cpu = &*shared.compiled.prefilter;
     let Some((target, exact)) = setup::target(&shared.compiled) else {
         let job = |_: usize, input: &Input, stream: Option<&mut dyn Write>| {
@@ -190,7 +191,7 @@ pub fn search(
     let result = std::thread::scope(|s| {
         let flow = &flow;
         let ring = &ring;
-        s.spawn(move || flow.run(ring, backend));
+        s.spawn(move || flow.run(ring, backend, gate));
         // `--engine gpu` searches nothing if the GPU does not start (the
         // pipeline reads its first chunks meanwhile; none is printed).
         if gpu_only {

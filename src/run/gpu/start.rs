@@ -4,6 +4,14 @@
 //! chunks filled so far handed to the CPU engine. `Started` tells
 //! `--engine gpu` whether the GPU came up, so that a run whose GPU cannot
 //! start ends with the error before printing anything.
+//!
+//! Under auto, CUDA starts only when it can help (`Gate`): where the CPU
+//! engine may search every file before the GPU is up (`-l`, `-q`, `-m`,
+//! or few bytes), the flow watches the CPU's progress and opens the gate
+//! only when, at its pace so far, the CPU would still be searching once
+//! CUDA is up. A CUDA start that is still under way holds the process at
+//! its exit: on the H100 host `-l` over 16 GiB of prose took 0.20 s under
+//! auto, against 0.11 s on the CPU engine alone.
 
 use super::flow::{Flow, Job};
 use super::ring::{Filling, Memory, Ring};
@@ -48,7 +56,110 @@ impl Started {
     }
 }
 
+/// CUDA's start on the H100 host: 0.2-0.3 s (driver 0.11 s, context
+/// 0.13-0.17 s; benches/RESULTS.md, fifth session).
+const CUDA_START: Duration = Duration::from_millis(300);
+
+/// Auto's first look at the CPU engine's progress, and how often it looks
+/// again until it decides.
+const FIRST_LOOK: Duration = Duration::from_millis(10);
+const LOOK_EVERY: Duration = Duration::from_millis(5);
+
+/// Whether CUDA is worth starting now, `elapsed` into a search whose CPU
+/// engine has taken `done` of `total` bytes: at its pace so far, the CPU
+/// would still be searching when CUDA is up. With nothing taken yet, yes.
+pub(super) fn worth_starting(elapsed: Duration, done: u64, total: u64) -> bool {
+    if done == 0 {
+        return true;
+    }
+    let left = total.saturating_sub(done) as f64 / done as f64;
+    elapsed.as_secs_f64() * left > CUDA_START.as_secs_f64()
+}
+
+/// Auto's go-ahead for starting CUDA. The start thread waits on it
+/// (`wait`); the flow opens it (`open`) or shuts it, and dropping it
+/// undecided shuts it, so that the thread ends without touching CUDA.
+pub struct Gate(Arc<(Mutex<Option<bool>>, Condvar)>);
+
+impl Gate {
+    /// The flow's side, and the start thread's.
+    pub fn new() -> (Gate, GateWait) {
+        let shared = Arc::new((Mutex::new(None), Condvar::new()));
+        (Gate(Arc::clone(&shared)), GateWait(shared))
+    }
+
+    /// Decides; the first word stands.
+    pub fn open(&self, go: bool) {
+        if let Ok(mut d) = self.0 .0.lock() {
+            d.get_or_insert(go);
+        }
+        self.0 .1.notify_all();
+    }
+}
+
+impl Drop for Gate {
+    fn drop(&mut self) {
+        self.open(false);
+    }
+}
+
+/// The start thread's side of a [`Gate`].
+pub struct GateWait(Arc<(Mutex<Option<bool>>, Condvar)>);
+
+impl GateWait {
+    /// Waits for the decision: start CUDA or not.
+    pub fn wait(&self) -> bool {
+        let Ok(mut d) = self.0 .0.lock() else {
+            return false;
+        };
+        loop {
+            if let Some(go) = *d {
+                return go;
+            }
+            d = match self.0 .1.wait(d) {
+                Ok(d) => d,
+                Err(_) => return false,
+            };
+        }
+    }
+}
+
 impl<'r> Flow<'_, 'r> {
+    /// Auto, where the CPU may finish first: opens the gate once the CPU
+    /// engine, at its pace so far, would still be searching when CUDA is
+    /// up; shuts it (false) when every file was taken first or the search
+    /// stopped.
+    pub(super) fn open_gate(&self, gate: Option<&Gate>) -> bool {
+        let Some(gate) = gate else {
+            return true;
+        };
+        let t = Instant::now();
+        let total: u64 = (0..self.items.len()).filter_map(|i| self.size_of(i)).sum();
+        loop {
+            if self.board.aborted() || self.board.all_claimed() {
+                self.note("GPU not started: the CPU engine took every file first".into());
+                gate.open(false);
+                return false;
+            }
+            let elapsed = t.elapsed();
+            if elapsed >= FIRST_LOOK {
+                let done: u64 = (0..self.items.len())
+                    .filter(|&i| self.board.claimed(i))
+                    .filter_map(|i| self.size_of(i))
+                    .sum();
+                if worth_starting(elapsed, done, total) {
+                    self.note(format!(
+                        "GPU started after {:.3} s: the CPU engine had taken {done} of {total} bytes",
+                        elapsed.as_secs_f64()
+                    ));
+                    gate.open(true);
+                    return true;
+                }
+            }
+            std::thread::sleep(LOOK_EVERY);
+        }
+    }
+
     /// Waits for the backend; `None` when the search stopped, the backend
     /// went away without a word, or `done()` says it is not needed.
     pub(super) fn await_backend(
@@ -142,5 +253,37 @@ impl<'r> Flow<'_, 'r> {
                 Memory::Heap(vec![0u8; bytes].into_boxed_slice())
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cuda_starts_when_the_cpu_would_still_be_searching_by_then() {
+        let ms = Duration::from_millis;
+        // Nothing taken yet: start.
+        assert!(worth_starting(ms(10), 0, 1 << 30));
+        // 1 % in 10 ms: about a second left.
+        assert!(worth_starting(ms(10), 1 << 20, 100 << 20));
+        // Half in 100 ms: 0.1 s left, less than CUDA's start.
+        assert!(!worth_starting(ms(100), 50, 100));
+        // Half in 400 ms: 0.4 s left.
+        assert!(worth_starting(ms(400), 50, 100));
+        // All taken: nothing left.
+        assert!(!worth_starting(ms(1000), 100, 100));
+    }
+
+    #[test]
+    fn a_gate_dropped_undecided_is_shut() {
+        let (gate, wait) = Gate::new();
+        let waiter = std::thread::spawn(move || wait.wait());
+        drop(gate);
+        assert!(!waiter.join().unwrap());
+        let (gate, wait) = Gate::new();
+        gate.open(true);
+        gate.open(false);
+        assert!(wait.wait(), "the first word stands");
     }
 }
