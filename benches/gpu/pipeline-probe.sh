@@ -9,7 +9,9 @@
 #
 # lanes: lanes, chunk sizes, staging, readers, and auto's CPU rules;
 # phases: CUDA start, staging sizes, one rare literal (the CPU's reading);
-# early: builds compared, carried as .dev/gpugrep-b and .dev/gpugrep-c.
+# early: builds compared, carried as .dev/gpugrep-b and .dev/gpugrep-c;
+# output: auto's gate (-l, and sets that need no GPU) and printed lines
+# into a pipe, this build against .dev/gpugrep-b, and the pipe's ceiling.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 D=${D:-$PWD/.dev}
@@ -97,6 +99,66 @@ early)
         run "w10k-gpu-A-$rep" -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
         run "w10k-gpu-C-$rep" GPUGREP_GPU_LANES=4 -- "$G-c" --engine gpu --debug -j16 -r -c -F -f "$W10" "$C"
     done
+    ;;
+output)
+    # A: this build; B: .dev/gpugrep-b. Sparse -l: every word made absent,
+    # so every file is read whole and the GPU pays.
+    sed 's/$/zqx/' "$W1" >"$C.absent-1000.txt"
+    sub=("$C"/0[01])
+    run warm -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2 3; do
+        run "l-auto-A-$rep" -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "l-auto-B-$rep" -- "$G-b" --debug -j16 -r -l -F -f "$W1" "$C"
+    done
+    run l-cpu -- "$G" --engine cpu --debug -j16 -r -l -F -f "$W1" "$C"
+    run l-rg -- "$D/rg" --no-config -uu -a -j16 -l -F -f "$W1" "$C"
+    for rep in 1 2; do
+        run "l-sparse-auto-A-$rep" -- "$G" --debug -j16 -r -l -F -f "$C.absent-1000.txt" "$C"
+        run "l-sparse-auto-B-$rep" -- "$G-b" --debug -j16 -r -l -F -f "$C.absent-1000.txt" "$C"
+        run "c-sub-auto-A-$rep" -- "$G" --debug -j16 -r -c -F -f "$W1" "${sub[@]}"
+        run "c-sub-auto-B-$rep" -- "$G-b" --debug -j16 -r -c -F -f "$W1" "${sub[@]}"
+    done
+    run l-sparse-cpu -- "$G" --engine cpu -j16 -r -l -F -f "$C.absent-1000.txt" "$C"
+    run c-sub-cpu -- "$G" --engine cpu -j16 -r -c -F -f "$W1" "${sub[@]}"
+    # Printed lines: into `wc -l` (as realworld.sh), into /dev/null.
+    nrun() {
+        local name=$1 sink=$2; shift 2
+        case $sink in
+            wc) /usr/bin/time -f "%e %M" -o "$OUT/t" "$@" | wc -l >"$OUT/ans" ;;
+            null) /usr/bin/time -f "%e %M" -o "$OUT/t" "$@" >/dev/null; echo - >"$OUT/ans" ;;
+        esac
+        read -r s m < <(tail -1 "$OUT/t")
+        printf "%-22s %7s s %6s MB lines %s\n" "$name" "$s" "$((m / 1024))" "$(cat "$OUT/ans")"
+    }
+    for rep in 1 2; do
+        nrun "n-auto-A-wc-$rep" wc "$G" -j16 -r -n -F -f "$W1" "$C"
+        nrun "n-auto-B-wc-$rep" wc "$G-b" -j16 -r -n -F -f "$W1" "$C"
+        nrun "n-cpu-A-wc-$rep" wc "$G" --engine cpu -j16 -r -n -F -f "$W1" "$C"
+        nrun "n-rg-wc-$rep" wc "$D/rg" --no-config -uu -a -j16 -n -F -f "$W1" "$C"
+    done
+    nrun n-auto-A-null null "$G" -j16 -r -n -F -f "$W1" "$C"
+    nrun n-cpu-A-null null "$G" --engine cpu -j16 -r -n -F -f "$W1" "$C"
+    nrun n-rg-null null "$D/rg" --no-config -uu -a -j16 -n -F -f "$W1" "$C"
+    # The pipe's ceiling: the same output, kept, through cat into wc -l.
+    "$G" -j16 -r -n -F -f "$W1" "$C" >/dev/shm/out.n
+    echo "output bytes: $(stat -c %s /dev/shm/out.n)"
+    python3 - <<'PY'
+import fcntl, os, subprocess, time
+def run(size):
+    r, w = os.pipe()
+    if size:
+        fcntl.fcntl(w, 1031, size)  # F_SETPIPE_SZ
+    t = time.time()
+    wc = subprocess.Popen(["wc", "-l"], stdin=r, stdout=subprocess.DEVNULL)
+    os.close(r)
+    cat = subprocess.Popen(["cat", "/dev/shm/out.n"], stdout=w)
+    os.close(w)
+    cat.wait(); wc.wait()
+    return time.time() - t
+for rep in range(2):
+    print("cat | wc -l: " + "  ".join("pipe %d KiB %.2f s" % ((s or 65536) >> 10, run(s)) for s in (0, 1 << 20)))
+PY
+    rm -f /dev/shm/out.n
     ;;
 esac
 # Few files come back from a device call: the traces in one archive.

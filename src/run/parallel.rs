@@ -14,7 +14,7 @@ use crate::input::walk::{self, Input, Item};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Mutex};
 
 /// Searches one input: the item's index, the input, and where to stream.
 pub(super) type Job<'a> =
@@ -189,33 +189,65 @@ fn search_parallel(
     let printed = AtomicUsize::new(0);
     let held_bytes = AtomicUsize::new(0);
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
+    // Items a worker could not search yet (the bounds), handed back so that
+    // the files next to be printed are shared by every worker rather than
+    // searched one after the other by the worker whose batch holds them
+    // (GPU pipeline, `-n`, 16 GiB of prose in 20,000 files: 55 s, rg 10 s).
+    let returned: Mutex<BTreeMap<usize, Item>> = Mutex::new(BTreeMap::new());
+    let take = || match returned.lock().ok().and_then(|mut r| r.pop_first()) {
+        Some(first) => vec![first],
+        None => next(),
+    };
+    // Workers holding a batch (which they may hand back in part).
+    let holding = AtomicUsize::new(0);
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
         for _ in 0..workers {
             let tx = tx.clone();
             let (stop, printed, held_bytes) = (&stop, &printed, &held_bytes);
-            // The file `i` may be searched: it is the next to print, or
-            // neither too many files nor too many bytes wait.
+            let (take, returned, holding) = (&take, &returned, &holding);
+            // The file `i` may be searched: it is among the next `workers`
+            // to print, or neither too many files nor too many bytes wait.
             let may_search = move |i: usize| {
                 let p = printed.load(Ordering::Acquire);
-                i <= p || (i <= p + ahead && held_bytes.load(Ordering::Acquire) <= BYTES_AHEAD)
+                i < p + workers
+                    || (i <= p + ahead && held_bytes.load(Ordering::Acquire) <= BYTES_AHEAD)
             };
             scope.spawn(move || 'work: loop {
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let batch = next();
-                if batch.is_empty() {
-                    break;
+                let mut batch = take().into_iter();
+                if batch.len() == 0 {
+                    // Items may still come back from a worker that holds a
+                    // batch; once none does, the pool is looked at once more
+                    // (an item returned before that worker let go is there).
+                    if holding.load(Ordering::Acquire) > 0 {
+                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        continue;
+                    }
+                    batch = take().into_iter();
+                    if batch.len() == 0 {
+                        break;
+                    }
                 }
+                holding.fetch_add(1, Ordering::AcqRel);
+                let _let_go = LetGo(holding);
                 let mut unsent = Vec::new();
                 let mut unsent_bytes = 0;
-                for (i, item) in batch {
+                while let Some((i, item)) = batch.next() {
                     if !may_search(i) && !unsent.is_empty() {
                         unsent_bytes = 0;
                         if tx.send(std::mem::take(&mut unsent)).is_err() {
                             break 'work;
                         }
+                    }
+                    if !may_search(i) && batch.len() > 0 {
+                        if let Ok(mut r) = returned.lock() {
+                            r.insert(i, item);
+                            r.extend(batch);
+                        }
+                        continue 'work;
                     }
                     while !may_search(i) && !stop.load(Ordering::Relaxed) {
                         std::thread::sleep(std::time::Duration::from_millis(1));
@@ -265,6 +297,15 @@ fn search_parallel(
         stop.store(true, Ordering::Relaxed);
         outcome
     })
+}
+
+/// Counts a worker's batch as let go when dropped (after any hand-back).
+struct LetGo<'a>(&'a AtomicUsize);
+
+impl Drop for LetGo<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 pub(super) fn error_result(msg: &str) -> FileResult {
