@@ -138,6 +138,11 @@ pub struct Knobs {
     /// was leased, filled, searched and freed, and `--debug` prints the
     /// timeline (`run::gpu::trace`). Measurement only.
     pub gpu_trace: Knob<bool>,
+    /// `GPUGREP_GPU_CUBIN=0` (switch): the GPU loads the kernels' PTX
+    /// (JIT-compiled by the driver) even where a shipped cubin fits, to
+    /// test that path and time it on a GPU that has a cubin. Test and
+    /// measurement only: read once, when the kernels are loaded.
+    pub gpu_cubin: Knob<bool>,
 }
 
 /// One parse rule per kind of value.
@@ -236,6 +241,7 @@ impl Knobs {
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
             gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
+            gpu_cubin: read(lookup, "GPUGREP_GPU_CUBIN"),
         }
     }
 
@@ -304,7 +310,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 15, "{names:?}");
+        assert_eq!(names.len(), 16, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

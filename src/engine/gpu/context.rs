@@ -1,7 +1,8 @@
 //! One GPU: its context, stream, loaded kernel modules and settings.
 //!
 //! Everything that talks to the CUDA driver lives in this module and its
-//! siblings `memory` (buffers, copies), `chunk` (one chunk's search) and
+//! siblings `modules` (loading the kernels: cubin or PTX), `memory`
+//! (buffers, copies), `chunk` (one chunk's search) and
 //! the per-kind files (`literal`, `multi`) and per-pass files (`backread`,
 //! `tally`), so the `unsafe` stays at this one edge. One stream orders all
 //! work of a `Device`, so cudarc's per-buffer event tracking is switched
@@ -11,13 +12,11 @@
 use std::any::Any;
 use std::sync::Arc;
 
-use cudarc::driver::{
-    result, sys, CudaContext, CudaEvent, CudaFunction, CudaStream, PinnedHostSlice,
-};
-use cudarc::nvrtc::Ptx;
+use cudarc::driver::{result, sys, CudaContext, CudaEvent, CudaStream, PinnedHostSlice};
 
 use super::kernels::{self, Kernel};
 use super::memory::Buf;
+use super::modules::Functions;
 use super::GpuError;
 use crate::encoding::boundary::Scheme;
 
@@ -69,52 +68,6 @@ fn set_scheduling() {
         if sys::cuInit(0).result().is_ok() && sys::cuDeviceGet(&mut dev, 0).result().is_ok() {
             let _ = sys::cuDevicePrimaryCtxSetFlags_v2(dev, flag as u32);
         }
-    }
-}
-
-/// The loaded kernels (shared by every lane of a device), one module per
-/// `kernels/*.cu` family.
-#[derive(Clone)]
-pub(super) struct Functions {
-    pub(super) prefix_full: CudaFunction,
-    pub(super) prefix_short: CudaFunction,
-    pub(super) bm: CudaFunction,
-    pub(super) scan: CudaFunction,
-    pub(super) compact: CudaFunction,
-    pub(super) multi: CudaFunction,
-    pub(super) automaton: CudaFunction,
-    pub(super) tally: CudaFunction,
-    pub(super) backread: CudaFunction,
-}
-
-impl Functions {
-    fn load(ctx: &Arc<CudaContext>) -> Result<Functions, GpuError> {
-        let module = |ptx: &str| {
-            ctx.load_module(Ptx::from_src(ptx))
-                .map_err(unavailable("loading the kernels' PTX"))
-        };
-        let (literal, multi, automaton, tally, backread, compact) = (
-            module(kernels::LITERAL_PTX)?,
-            module(kernels::MULTI_PTX)?,
-            module(kernels::AUTOMATON_PTX)?,
-            module(kernels::TALLY_PTX)?,
-            module(kernels::BACKREAD_PTX)?,
-            module(kernels::COMPACT_PTX)?,
-        );
-        let f = |m: &Arc<cudarc::driver::CudaModule>, name: &str| {
-            m.load_function(name).map_err(unavailable(name))
-        };
-        Ok(Functions {
-            prefix_full: f(&literal, "prefix4_full")?,
-            prefix_short: f(&literal, "prefix4_short")?,
-            bm: f(&literal, "bm")?,
-            scan: f(&compact, "scan_counts")?,
-            compact: f(&compact, "compact")?,
-            multi: f(&multi, "multi")?,
-            automaton: f(&automaton, "automaton")?,
-            tally: f(&tally, "tally")?,
-            backread: f(&backread, "backread")?,
-        })
     }
 }
 
@@ -184,7 +137,9 @@ pub(crate) struct Device {
     pub(crate) sm_count: u32,
     pub(crate) total_mem: usize,
     pub(crate) cc: (i32, i32),
-    /// Seconds `open` took: driver start, context, loading the kernels.
+    /// Seconds `open` took: driver start, context, loading the kernels
+    /// (with a cubin milliseconds; the PTX's JIT compile ~1.2 s on a GPU's
+    /// first run).
     pub(crate) opened: [f64; 3],
     /// The chunk's text, padded to whole tiles (`memory::reserve`).
     pub(super) text: Buf<u8>,
@@ -248,8 +203,9 @@ impl Device {
         // async copy is reused or freed (Drop above).
         unsafe { ctx.disable_event_tracking() };
         let stream = ctx.new_stream().map_err(unavailable("creating a stream"))?;
+        let cc = ctx.compute_capability().unwrap_or((0, 0));
         let context = t.elapsed().as_secs_f64() - driver;
-        let f = Functions::load(&ctx)?;
+        let f = Functions::load(&ctx, cc)?;
         let kernels = t.elapsed().as_secs_f64() - driver - context;
         let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
         let sm_count = ctx
@@ -257,7 +213,6 @@ impl Device {
             .map_err(unavailable("reading the SM count"))?
             .max(1) as u32;
         let total_mem = ctx.total_mem().unwrap_or(0);
-        let cc = ctx.compute_capability().unwrap_or((0, 0));
         let mut d = Device::on(stream, f, name, sm_count, total_mem, cc, None);
         d.opened = [driver, context, kernels];
         Ok(d)

@@ -1,13 +1,49 @@
-//! The kernels' host-side contract: embedded PTX, shared constants, the
-//! automatic choice of kernel, and the launch arithmetic.
+//! The kernels' host-side contract: embedded PTX and cubins, which of them
+//! a GPU loads, shared constants, the automatic choice of kernel, and the
+//! launch arithmetic.
 //!
 //! Everything here is pure (no CUDA calls) so it is unit-tested on any
-//! machine. The constants mirror `kernels/common.cuh`; the PTX of each
-//! `kernels/*.cu` family is checked against the SHA-256 of its source and
-//! the headers it includes by `build.rs`, and embedded through
-//! `$OUT_DIR/kernels.rs` (one `NAME_PTX` constant per family).
+//! machine. The constants mirror `kernels/common.cuh`; the PTX and cubins
+//! of each `kernels/*.cu` family are checked against the SHA-256 of its
+//! source and the headers it includes by `build.rs`, and embedded through
+//! `$OUT_DIR/kernels.rs` (one `NAME_PTX` and one `NAME_CUBINS` constant per
+//! family). Cubins are shipped because the driver's JIT compile of the PTX
+//! took about 1.2 s on an H100's first run ([`pick_cubin`] says which GPUs
+//! can skip it).
 
 include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
+
+/// A kernel family compiled for one GPU architecture (`kernels/NAME.sm_XY.cubin`).
+#[derive(Clone, Copy, Debug)]
+pub struct Cubin {
+    /// The compute capability it was built for (major, minor).
+    pub arch: (u32, u32),
+    /// The ELF image, as `cuModuleLoadData` takes it.
+    pub image: &'static [u8],
+}
+
+impl Cubin {
+    /// `sm_90` and the like, as `--debug` prints it.
+    pub fn name(&self) -> String {
+        format!("sm_{}{}", self.arch.0, self.arch.1)
+    }
+}
+
+/// The cubin of `cubins` a GPU of compute capability `cc` runs, or `None`
+/// for the PTX (JIT-compiled by the driver). Machine code is compatible
+/// within one major version from the minor it was built for on, so the pick
+/// has the device's major and the highest minor not above the device's:
+/// sm_80's runs on 8.0, 8.6, 8.7 and 8.9, sm_90's on 9.0; Volta (7.x),
+/// Turing (7.5), Blackwell (10.x, 12.x) and an unknown capability get none.
+pub fn pick_cubin(cc: (i32, i32), cubins: &[Cubin]) -> Option<&Cubin> {
+    let (Ok(major), Ok(minor)) = (u32::try_from(cc.0), u32::try_from(cc.1)) else {
+        return None;
+    };
+    cubins
+        .iter()
+        .filter(|c| c.arch.0 == major && c.arch.1 <= minor)
+        .max_by_key(|c| c.arch.1)
+}
 
 /// Text bytes per tile: the unit of per-tile match counts (common.cuh `TILE_BYTES`).
 pub const TILE_BYTES: u64 = 32768;
@@ -162,6 +198,103 @@ mod tests {
             assert!(ptx.contains(".target sm_70"));
             assert!(!ptx.contains('\0'));
         }
+    }
+
+    /// Every family: its PTX and its cubins (the architectures build.rs
+    /// ships), with the kernels the PTX declares.
+    fn families() -> [(&'static str, &'static str, &'static [Cubin]); 6] {
+        [
+            ("literal", LITERAL_PTX, LITERAL_CUBINS),
+            ("multi", MULTI_PTX, MULTI_CUBINS),
+            ("automaton", AUTOMATON_PTX, AUTOMATON_CUBINS),
+            ("tally", TALLY_PTX, TALLY_CUBINS),
+            ("backread", BACKREAD_PTX, BACKREAD_CUBINS),
+            ("compact", COMPACT_PTX, COMPACT_CUBINS),
+        ]
+    }
+
+    fn entries(ptx: &str) -> Vec<&str> {
+        ptx.lines()
+            .filter_map(|l| l.split_once(".entry ").map(|(_, rest)| rest))
+            .filter_map(|rest| rest.split('(').next())
+            .map(str::trim)
+            .collect()
+    }
+
+    #[test]
+    fn cubins_are_embedded_current_and_have_every_kernel() {
+        let manifest = include_str!("../../../kernels/cubins.sha256");
+        for (family, ptx, cubins) in families() {
+            let archs: Vec<_> = cubins.iter().map(|c| c.arch).collect();
+            assert_eq!(archs, [(8, 0), (9, 0)], "{family}");
+            // build.rs checked the PTX's header against the current sources.
+            let source = ptx
+                .lines()
+                .next()
+                .and_then(|l| l.split_once("source-sha256: "))
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .unwrap();
+            let names = entries(ptx);
+            assert!(!names.is_empty(), "{family}: no .entry in the PTX");
+            for c in cubins {
+                let file = format!("{family}.{}.cubin", c.name());
+                let image = c.image;
+                // A 64-bit little-endian ELF for EM_CUDA (190) whose flags
+                // name the architecture (low byte: 80, 90).
+                assert!(image.starts_with(b"\x7fELF\x02\x01"), "{file}");
+                assert_eq!(u16::from_le_bytes([image[18], image[19]]), 190, "{file}");
+                assert_eq!(u32::from(image[48]), c.arch.0 * 10 + c.arch.1, "{file}");
+                let line = manifest
+                    .lines()
+                    .find(|l| l.split_whitespace().next() == Some(file.as_str()))
+                    .unwrap_or_else(|| panic!("{file} missing from cubins.sha256"));
+                assert_eq!(line.split_whitespace().nth(1), Some(source), "{file}");
+                for name in &names {
+                    let symbol = format!("\0{name}\0");
+                    assert!(
+                        image.windows(symbol.len()).any(|w| w == symbol.as_bytes()),
+                        "{file}: no kernel {name}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cubin_choice_by_compute_capability() {
+        let cubins = LITERAL_CUBINS;
+        let pick = |cc| pick_cubin(cc, cubins).map(|c| c.name());
+        for cc in [(8, 0), (8, 6), (8, 7), (8, 9)] {
+            assert_eq!(pick(cc).as_deref(), Some("sm_80"), "{cc:?}");
+        }
+        assert_eq!(pick((9, 0)).as_deref(), Some("sm_90"));
+        // Volta, Turing, Blackwell, unknown: the PTX.
+        for cc in [(7, 0), (7, 5), (10, 0), (12, 0), (0, 0), (-1, 0), (8, -1)] {
+            assert_eq!(pick(cc), None, "{cc:?}");
+        }
+        // The highest minor not above the device's.
+        let img: &[u8] = b"";
+        let set = [
+            Cubin {
+                arch: (8, 6),
+                image: img,
+            },
+            Cubin {
+                arch: (8, 0),
+                image: img,
+            },
+            Cubin {
+                arch: (8, 9),
+                image: img,
+            },
+        ];
+        let arch = |cc| pick_cubin(cc, &set).map(|c| c.arch);
+        assert_eq!(arch((8, 7)), Some((8, 6)));
+        assert_eq!(arch((8, 9)), Some((8, 9)));
+        assert_eq!(arch((8, 5)), Some((8, 0)));
+        assert_eq!(pick_cubin((8, 9), &set[..1]).map(|c| c.arch), Some((8, 6)));
+        assert_eq!(pick_cubin((8, 5), &set[..1]).map(|c| c.arch), None);
+        assert_eq!(pick_cubin((9, 0), &[]).map(|c| c.arch), None);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! literals), getting back the match starts, per-file counts, or "too many"
 //! ([`ChunkFound`]); the streaming pipeline (`crate::run::gpu`) is the one
 //! caller. The pieces:
-//! - `context` (device, stream, kernel modules, settings), `memory`
+//! - `context` (device, stream, settings), `modules` (the kernel
+//!   modules: a shipped cubin where one fits the GPU, else the PTX), `memory`
 //!   (buffers, readback), `chunk` (one chunk's search and its result
 //!   shapes): the shared machinery;
 //! - `kind` (the `Kind` trait and [`Target`]) and one file
@@ -16,7 +17,7 @@
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
 //!   and `tally` (kernels/tally.cu);
 //! - pure and unit-tested on any machine: `kernels` (launch arithmetic,
-//!   kernel choice, embedded PTX), `tables` (Boyer-Moore tables), and the
+//!   kernel choice, embedded PTX and cubins, which image a GPU loads), `tables` (Boyer-Moore tables), and the
 //!   CPU mirror of every kernel (`Kind::reference`, `backread::filter`,
 //!   `Tally::reference`), which the simulated pipeline runs;
 //! - `bench` (feature `bench-tools`): kernel-only timing for the kernel
@@ -38,6 +39,7 @@ pub mod kernels;
 mod kind;
 mod literal;
 mod memory;
+mod modules;
 pub mod multi;
 mod split;
 pub mod tables;
@@ -104,11 +106,13 @@ impl GpuEngine {
         }
     }
 
-    /// One line for `--debug`: device, SMs, memory, kernels.
+    /// One line for `--debug`: device, SMs, memory, kernels (and which
+    /// image of them was loaded: "kernels: cubin sm_90", or "kernels: PTX,
+    /// JIT-compiled by the driver (why)").
     pub fn describe(&self) -> String {
         match &self.dev {
             Some(d) => format!(
-                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernel choice: {}; boyer-moore portion {} B; opened in {:.3} s (driver), {:.3} s (context), {:.3} s (kernels)",
+                "GPU 0: {} (compute {}.{}, {} SMs, {:.1} GiB); kernel choice: {}; boyer-moore portion {} B; kernels: {}; opened in {:.3} s (driver), {:.3} s (context), {:.3} s (kernels)",
                 d.name,
                 d.cc.0,
                 d.cc.1,
@@ -116,6 +120,7 @@ impl GpuEngine {
                 d.total_mem as f64 / f64::from(1u32 << 30),
                 kernels::describe_choice(),
                 d.bm_portion,
+                d.f.image,
                 d.opened[0],
                 d.opened[1],
                 d.opened[2],
