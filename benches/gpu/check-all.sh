@@ -4,8 +4,10 @@
 # rule packs, the automaton, decompressed input, -i folded in the kernels
 # (gpu_fold, gpu_ignore_case), end to end, CLI suites
 # under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
-# on the new kernels. Groups run side by side; each writes $OUT/NAME.log
-# and a line "NAME rc" to $OUT/summary.txt.
+# on the new kernels; the differential kernels once more on the PTX
+# (GPUGREP_GPU_CUBIN=0), which GPUs without a shipped cubin load. Groups
+# run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
+# $OUT/summary.txt.
 set -u
 D=$PWD/.dev
 export GPUGREP_BIN=$D/gpugrep
@@ -47,6 +49,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     GPUGREP_SPLIT_CASES=20 run racecheck-split 250 \
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+    # The PTX the driver compiles, where a GPU has no shipped cubin.
+    GPUGREP_GPU_CUBIN=0 GPUGREP_DIFF_CASES=500 run diff-ptx 200 "$D/gpu_differential" --test-threads=1
 } &
 {
     GPUGREP_DIFF_SMALL=1 run memcheck-fold 250 \

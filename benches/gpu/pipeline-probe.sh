@@ -11,7 +11,10 @@
 # phases: CUDA start, staging sizes, one rare literal (the CPU's reading);
 # early: builds compared, carried as .dev/gpugrep-b and .dev/gpugrep-c;
 # output: auto's gate (-l, and sets that need no GPU) and printed lines
-# into a pipe, this build against .dev/gpugrep-b, and the pipe's ceiling.
+# into a pipe, this build against .dev/gpugrep-b, and the pipe's ceiling;
+# cubin: the first run on a fresh machine (cubin against the PTX's JIT,
+# CUDA_CACHE_DISABLE=1) and the kernels' speed with each, then printed
+# lines and -l against .dev/gpugrep-b.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 D=${D:-$PWD/.dev}
@@ -159,6 +162,42 @@ for rep in range(2):
     print("cat | wc -l: " + "  ".join("pipe %d KiB %.2f s" % ((s or 65536) >> 10, run(s)) for s in (0, 1 << 20)))
 PY
     rm -f /dev/shm/out.n
+    ;;
+cubin)
+    # The first CUDA start of this machine, then each image without the
+    # driver's cache, then warm.
+    run first-cubin -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2; do
+        run "nocache-cubin-$rep" CUDA_CACHE_DISABLE=1 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+        run "nocache-ptx-$rep" CUDA_CACHE_DISABLE=1 GPUGREP_GPU_CUBIN=0 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+    for rep in 1 2; do
+        for set in 1000 10000; do
+            w=$C.words-$set.txt
+            run "w$set-gpu-cubin-$rep" -- "$G" --engine gpu --debug -j16 -r -c -F -f "$w" "$C"
+            run "w$set-gpu-ptx-$rep" GPUGREP_GPU_CUBIN=0 -- "$G" --engine gpu --debug -j16 -r -c -F -f "$w" "$C"
+        done
+        run "w1000-i-gpu-cubin-$rep" -- "$G" --engine gpu --debug -j16 -r -i -c -F -f "$W1" "$C"
+        run "w1000-i-gpu-ptx-$rep" GPUGREP_GPU_CUBIN=0 -- "$G" --engine gpu --debug -j16 -r -i -c -F -f "$W1" "$C"
+    done
+    nrun() {
+        local name=$1; shift
+        /usr/bin/time -f "%e %M" -o "$OUT/t" "$@" | wc -l >"$OUT/ans"
+        read -r s m < <(tail -1 "$OUT/t")
+        printf "%-22s %7s s %6s MB lines %s\n" "$name" "$s" "$((m / 1024))" "$(cat "$OUT/ans")"
+    }
+    for rep in 1 2; do
+        nrun "n-auto-A-$rep" "$G" -j16 -r -n -F -f "$W1" "$C"
+        nrun "n-gpu-A-$rep" "$G" --engine gpu -j16 -r -n -F -f "$W1" "$C"
+        nrun "o-auto-A-$rep" "$G" -j16 -r -o -F -f "$W1" "$C"
+        nrun "n-rg-$rep" "$D/rg" --no-config -uu -a -j16 -n -F -f "$W1" "$C"
+    done
+    nrun n-auto-B "$G-b" -j16 -r -n -F -f "$W1" "$C"
+    nrun o-rg "$D/rg" --no-config -uu -a -j16 -o -F -f "$W1" "$C"
+    for rep in 1 2; do
+        run "l-auto-A-$rep" -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+    done
+    run l-cpu -- "$G" --engine cpu -j16 -r -l -F -f "$W1" "$C"
     ;;
 esac
 # Few files come back from a device call: the traces in one archive.
