@@ -184,8 +184,8 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// backend is there (`start_lanes`). Elsewhere (auto with `-l`, `-L`,
     /// `-q`, `-m`, where the CPU may finish first, or few bytes, which the
     /// CPU may search before CUDA is up) the packer claims nothing before
-    /// the GPU is ready, and auto starts CUDA only if the CPU would still
-    /// be searching by then (`open_gate`).
+    /// the GPU is ready, and auto starts CUDA only if the CPU would take
+    /// longer than the GPU (`open_gate`).
     pub fn run(
         &self,
         ring: &'r Ring,

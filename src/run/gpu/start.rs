@@ -8,8 +8,8 @@
 //! Under auto, CUDA starts only when it can help (`Gate`): where the CPU
 //! engine may search every file before the GPU is up (`-l`, `-q`, `-m`,
 //! or few bytes), the flow watches the CPU's progress and opens the gate
-//! only when, at its pace so far, the CPU would still be searching once
-//! CUDA is up. A CUDA start that is still under way holds the process at
+//! only when, at its pace so far, the CPU would need longer for the rest
+//! than CUDA's start and the pipeline would. A CUDA start that is still under way holds the process at
 //! its exit: on the H100 host `-l` over 16 GiB of prose took 0.20 s under
 //! auto, against 0.11 s on the CPU engine alone.
 
@@ -65,15 +65,25 @@ const CUDA_START: Duration = Duration::from_millis(300);
 const FIRST_LOOK: Duration = Duration::from_millis(10);
 const LOOK_EVERY: Duration = Duration::from_millis(5);
 
+/// The pipeline's pace once CUDA is up, bytes a second: 17.2 GB in
+/// 0.55-0.6 s after the start on the H100 host (the copy route, 34-39
+/// GB/s), taken lower so that a CPU engine about as fast keeps the search.
+const GPU_PACE: f64 = 25e9;
+
 /// Whether CUDA is worth starting now, `elapsed` into a search whose CPU
 /// engine has taken `done` of `total` bytes: at its pace so far, the CPU
-/// would still be searching when CUDA is up. With nothing taken yet, yes.
+/// would need longer for the rest than CUDA's start and the pipeline's
+/// pace would (1,000 words made absent, `-l` over 16 GiB of prose: the CPU
+/// engine alone 0.68 s, auto with the GPU started 0.85-0.95 s). With
+/// nothing taken yet, yes.
 pub(super) fn worth_starting(elapsed: Duration, done: u64, total: u64) -> bool {
     if done == 0 {
         return true;
     }
-    let left = total.saturating_sub(done) as f64 / done as f64;
-    elapsed.as_secs_f64() * left > CUDA_START.as_secs_f64()
+    let left = total.saturating_sub(done) as f64;
+    let cpu = elapsed.as_secs_f64() * left / done as f64;
+    let gpu = CUDA_START.as_secs_f64() + left / GPU_PACE;
+    cpu > gpu
 }
 
 /// Auto's go-ahead for starting CUDA. The start thread waits on it
@@ -126,9 +136,9 @@ impl GateWait {
 
 impl<'r> Flow<'_, 'r> {
     /// Auto, where the CPU may finish first: opens the gate once the CPU
-    /// engine, at its pace so far, would still be searching when CUDA is
-    /// up; shuts it (false) when every file was taken first or the search
-    /// stopped.
+    /// engine, at its pace so far, would need longer for the rest than
+    /// CUDA's start and the pipeline (`worth_starting`); shuts it (false)
+    /// when every file was taken first or the search stopped.
     pub(super) fn open_gate(&self, gate: Option<&Gate>) -> bool {
         let Some(gate) = gate else {
             return true;
@@ -261,16 +271,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cuda_starts_when_the_cpu_would_still_be_searching_by_then() {
+    fn cuda_starts_when_the_cpu_would_take_longer_than_the_gpu() {
         let ms = Duration::from_millis;
         // Nothing taken yet: start.
         assert!(worth_starting(ms(10), 0, 1 << 30));
-        // 1 % in 10 ms: about a second left.
-        assert!(worth_starting(ms(10), 1 << 20, 100 << 20));
-        // Half in 100 ms: 0.1 s left, less than CUDA's start.
-        assert!(!worth_starting(ms(100), 50, 100));
-        // Half in 400 ms: 0.4 s left.
-        assert!(worth_starting(ms(400), 50, 100));
+        let gib = 1u64 << 30;
+        // 1.2 % of 16 GiB in 10 ms (the CPU at 20 GB/s): 0.82 s left,
+        // the GPU 0.3 + 0.68 s.
+        assert!(!worth_starting(ms(10), gib * 16 * 12 / 1000, gib * 16));
+        // 1 % in 50 ms: 5 s left.
+        assert!(worth_starting(ms(50), gib * 16 / 100, gib * 16));
+        // Half of 2 GiB in 100 ms: 0.1 s left, less than CUDA's start.
+        assert!(!worth_starting(ms(100), gib, 2 * gib));
+        // Half in 400 ms: 0.4 s left, the GPU 0.34 s.
+        assert!(worth_starting(ms(400), gib, 2 * gib));
         // All taken: nothing left.
         assert!(!worth_starting(ms(1000), 100, 100));
     }
