@@ -21,7 +21,7 @@ use crate::input::walk::{self, Input, Item};
 use crate::output::json::write_summary;
 use crate::output::standard::PrintOptions;
 use crate::pattern::{self, Compiled};
-use parallel::{search_items, search_walking};
+use parallel::{search_items, search_walking, BYTES_AHEAD};
 use printed::Printed;
 use std::io::{self, IsTerminal, Write};
 
@@ -197,7 +197,7 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
         Inputs::Gpu(items, sizes, pending) => {
             gpu::search(shared, pending, items, sizes, out, &mut state)?
         }
-        Inputs::Listed(items) => search_items(shared, items, &job, out, &mut state)?,
+        Inputs::Listed(items) => search_items(shared, items, &job, BYTES_AHEAD, out, &mut state)?,
         // Trees without `-R` or `--gitignore`: walked by every thread.
         Inputs::Walk if !shared.cfg.follow_links && !shared.cfg.gitignore => {
             let starts = walk::starts(&shared.cfg);

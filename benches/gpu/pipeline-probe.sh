@@ -14,7 +14,9 @@
 # into a pipe, this build against .dev/gpugrep-b, and the pipe's ceiling;
 # cubin: the first run on a fresh machine (cubin against the PTX's JIT,
 # CUDA_CACHE_DISABLE=1) and the kernels' speed with each, then printed
-# lines and -l against .dev/gpugrep-b.
+# lines and -l against .dev/gpugrep-b;
+# bound: printed lines (-n, -o) with the bound on waiting results varied
+# (.dev/gpugrep-c, -d, -e), auto's gate on a sparse -l.
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 D=${D:-$PWD/.dev}
@@ -197,6 +199,32 @@ cubin)
     for rep in 1 2; do
         run "l-auto-A-$rep" -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
     done
+    run l-cpu -- "$G" --engine cpu -j16 -r -l -F -f "$W1" "$C"
+    ;;
+bound)
+    sed 's/$/zqx/' "$W1" >"$C.absent-1000.txt"
+    nrun() {
+        local name=$1; shift
+        /usr/bin/time -f "%e %M" -o "$OUT/t" "$@" | wc -l >"$OUT/ans"
+        read -r s m < <(tail -1 "$OUT/t")
+        printf "%-22s %7s s %6s MB lines %s\n" "$name" "$s" "$((m / 1024))" "$(cat "$OUT/ans")"
+    }
+    run warm -- "$G" --engine gpu --debug -j16 -r -c -F -f "$W1" "$C"
+    for rep in 1 2; do
+        for v in "" -c -d; do
+            nrun "o-auto$v-$rep" "$G$v" -j16 -r -o -F -f "$W1" "$C"
+            nrun "n-auto$v-$rep" "$G$v" -j16 -r -n -F -f "$W1" "$C"
+        done
+    done
+    nrun o-cpu "$G" --engine cpu -j16 -r -o -F -f "$W1" "$C"
+    nrun o-rg "$D/rg" --no-config -uu -a -j16 -o -F -f "$W1" "$C"
+    nrun n-rg "$D/rg" --no-config -uu -a -j16 -n -F -f "$W1" "$C"
+    for rep in 1 2; do
+        run "l-sparse-auto-$rep" -- "$G" --debug -j16 -r -l -F -f "$C.absent-1000.txt" "$C"
+        run "l-auto-$rep" -- "$G" --debug -j16 -r -l -F -f "$W1" "$C"
+        run "c-auto-$rep" -- "$G" --debug -j16 -r -c -F -f "$W1" "$C"
+    done
+    run l-sparse-cpu -- "$G" --engine cpu -j16 -r -l -F -f "$C.absent-1000.txt" "$C"
     run l-cpu -- "$G" --engine cpu -j16 -r -l -F -f "$W1" "$C"
     ;;
 esac

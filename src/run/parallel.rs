@@ -20,11 +20,13 @@ use std::sync::{mpsc, Mutex};
 pub(super) type Job<'a> =
     dyn Fn(usize, &Input, Option<&mut dyn Write>) -> io::Result<FileResult> + Sync + 'a;
 
-/// Searches the items in order (in parallel when there are several).
+/// Searches the items in order (in parallel when there are several); at
+/// most `bytes_ahead` of results wait to be printed (see [`BYTES_AHEAD`]).
 pub(crate) fn search_items(
     shared: &Shared,
     items: &[Item],
     job: &Job,
+    bytes_ahead: usize,
     out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
@@ -83,7 +85,7 @@ pub(crate) fn search_items(
         *i += n;
         batch
     };
-    search_parallel(shared, &next, workers, job, out, state)
+    search_parallel(shared, &next, workers, job, bytes_ahead, out, state)
 }
 
 /// Walks the tree in one thread while the others search what it found.
@@ -123,7 +125,15 @@ pub(super) fn search_walking(
                 .and_then(|rx| rx.recv().ok())
                 .unwrap_or_default()
         };
-        let result = search_parallel(shared, &next, shared.cfg.threads, job, out, state);
+        let result = search_parallel(
+            shared,
+            &next,
+            shared.cfg.threads,
+            job,
+            BYTES_AHEAD,
+            out,
+            state,
+        );
         done.store(true, Ordering::Relaxed);
         result
     })
@@ -176,6 +186,7 @@ fn search_parallel(
     next: &NextItem,
     workers: usize,
     job: &Job,
+    bytes_ahead: usize,
     out: &mut dyn Write,
     state: &mut Printed,
 ) -> io::Result<()> {
@@ -183,7 +194,7 @@ fn search_parallel(
     // Results wait in memory until every earlier file is printed; workers
     // stay at most this many files ahead of the printer, so one slow file
     // early in a large tree cannot make the others pile up.
-    // So are their bytes (`BYTES_AHEAD`): a worker sends what it holds
+    // So are their bytes (`bytes_ahead`): a worker sends what it holds
     // every `SEND_BYTES`, and waits before a file while too much waits, so
     // nothing it holds is what the printer needs.
     let printed = AtomicUsize::new(0);
@@ -211,7 +222,7 @@ fn search_parallel(
             let may_search = move |i: usize| {
                 let p = printed.load(Ordering::Acquire);
                 i < p + workers
-                    || (i <= p + ahead && held_bytes.load(Ordering::Acquire) <= BYTES_AHEAD)
+                    || (i <= p + ahead && held_bytes.load(Ordering::Acquire) <= bytes_ahead)
             };
             scope.spawn(move || 'work: loop {
                 if stop.load(Ordering::Relaxed) {
