@@ -182,9 +182,6 @@ fn search_all(shared: &Shared, inputs: Inputs) -> io::Result<Printed> {
     } else if shared.cfg.line_buffered || stdout.is_terminal() {
         Box::new(stdout)
     } else {
-        if shared.cfg.mode == Mode::Lines {
-            crate::stdio::widen_pipe();
-        }
         Box::new(io::BufWriter::with_capacity(64 * 1024, stdout))
     };
     let out = &mut *out;

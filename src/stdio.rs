@@ -61,29 +61,3 @@ impl Read for ClosedInput {
         Err(bad_descriptor())
     }
 }
-
-/// Pipe capacity asked for when standard output is a pipe (Linux's default
-/// limit for an unprivileged process, `/proc/sys/fs/pipe-max-size`).
-const PIPE_BYTES: libc::c_int = 1 << 20;
-
-/// Widens standard output's pipe to 1 MiB when it is a pipe.
-///
-/// Dense output (`-n`, `-o` with millions of lines) into `| wc -l` or
-/// `| sort` is bound by the pipe: at Linux's default 64 KiB the writer and
-/// the reader take turns every 64 KiB, and on the 2-core dev VM 757 MB went
-/// through `cat | wc -l` in 0.67-0.72 s, against 0.26 s with 1 MiB (see
-/// README, "Output into a pipe"). Nothing else changes for the reader;
-/// failure (a per-user pipe quota, not a pipe) is ignored.
-pub fn widen_pipe() {
-    // SAFETY: fstat and fcntl on descriptor 1 read and set kernel state
-    // only; `st` is a plain struct the call fills.
-    unsafe {
-        let mut st: libc::stat = std::mem::zeroed();
-        if libc::fstat(1, &mut st) != 0 || st.st_mode & libc::S_IFMT != libc::S_IFIFO {
-            return;
-        }
-        if libc::fcntl(1, libc::F_GETPIPE_SZ) < PIPE_BYTES {
-            libc::fcntl(1, libc::F_SETPIPE_SZ, PIPE_BYTES);
-        }
-    }
-}
