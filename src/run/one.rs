@@ -117,6 +117,7 @@ fn search_opened(
         decompress: cfg.decompress,
         decompress_threads: shared.decompress_threads,
         map: shared.split_threads > 1,
+        quits_early: cfg.mode.first_match_ends(),
     };
     let mut opened = match search::open(input, preloaded, options) {
         Ok(opened) => opened,

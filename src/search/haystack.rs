@@ -20,7 +20,7 @@ use crate::input::source::{self, Mapped, Source};
 use crate::input::walk::Input;
 use memchr::memrchr;
 use std::cell::Cell;
-use std::io::{self, Read, Seek};
+use std::io::{self, Read};
 
 /// Bytes read at a time from a stream, and the largest regular file read
 /// whole into the thread's buffer and searched as a slice (one copy, as
@@ -46,6 +46,9 @@ pub enum Haystack<'d> {
     Stream {
         reader: Cell<Option<Box<dyn Read + Send>>>,
         base: usize,
+        /// The stream's first bytes, already read into the thread's buffer
+        /// (`buf.0[..n]`, from `base` on): searched before reading more.
+        head: Cell<Option<(Recycled, usize)>>,
     },
     /// Text decoded to UTF-8 from `bytes` bytes of the file.
     Decoded { text: Decoded<'d>, bytes: u64 },
@@ -56,6 +59,7 @@ impl<'d> Haystack<'d> {
         Haystack::Stream {
             reader: Cell::new(Some(reader)),
             base,
+            head: Cell::new(None),
         }
     }
 
@@ -88,6 +92,9 @@ enum Storage<'d> {
     Mapped(Mapped),
     /// A small file read whole: the thread's buffer and its length.
     Whole(Recycled, usize),
+    /// A larger file: its first block in the thread's buffer (and its
+    /// length), the file positioned after it.
+    Started(Recycled, usize, std::fs::File),
     Stream(Box<dyn Read + Send>),
 }
 
@@ -100,6 +107,9 @@ pub struct OpenOptions {
     pub decompress_threads: usize,
     /// Map regular files: one large file split between threads.
     pub map: bool,
+    /// The first selected line ends the search (`-l`, `-L`, `-q`): a file
+    /// is read whole only up to [`FIRST_BLOCK`], and streams on after it.
+    pub quits_early: bool,
 }
 
 /// Opens `input`, or takes `preloaded`, its bytes when the caller has them
@@ -139,21 +149,30 @@ pub fn open<'d>(
             Source::File(file, _) => file,
         },
     };
-    read_small(file).map(Opened::new).map_err(summarised)
+    read_small(file, o.quits_early)
+        .map(Opened::new)
+        .map_err(summarised)
 }
 
 /// A small regular file read whole, without the stream's copies; a larger
-/// one streams on from what was read.
-fn read_small(mut file: std::fs::File) -> io::Result<Storage<'static>> {
+/// one streams on from what was read, its first block searched in place.
+fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<'static>> {
+    // Where the first selected line ends the search, most files end in
+    // their first block: `-l` over 943 files of 840 KB read 256 KiB of each
+    // (32 ms on 2 threads, rg 14 ms reading 64 KiB).
+    let whole = match quits_early {
+        true => FIRST_BLOCK,
+        false => STREAM_CHUNK,
+    };
     let mut buf = Recycled::take();
     if buf.0.len() < FIRST_BLOCK {
         buf.0.resize(FIRST_BLOCK, 0);
     }
     let mut n = 0;
     loop {
-        let end = buf.0.len().min(STREAM_CHUNK);
+        let end = buf.0.len().min(whole);
         if n == end {
-            if end == STREAM_CHUNK {
+            if end == whole {
                 break;
             }
             // Larger than the first block: room for a stream's block and
@@ -172,14 +191,9 @@ fn read_small(mut file: std::fs::File) -> io::Result<Storage<'static>> {
             Err(e) => return Err(e),
         }
     }
-    // Read again from the start through the stream's block buffer (this
-    // one): a copy of the head would cost each thread another block of
-    // memory for as long as the file is searched.
-    if file.seek(io::SeekFrom::Start(0)).is_ok() {
-        return Ok(Storage::Stream(Box::new(file)));
-    }
-    let head = io::Cursor::new(buf.0[..n].to_vec());
-    Ok(Storage::Stream(Box::new(head.chain(file))))
+    // The stream goes on from here, its first block searched where it was
+    // read (before, it read the file again from its start).
+    Ok(Storage::Started(buf, n, file))
 }
 
 impl<'d> Opened<'d> {
@@ -209,10 +223,15 @@ impl<'d> Opened<'d> {
         name: &str,
         messages: &mut Vec<Message>,
     ) -> Haystack<'_> {
+        if matches!(self.storage, Storage::Started(..)) {
+            return self.started_haystack(plan, terminator, name, messages);
+        }
         let bytes: &[u8] = match &mut self.storage {
             Storage::Borrowed(b) => b,
             Storage::Mapped(m) => m,
             Storage::Whole(buf, n) => &buf.0[..*n],
+            // Taken above.
+            Storage::Started(buf, n, _) => &buf.0[..*n],
             Storage::Stream(reader) => {
                 let mut reader = std::mem::replace(reader, Box::new(io::empty()));
                 let sniff = plan != EncodingPlan::Raw { sniff_utf16: false };
@@ -253,6 +272,45 @@ impl<'d> Opened<'d> {
                 text: Decoded::new(bytes, skip, enc, terminator),
                 bytes: bytes.len() as u64,
             },
+        }
+    }
+
+    /// A file whose first block was read (`Storage::Started`): searched as a
+    /// stream from that block on, or read whole and decoded.
+    fn started_haystack(
+        &mut self,
+        plan: EncodingPlan,
+        terminator: u8,
+        name: &str,
+        messages: &mut Vec<Message>,
+    ) -> Haystack<'_> {
+        let Storage::Started(mut buf, n, mut file) =
+            std::mem::replace(&mut self.storage, Storage::Borrowed(&[]))
+        else {
+            return Haystack::stream(Box::new(io::empty()), 0);
+        };
+        match plan.for_file(&buf.0[..n.min(BOM_PROBE)]) {
+            FilePlan::Raw { skip } => {
+                buf.0.copy_within(skip..n, 0);
+                Haystack::Stream {
+                    reader: Cell::new(Some(Box::new(file))),
+                    base: skip,
+                    head: Cell::new(Some((buf, n - skip))),
+                }
+            }
+            FilePlan::Decode { enc, skip } => {
+                // The slow path reads the whole file first.
+                let mut read = buf.0[..n].to_vec();
+                drop(buf);
+                if let Err(e) = file.read_to_end(&mut read) {
+                    messages.push(Message::io(name, &e));
+                    read.truncate(complete_lines(&read, enc, terminator));
+                }
+                self.read = read;
+                let text = Decoded::new(&self.read, skip, enc, terminator);
+                let bytes = self.read.len() as u64;
+                Haystack::Decoded { text, bytes }
+            }
         }
     }
 }

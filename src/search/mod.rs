@@ -174,10 +174,10 @@ impl<'m> Search<'m> {
     /// sink with their offsets mapped back to the file's.
     pub fn search<O: Output>(&self, hay: &Haystack, sink: &mut O) -> io::Result<Searched> {
         let (bytes, base, decoded) = match hay {
-            Haystack::Stream { reader, base } => {
+            Haystack::Stream { reader, base, head } => {
                 let reader = reader.take().unwrap_or_else(|| Box::new(io::empty()));
-                let mut buf = Recycled::take();
-                return stream::search_stream(self, reader, &mut buf.0, *base as u64, sink);
+                let (mut buf, filled) = head.take().unwrap_or_else(|| (Recycled::take(), 0));
+                return stream::search_stream(self, reader, &mut buf.0, filled, *base as u64, sink);
             }
             Haystack::Slice { bytes, base } => (*bytes, *base, None),
             Haystack::Decoded { text, bytes } => (&text.text[..], 0, Some((text, *bytes))),

@@ -26,13 +26,15 @@ fn stream_chunk() -> usize {
         .map_or(STREAM_CHUNK, |n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
-/// Searches `reader`, whose first byte is at file offset `start`, through
-/// `buf` (the thread's reused buffer). A read error ends the search; what
-/// was found stands, and the error is returned in [`Searched::error`].
+/// Searches the stream whose first `head` bytes are already in `buf` (the
+/// thread's reused buffer) and whose rest comes from `reader`; its first
+/// byte is at file offset `start`. A read error ends the search; what was
+/// found stands, and the error is returned in [`Searched::error`].
 pub(super) fn search_stream<O: Output>(
     search: &Search,
     mut reader: Box<dyn Read + Send>,
     buf: &mut Vec<u8>,
+    head: usize,
     start: u64,
     sink: &mut O,
 ) -> io::Result<Searched> {
@@ -60,19 +62,25 @@ pub(super) fn search_stream<O: Output>(
     if watch_nul && !(search.line_buffered || io::stdout().is_terminal()) {
         sink.hold(true);
     }
+    let mut head = head.min(buf.len());
     loop {
         if buf.len() < filled + chunk {
             buf.resize(filled + chunk, 0);
         }
-        let n = loop {
-            match reader.read(&mut buf[filled..filled + chunk]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    sink.hold(false);
-                    done.outcome = searcher.map(|s| s.outcome()).unwrap_or_default();
-                    done.error = Some(e);
-                    return Ok(done);
+        let n = if head > 0 {
+            // The head arrives as the first read would have.
+            std::mem::take(&mut head)
+        } else {
+            loop {
+                match reader.read(&mut buf[filled..filled + chunk]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        sink.hold(false);
+                        done.outcome = searcher.map(|s| s.outcome()).unwrap_or_default();
+                        done.error = Some(e);
+                        return Ok(done);
+                    }
                 }
             }
         };
