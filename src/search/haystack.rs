@@ -251,13 +251,7 @@ impl<'d> Opened<'d> {
                     }
                     FilePlan::Decode { enc, skip } => (enc, skip),
                 };
-                // The slow path reads the whole stream first.
-                if let Err(e) = reader.read_to_end(&mut head) {
-                    messages.push(Message::io(name, &e));
-                    // A line cut off by the error is not searched as if whole.
-                    head.truncate(complete_lines(&head, enc, terminator));
-                }
-                self.read = head;
+                self.read = read_rest(head, &mut reader, enc, terminator, name, messages);
                 let text = Decoded::new(&self.read, skip, enc, terminator);
                 let bytes = self.read.len() as u64;
                 return Haystack::Decoded { text, bytes };
@@ -299,20 +293,33 @@ impl<'d> Opened<'d> {
                 }
             }
             FilePlan::Decode { enc, skip } => {
-                // The slow path reads the whole file first.
-                let mut read = buf.0[..n].to_vec();
+                let head = buf.0[..n].to_vec();
                 drop(buf);
-                if let Err(e) = file.read_to_end(&mut read) {
-                    messages.push(Message::io(name, &e));
-                    read.truncate(complete_lines(&read, enc, terminator));
-                }
-                self.read = read;
+                self.read = read_rest(head, &mut file, enc, terminator, name, messages);
                 let text = Decoded::new(&self.read, skip, enc, terminator);
                 let bytes = self.read.len() as u64;
                 Haystack::Decoded { text, bytes }
             }
         }
     }
+}
+
+/// The slow path of a decoded stream: all of it read first, `head` then
+/// the rest from `rest`; a read error is a message, and a line it cut off
+/// is not searched as if whole.
+fn read_rest(
+    mut head: Vec<u8>,
+    rest: &mut dyn Read,
+    enc: &'static encoding_rs::Encoding,
+    terminator: u8,
+    name: &str,
+    messages: &mut Vec<Message>,
+) -> Vec<u8> {
+    if let Err(e) = rest.read_to_end(&mut head) {
+        messages.push(Message::io(name, &e));
+        head.truncate(complete_lines(&head, enc, terminator));
+    }
+    head
 }
 
 /// The length of `data`'s complete lines: up to its last terminator, a
