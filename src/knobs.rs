@@ -134,6 +134,10 @@ pub struct Knobs {
     /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a
     /// small value makes threads wait on a small tree.
     pub lead_files: Knob<usize>,
+    /// `GPUGREP_LEAD_BYTES` (size): how many bytes of results listed
+    /// inputs may hold for the printer (default 64M, 256M on the GPU path);
+    /// small, it puts the bound and the hand-back pool to work. Test only.
+    pub lead_bytes: Knob<u64>,
     /// `GPUGREP_GPU_TRACE=1` (switch): the pipeline notes when each chunk
     /// was leased, filled, searched and freed, and `--debug` prints the
     /// timeline (`run::gpu::trace`). Measurement only.
@@ -240,6 +244,7 @@ impl Knobs {
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
+            lead_bytes: read(lookup, "GPUGREP_LEAD_BYTES"),
             gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
             gpu_cubin: read(lookup, "GPUGREP_GPU_CUBIN"),
         }
@@ -310,7 +315,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 16, "{names:?}");
+        assert_eq!(names.len(), 17, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

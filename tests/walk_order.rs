@@ -122,3 +122,55 @@ fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
         }
     }
 }
+
+/// Regression: with the byte bound on listed inputs reached, the worker
+/// whose batch held the files the printer waited for searched them one
+/// after the other while the others slept (the GPU path's `-n` over 16 GiB
+/// of prose: 55 s). Now the next files to print may always be searched and
+/// a stopped worker hands the rest of its batch back to a pool. With a
+/// 2 KiB bound (`GPUGREP_LEAD_BYTES`) the pool is used all the time: the
+/// output must still be the one-thread output, for files listed by the GPU
+/// pipeline (simulated; files found in a tree go in batches) and by
+/// `--files-from` (one at a time).
+#[test]
+fn listed_files_past_the_byte_bound_print_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut list = String::new();
+    for i in 0..600 {
+        let sub = format!("d{}", rng.below(4));
+        std::fs::create_dir_all(dir.path().join(&sub)).unwrap();
+        let len = rng.below(2000);
+        let name = format!("{sub}/f{i}.txt");
+        std::fs::write(dir.path().join(&name), rng.bytes(len, b"ab\n")).unwrap();
+        list.push_str(&name);
+        list.push('\n');
+    }
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    let one = run(&["-j1", "-rn", "ab", "d0", "d1", "d2", "d3"], dir.path());
+    let listed = run(&["-j1", "-n", "--files-from", "list", "ab"], dir.path());
+    for threads in ["-j2", "-j8"] {
+        for bound in ["2K", "64M"] {
+            let mut cmd = Command::new(common::bin());
+            cmd.env("GPUGREP_LEAD_BYTES", bound)
+                .env("GPUGREP_GPU_SIMULATE", "1")
+                .env("GPUGREP_GPU_CHUNK", "4K")
+                .env("GPUGREP_GPU_STAGING", "16K")
+                .current_dir(dir.path());
+            let out = cmd
+                .args([
+                    "--engine", "gpu", threads, "-rn", "ab", "d0", "d1", "d2", "d3",
+                ])
+                .output()
+                .unwrap();
+            assert!(out.stdout == one.0, "gpu {threads} {bound}");
+            let out = Command::new(common::bin())
+                .env("GPUGREP_LEAD_BYTES", bound)
+                .current_dir(dir.path())
+                .args([threads, "-n", "--files-from", "list", "ab"])
+                .output()
+                .unwrap();
+            assert!(out.stdout == listed.0, "--files-from {threads} {bound}");
+        }
+    }
+}

@@ -197,6 +197,11 @@ fn search_parallel(
     // So are their bytes (`bytes_ahead`): a worker sends what it holds
     // every `SEND_BYTES`, and waits before a file while too much waits, so
     // nothing it holds is what the printer needs.
+    // A test knob, read once per run.
+    let bytes_ahead = crate::knobs::get()
+        .lead_bytes
+        .get()
+        .map_or(bytes_ahead, |b| usize::try_from(b).unwrap_or(usize::MAX));
     let printed = AtomicUsize::new(0);
     let held_bytes = AtomicUsize::new(0);
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
@@ -205,7 +210,9 @@ fn search_parallel(
     // searched one after the other by the worker whose batch holds them
     // (GPU pipeline, `-n`, 16 GiB of prose in 20,000 files: 55 s, rg 10 s).
     let returned: Mutex<BTreeMap<usize, Item>> = Mutex::new(BTreeMap::new());
-    let take = || match returned.lock().ok().and_then(|mut r| r.pop_first()) {
+    // (A poisoned lock is taken as it is: no item may be lost.)
+    let pool = || returned.lock().unwrap_or_else(|e| e.into_inner());
+    let take = || match pool().pop_first() {
         Some(first) => vec![first],
         None => next(),
     };
@@ -216,7 +223,7 @@ fn search_parallel(
         for _ in 0..workers {
             let tx = tx.clone();
             let (stop, printed, held_bytes) = (&stop, &printed, &held_bytes);
-            let (take, returned, holding) = (&take, &returned, &holding);
+            let (take, pool, holding) = (&take, &pool, &holding);
             // The file `i` may be searched: it is among the next `workers`
             // to print, or neither too many files nor too many bytes wait.
             let may_search = move |i: usize| {
@@ -254,10 +261,9 @@ fn search_parallel(
                         }
                     }
                     if !may_search(i) && batch.len() > 0 {
-                        if let Ok(mut r) = returned.lock() {
-                            r.insert(i, item);
-                            r.extend(batch);
-                        }
+                        let mut r = pool();
+                        r.insert(i, item);
+                        r.extend(batch);
                         continue 'work;
                     }
                     while !may_search(i) && !stop.load(Ordering::Relaxed) {
