@@ -92,9 +92,11 @@ enum Storage<'d> {
     Mapped(Mapped),
     /// A small file read whole: the thread's buffer and its length.
     Whole(Recycled, usize),
-    /// A larger file: its first block in the thread's buffer (and its
-    /// length), the file positioned after it.
-    Started(Recycled, usize, std::fs::File),
+    /// A stream whose first bytes were read: the thread's buffer and their
+    /// length, and the rest (a file larger than what is read whole, or a
+    /// stream once its head is read for the byte-order mark).
+    Started(Recycled, usize, Box<dyn Read + Send>),
+    /// A stream nothing was read from yet.
     Stream(Box<dyn Read + Send>),
 }
 
@@ -193,7 +195,7 @@ fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<
     }
     // The stream goes on from here, its first block searched where it was
     // read (before, it read the file again from its start).
-    Ok(Storage::Started(buf, n, file))
+    Ok(Storage::Started(buf, n, Box::new(file)))
 }
 
 impl<'d> Opened<'d> {
@@ -223,39 +225,26 @@ impl<'d> Opened<'d> {
         name: &str,
         messages: &mut Vec<Message>,
     ) -> Haystack<'_> {
+        if let Storage::Stream(reader) = &mut self.storage {
+            let mut reader = std::mem::replace(reader, Box::new(io::empty()));
+            let sniff = plan != EncodingPlan::Raw { sniff_utf16: false };
+            match read_head(&mut *reader, sniff) {
+                Ok((buf, n)) => self.storage = Storage::Started(buf, n, reader),
+                Err(e) => {
+                    messages.push(Message::io(name, &e));
+                    return Haystack::stream(Box::new(io::empty()), 0);
+                }
+            }
+        }
         if matches!(self.storage, Storage::Started(..)) {
             return self.started_haystack(plan, terminator, name, messages);
         }
-        let bytes: &[u8] = match &mut self.storage {
+        let bytes: &[u8] = match &self.storage {
             Storage::Borrowed(b) => b,
             Storage::Mapped(m) => m,
             Storage::Whole(buf, n) => &buf.0[..*n],
-            // Taken above.
-            Storage::Started(buf, n, _) => &buf.0[..*n],
-            Storage::Stream(reader) => {
-                let mut reader = std::mem::replace(reader, Box::new(io::empty()));
-                let sniff = plan != EncodingPlan::Raw { sniff_utf16: false };
-                let mut head = match read_head(&mut reader, sniff) {
-                    Ok(head) => head,
-                    Err(e) => {
-                        messages.push(Message::io(name, &e));
-                        return Haystack::stream(Box::new(io::empty()), 0);
-                    }
-                };
-                let (enc, skip) = match plan.for_file(&head) {
-                    FilePlan::Raw { skip } => {
-                        // The head comes back whole from the first read:
-                        // the binary probe sees the same first buffer.
-                        let rest = io::Cursor::new(head.split_off(skip));
-                        return Haystack::stream(Box::new(rest.chain(reader)), skip);
-                    }
-                    FilePlan::Decode { enc, skip } => (enc, skip),
-                };
-                self.read = read_rest(head, &mut reader, enc, terminator, name, messages);
-                let text = Decoded::new(&self.read, skip, enc, terminator);
-                let bytes = self.read.len() as u64;
-                return Haystack::Decoded { text, bytes };
-            }
+            // Streams were taken above.
+            Storage::Started(..) | Storage::Stream(_) => &[],
         };
         match plan.for_file(&bytes[..bytes.len().min(BOM_PROBE)]) {
             FilePlan::Raw { skip } => Haystack::Slice {
@@ -269,8 +258,10 @@ impl<'d> Opened<'d> {
         }
     }
 
-    /// A file whose first block was read (`Storage::Started`): searched as a
-    /// stream from that block on, or read whole and decoded.
+    /// A stream whose first bytes were read (`Storage::Started`): searched
+    /// from those bytes on, or read whole and decoded (the slow path; a
+    /// read error is a message, and a line it cut off is not searched as if
+    /// whole).
     fn started_haystack(
         &mut self,
         plan: EncodingPlan,
@@ -278,48 +269,36 @@ impl<'d> Opened<'d> {
         name: &str,
         messages: &mut Vec<Message>,
     ) -> Haystack<'_> {
-        let Storage::Started(mut buf, n, mut file) =
+        let Storage::Started(mut buf, n, mut rest) =
             std::mem::replace(&mut self.storage, Storage::Borrowed(&[]))
         else {
             return Haystack::stream(Box::new(io::empty()), 0);
         };
         match plan.for_file(&buf.0[..n.min(BOM_PROBE)]) {
             FilePlan::Raw { skip } => {
+                // The head is the stream's first block: the binary probe
+                // sees the same first buffer as a file's first read.
                 buf.0.copy_within(skip..n, 0);
                 Haystack::Stream {
-                    reader: Cell::new(Some(Box::new(file))),
+                    reader: Cell::new(Some(rest)),
                     base: skip,
                     head: Cell::new(Some((buf, n - skip))),
                 }
             }
             FilePlan::Decode { enc, skip } => {
-                let head = buf.0[..n].to_vec();
+                let mut read = buf.0[..n].to_vec();
                 drop(buf);
-                self.read = read_rest(head, &mut file, enc, terminator, name, messages);
+                if let Err(e) = rest.read_to_end(&mut read) {
+                    messages.push(Message::io(name, &e));
+                    read.truncate(complete_lines(&read, enc, terminator));
+                }
+                self.read = read;
                 let text = Decoded::new(&self.read, skip, enc, terminator);
                 let bytes = self.read.len() as u64;
                 Haystack::Decoded { text, bytes }
             }
         }
     }
-}
-
-/// The slow path of a decoded stream: all of it read first, `head` then
-/// the rest from `rest`; a read error is a message, and a line it cut off
-/// is not searched as if whole.
-fn read_rest(
-    mut head: Vec<u8>,
-    rest: &mut dyn Read,
-    enc: &'static encoding_rs::Encoding,
-    terminator: u8,
-    name: &str,
-    messages: &mut Vec<Message>,
-) -> Vec<u8> {
-    if let Err(e) = rest.read_to_end(&mut head) {
-        messages.push(Message::io(name, &e));
-        head.truncate(complete_lines(&head, enc, terminator));
-    }
-    head
 }
 
 /// The length of `data`'s complete lines: up to its last terminator, a
@@ -335,36 +314,35 @@ fn complete_lines(data: &[u8], enc: &'static encoding_rs::Encoding, terminator: 
         .map_or(0, |i| 2 * i + 2)
 }
 
-/// The first read of a stream (what grep calls its first buffer), read
-/// further only while it could still be the start of a byte-order mark. A
-/// slow pipe gives what it has (a short first line is not held back), a file
-/// gives up to 64 KiB, and the binary probe then sees that same first buffer.
-fn read_head(reader: &mut dyn Read, sniff: bool) -> io::Result<Vec<u8>> {
+/// The first read of a stream (what grep calls its first buffer), into the
+/// thread's buffer, read further only while it could still be the start of
+/// a byte-order mark: the buffer and how many bytes arrived (none without
+/// `sniff`). A slow pipe gives what it has (a short first line is not held
+/// back), a file gives up to 64 KiB, and the binary probe then sees that
+/// same first buffer.
+fn read_head(reader: &mut dyn Read, sniff: bool) -> io::Result<(Recycled, usize)> {
     const BOMS: [&[u8]; 3] = [b"\xEF\xBB\xBF", b"\xFF\xFE", b"\xFE\xFF"];
-    const FIRST_READ: usize = 64 * 1024;
     let may_grow_into_bom = |head: &[u8]| {
         BOMS.iter()
             .any(|b| b.len() > head.len() && b.starts_with(head))
     };
-    let mut head = Vec::new();
+    let mut buf = Recycled::take();
     if !sniff {
-        return Ok(head);
+        return Ok((buf, 0));
     }
-    // Read into the thread's buffer (initialised once, never zero-filled
-    // again) and copy out only what arrived.
-    let mut scratch = Recycled::take();
-    if scratch.0.len() < FIRST_READ {
-        scratch.0.resize(FIRST_READ, 0);
+    if buf.0.len() < FIRST_BLOCK {
+        buf.0.resize(FIRST_BLOCK, 0);
     }
-    while may_grow_into_bom(&head) {
-        match reader.read(&mut scratch.0[..FIRST_READ]) {
+    let mut n = 0;
+    while may_grow_into_bom(&buf.0[..n]) {
+        match reader.read(&mut buf.0[n..FIRST_BLOCK]) {
             Ok(0) => break,
-            Ok(n) => head.extend_from_slice(&scratch.0[..n]),
+            Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok(head)
+    Ok((buf, n))
 }
 
 thread_local! {
