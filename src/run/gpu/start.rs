@@ -147,8 +147,16 @@ impl<'r> Flow<'_, 'r> {
         let t = Instant::now();
         let total: u64 = (0..self.items.len()).filter_map(|i| self.size_of(i)).sum();
         loop {
+            // One pass: the bytes the CPU took, and whether it took all.
+            let (mut done, mut all) = (0u64, true);
+            for i in 0..self.items.len() {
+                match self.board.claimed(i) {
+                    true => done += self.size_of(i).unwrap_or(0),
+                    false => all = false,
+                }
+            }
             let stopped = self.board.aborted();
-            if stopped || self.board.all_claimed() {
+            if stopped || all {
                 self.note(match stopped {
                     true => "GPU not started: the search stopped".into(),
                     false => "GPU not started: the CPU engine took every file first".into(),
@@ -157,19 +165,13 @@ impl<'r> Flow<'_, 'r> {
                 return false;
             }
             let elapsed = t.elapsed();
-            if elapsed >= FIRST_LOOK {
-                let done: u64 = (0..self.items.len())
-                    .filter(|&i| self.board.claimed(i))
-                    .filter_map(|i| self.size_of(i))
-                    .sum();
-                if worth_starting(elapsed, done, total) {
-                    self.note(format!(
-                        "GPU started after {:.3} s: the CPU engine had taken {done} of {total} bytes",
-                        elapsed.as_secs_f64()
-                    ));
-                    gate.open(true);
-                    return true;
-                }
+            if elapsed >= FIRST_LOOK && worth_starting(elapsed, done, total) {
+                self.note(format!(
+                    "GPU started after {:.3} s: the CPU engine had taken {done} of {total} bytes",
+                    elapsed.as_secs_f64()
+                ));
+                gate.open(true);
+                return true;
             }
             std::thread::sleep(LOOK_EVERY);
         }
