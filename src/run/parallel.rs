@@ -254,20 +254,24 @@ fn search_parallel(
                 let mut unsent = Vec::new();
                 let mut unsent_bytes = 0;
                 while let Some((i, item)) = batch.next() {
-                    if !may_search(i) && !unsent.is_empty() {
-                        unsent_bytes = 0;
-                        if tx.send(std::mem::take(&mut unsent)).is_err() {
-                            break 'work;
+                    if !may_search(i) {
+                        // What this worker holds may be what the printer
+                        // waits for; the rest of its batch goes back.
+                        if !unsent.is_empty() {
+                            unsent_bytes = 0;
+                            if tx.send(std::mem::take(&mut unsent)).is_err() {
+                                break 'work;
+                            }
                         }
-                    }
-                    if !may_search(i) && batch.len() > 0 {
-                        let mut r = pool();
-                        r.insert(i, item);
-                        r.extend(batch);
-                        continue 'work;
-                    }
-                    while !may_search(i) && !stop.load(Ordering::Relaxed) {
-                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        if batch.len() > 0 {
+                            let mut r = pool();
+                            r.insert(i, item);
+                            r.extend(batch);
+                            continue 'work;
+                        }
+                        while !may_search(i) && !stop.load(Ordering::Relaxed) {
+                            std::thread::sleep(std::time::Duration::from_millis(1));
+                        }
                     }
                     if stop.load(Ordering::Relaxed) {
                         break 'work;
