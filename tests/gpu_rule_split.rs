@@ -11,9 +11,11 @@
 //!   the rules). Flags among `-c -l -n -o -w -i -x -v`.
 //!   `gpu_split_packs_agree` is the same on a GPU (skips without one).
 //!   `GPUGREP_SPLIT_CASES` = cases (default 20).
-//! * `kernels_match_reference`: the split target (multi kernel, then the
-//!   automaton merged into its bitmap) on a GPU lane against its CPU
-//!   mirror; skips without a GPU.
+//! * `kernels_match_reference`: the split target (multi kernel, the
+//!   confirm kernel's rule book, then the automaton merged into its
+//!   bitmap) on a GPU lane against its CPU mirror, offsets and tallies
+//!   (counted, or `Unsure` where the mirror is unsure); skips without a
+//!   GPU.
 //! * `mixed_pack_goes_both_ways`: a fixed pack; `--debug` names the rules
 //!   on the automaton, `--stats` counts both halves, lines only a
 //!   literal-less rule selects are printed.
@@ -26,8 +28,7 @@
 mod common;
 
 use common::{bin, XorShift};
-use gpugrep::engine::gpu::{ChunkFound, GpuEngine, MultiTables, Split, Target};
-use gpugrep::pattern::glushkov;
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Target};
 use regex::bytes::Regex;
 use std::process::{Command, Output};
 
@@ -37,6 +38,10 @@ const MARKERS: &[&str] = &["err", "FAIL", "timeout", "abx", "zq9"];
 const PIECES: &[&str] = &[
     "a", "b", "ab", "x", "[ab]", "[^a ]", ".", "[0-9]", "[a-cx]", "(a|b)", "[A-Z]",
 ];
+/// Unicode classes, put beside a marker only (a rule without one goes to
+/// the pack's automaton, where `\w` alone is 661 positions): the rule
+/// book gives such a rule the automaton of its ASCII bytes.
+const WIDE: &[&str] = &["\\w+", "\\S+", "\\w", "[^x]+"];
 const OPS: &[&str] = &["", "", "*", "+", "?", "{2}", "{1,3}"];
 
 fn piece(rng: &mut XorShift) -> String {
@@ -58,13 +63,16 @@ fn rule(rng: &mut XorShift) -> (String, Regex) {
         for _ in 0..1 + rng.below(2) {
             r += &piece(rng);
         }
+        let marked = rng.below(5) < 3;
         match rng.below(5) {
-            0 | 1 => r += rng.pick(MARKERS),
-            2 => r += &format!("({}|{})", rng.pick(MARKERS), rng.pick(MARKERS)),
-            _ => r += &piece(rng),
+            _ if !marked => r += &piece(rng),
+            0..=2 => r += rng.pick(MARKERS),
+            _ => r += &format!("({}|{})", rng.pick(MARKERS), rng.pick(MARKERS)),
         }
-        if rng.below(2) == 0 {
-            r += &piece(rng);
+        match rng.below(3) {
+            0 => r += &piece(rng),
+            1 if marked => r += rng.pick(WIDE),
+            _ => {}
         }
         if rng.below(6) == 0 {
             r.push('$');
@@ -314,10 +322,42 @@ fn gpu_split_packs_agree() {
     differential(false);
 }
 
-/// The split target on a GPU lane against its CPU mirror (the union of
-/// both kernels' references).
+/// The split target on a GPU lane against its CPU mirror (the literal
+/// starts confirmed by the rule book, and the automaton's lines): the
+/// marks, and the tally of one file per chunk (or `Unsure`, as the mirror
+/// says).
 #[test]
 fn kernels_match_reference() {
+    use gpugrep::engine::gpu::{MatchCount, Select, Tally};
+    use gpugrep::pattern::compile::GpuPlan;
+    let mut rng = XorShift(0x17_5e12);
+    // GPUGREP_DIFF_SMALL=1: a few small cases (for compute-sanitizer).
+    let small = std::env::var("GPUGREP_DIFF_SMALL").is_ok_and(|v| v == "1");
+    let n = if small { 12 } else { 120 };
+    // The cases, built on the CPU (the books are checked without a GPU).
+    let mut cases = Vec::new();
+    for _ in 0..n {
+        let rules: Vec<Vec<u8>> = (0..200 + rng.below(60))
+            .map(|_| rule(&mut rng).0.into_bytes())
+            .collect();
+        let args: &[&str] = match rng.below(3) {
+            0 => &["--engine", "gpu", "-E", "-i", "x"],
+            _ => &["--engine", "gpu", "-E", "x"],
+        };
+        let c = compiled(args, &rules);
+        let lines = [10, 500, 5000, 50000][rng.below(if small { 3 } else { 4 })];
+        let txt = text(&mut rng, lines);
+        if let Some(t) = c.gpu.as_ref().and_then(Target::new) {
+            if matches!(c.gpu, Some(GpuPlan::Split(_))) {
+                cases.push((t, txt));
+            }
+        }
+    }
+    let books = cases
+        .iter()
+        .filter(|(t, _)| matches!(t, Target::Split(s) if s.book.is_some()))
+        .count();
+    assert!(books * 2 >= n, "{books} of {n} cases had a book");
     let engine = match GpuEngine::open() {
         Ok(e) => e,
         Err(e) => {
@@ -326,27 +366,11 @@ fn kernels_match_reference() {
         }
     };
     let mut lane = engine.lane().expect("a lane");
-    let mut rng = XorShift(0x17_5e12);
-    let mut mismatches = 0;
-    let n = 300;
-    for case in 0..n {
-        let rules: Vec<String> = (0..1 + rng.below(30)).map(|_| rule(&mut rng).0).collect();
-        let Ok(a) = glushkov::for_expressions(&rules, rng.below(3) == 0, b'\n') else {
-            continue;
-        };
-        let lits: Vec<Vec<u8>> = (0..1 + rng.below(50))
-            .map(|_| rng.pick(MARKERS).as_bytes().to_vec())
-            .chain([b"abab".to_vec(), b"7 A".to_vec()])
-            .collect();
-        let target = Target::Split(Box::new(Split {
-            literals: MultiTables::new(&lits).expect("tables"),
-            automaton: a,
-        }));
-        let lines = [10, 500, 5000, 50000][rng.below(4)];
-        let txt = text(&mut rng, lines);
-        let want = target.reference(&txt);
-        let got = match lane.search_target(&txt, &target, None, u64::MAX, None) {
-            Ok(ChunkFound::Offsets(v)) => v,
+    let (mut mismatches, mut unsure) = (0, 0);
+    for (case, (target, txt)) in cases.iter().enumerate() {
+        let want = target.reference(txt);
+        let got = match lane.search_target(txt, target, None, u64::MAX, None) {
+            Ok(ChunkFound::Offsets(v) | ChunkFound::Unsure(v)) => v,
             other => panic!("case {case}: unexpected {other:?}"),
         };
         if got != want {
@@ -357,7 +381,36 @@ fn kernels_match_reference() {
                 want.len()
             );
         }
+        if !target.exact_lines() {
+            continue;
+        }
+        let tally = Tally {
+            starts: vec![0],
+            ends: vec![txt.len() as u64],
+            term: b'\n',
+            count: MatchCount::Starts,
+            select: Select::Any,
+            total: true,
+        };
+        let sure = target.sure_in(txt);
+        unsure += usize::from(!sure);
+        match lane.search_target(txt, target, None, u64::MAX, Some(&tally)) {
+            Ok(ChunkFound::Counts(c)) if sure => {
+                let lines = txt.split(|&b| b == b'\n').count() as u32 - 1;
+                if c[0].lines != want.len() as u32 || c[0].total != lines {
+                    mismatches += 1;
+                    eprintln!(
+                        "case {case}: tally {:?}, want {} of {lines}",
+                        c[0],
+                        want.len()
+                    );
+                }
+            }
+            Ok(ChunkFound::Unsure(v)) if !sure => assert_eq!(&v, &want, "case {case}"),
+            other => panic!("case {case} (sure: {sure}): unexpected {other:?}"),
+        }
     }
+    eprintln!("{n} cases, {books} with a rule book, {unsure} unsure");
     assert_eq!(mismatches, 0);
 }
 
@@ -400,12 +453,20 @@ fn mixed_pack_goes_both_ways() {
             "{flags:?}\n{err}"
         );
         assert!(
-            err.contains("on the multi kernel, rule(s) 251,253 on the automaton of 2 rule(s)"),
+            err.contains("on the multi kernel, confirmed on the GPU by 251 rules' automata"),
+            "{flags:?}\n{err}"
+        );
+        assert!(
+            err.contains(", rule(s) 251,253 on the automaton of 2 rule(s)"),
             "{flags:?}\n{err}"
         );
         assert!(err.contains("gpu: rule pack split"), "{err}");
         assert!(err.contains("gpu rule pack: 251 rules by "), "{err}");
         assert!(err.contains(", 2 rules on the automaton"), "{err}");
+        assert!(
+            err.contains("251 confirmed on the GPU (0 of ASCII bytes only, 0 open)"),
+            "{err}"
+        );
     }
     let gpu = run(
         "gpu",
@@ -448,6 +509,20 @@ fn measure_split() {
         lits.push(b'\n');
     }
     std::fs::write(format!("{path}.lits"), lits).unwrap();
+    // The literals owned by the most rules (each holding one runs them all).
+    if let Some(GpuPlan::Split(p)) = &c.gpu {
+        if let Some(b) = &p.book {
+            let mut owned: Vec<(usize, String)> = (0..b.starts.len() - 1)
+                .map(|k| {
+                    let n = (b.owner_start[k + 1] - b.owner_start[k]) as usize;
+                    let l = &b.bytes[b.starts[k] as usize..b.starts[k + 1] as usize];
+                    (n, String::from_utf8_lossy(l).into_owned())
+                })
+                .collect();
+            owned.sort_unstable_by(|a, b| b.cmp(a));
+            eprintln!("most owners: {:?}", &owned[..owned.len().min(12)]);
+        }
+    }
     let Ok(lines) = std::env::var("GPUGREP_SPLIT_LINES") else {
         return;
     };

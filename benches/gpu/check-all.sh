@@ -45,9 +45,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
 } &
 {
-    GPUGREP_SPLIT_CASES=20 run memcheck-split 250 \
+    GPUGREP_DIFF_SMALL=1 run memcheck-split 250 \
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
-    GPUGREP_SPLIT_CASES=20 run racecheck-split 250 \
+    GPUGREP_DIFF_SMALL=1 run racecheck-split 250 \
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     # The PTX the driver compiles, where a GPU has no shipped cubin.
     GPUGREP_GPU_CUBIN=0 GPUGREP_DIFF_CASES=500 run diff-ptx 200 "$D/gpu_differential" --test-threads=1

@@ -30,6 +30,7 @@
 //! says when nothing was dropped. `simulate` is the CPU reference of the
 //! kernel (`kernels/automaton.cu`), tested against the `regex` crate.
 
+pub mod book;
 mod positions;
 mod simulate;
 #[cfg(test)]
@@ -88,6 +89,16 @@ pub struct Automaton {
 /// confirmation) and builds their automaton. `Err`: why the GPU cannot
 /// take the pack.
 pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
+    let mut a = build(&parse_rules(rules, cfg)?, cfg.terminator)?;
+    if cfg.word && !cfg.line {
+        a.exact = false;
+    }
+    Ok(a)
+}
+
+/// Each rule parsed as `expr` parses it for the CPU engine, anchored to
+/// the whole line under `-x`.
+pub fn parse_rules(rules: &[String], cfg: &Config) -> Result<Vec<Hir>, String> {
     let anchored: Vec<String>;
     let rules = match cfg.line {
         true => {
@@ -96,17 +107,19 @@ pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
         }
         false => rules,
     };
-    let mut a = for_expressions(rules, cfg.ignore_case, cfg.terminator)?;
-    if cfg.word && !cfg.line {
-        a.exact = false;
-    }
-    Ok(a)
+    parse(rules, cfg.ignore_case, cfg.terminator)
 }
 
 /// The automaton of regular expressions (the `regex` crate's syntax),
 /// parsed with the CPU engine's settings for lines ended by `t`.
 pub fn for_expressions(rules: &[String], ignore_case: bool, t: u8) -> Result<Automaton, String> {
-    let hirs = rules
+    build(&parse(rules, ignore_case, t)?, t)
+}
+
+/// Regular expressions parsed with the CPU engine's settings for lines
+/// ended by `t`.
+fn parse(rules: &[String], ignore_case: bool, t: u8) -> Result<Vec<Hir>, String> {
+    rules
         .iter()
         .map(|r| {
             regex_syntax::ParserBuilder::new()
@@ -119,13 +132,23 @@ pub fn for_expressions(rules: &[String], ignore_case: bool, t: u8) -> Result<Aut
                 .parse(&format!("(?:{r})"))
                 .map_err(|e| format!("parse error: {e}"))
         })
-        .collect::<Result<Vec<Hir>, String>>()?;
-    build(&hirs, t)
+        .collect()
 }
 
 /// The automaton of `rules` (parsed expressions) for lines ended by `t`.
 pub fn build(rules: &[Hir], t: u8) -> Result<Automaton, String> {
-    let p = positions::positions(rules, MAX_POSITIONS)?;
+    build_within(rules, t, MAX_POSITIONS, MAX_REPEAT)
+}
+
+/// [`build`] with at most `limit` positions and repetitions counted up to
+/// `max_repeat`.
+pub fn build_within(
+    rules: &[Hir],
+    t: u8,
+    limit: usize,
+    max_repeat: u32,
+) -> Result<Automaton, String> {
+    let p = positions::positions(rules, limit, max_repeat)?;
     if p.every_line {
         return Err("a rule matches the empty string (every line matches)".into());
     }

@@ -14,6 +14,10 @@
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Literal, Seq};
 use regex_syntax::hir::{Hir, HirKind};
 use std::cmp::Reverse;
+use std::collections::HashSet;
+
+/// Literals to avoid: scored as if empty (`required_literals_avoiding`).
+type Avoid<'a> = Option<&'a HashSet<Vec<u8>>>;
 
 /// Most literals handed to the GPU for one regular expression.
 pub const LITERALS_MAX: usize = 4096;
@@ -61,33 +65,54 @@ pub struct Required {
 /// or `None` when there is none (`a*`, `.*`, `\w+`; an expression that can
 /// match the empty string never has one).
 pub fn required_literals(hir: &Hir) -> Option<Required> {
-    Walk::new(LITERALS_MAX).best(hir)
+    Walk::new(LITERALS_MAX, None).best(hir)
 }
 
 /// [`required_literals`] among the sets of at most `max` literals (a rule
 /// pack's GPU split: `error\[E00[0-9]{2}\]: cannot find` has 100
 /// prefixes, but one inner literal, `]: cannot find`).
 pub fn required_literals_within(hir: &Hir, max: usize) -> Option<Required> {
-    Walk::new(max.min(LITERALS_MAX)).best(hir)
+    Walk::new(max.min(LITERALS_MAX), None).best(hir)
+}
+
+/// [`required_literals_within`], scoring a set that holds a literal of
+/// `avoid` below every other (a rule pack's literals that many rules
+/// share: a line holding one runs every owner's automaton).
+pub fn required_literals_avoiding(
+    hir: &Hir,
+    max: usize,
+    avoid: &HashSet<Vec<u8>>,
+) -> Option<Required> {
+    Walk::new(max.min(LITERALS_MAX), Some(avoid)).best(hir)
 }
 
 /// Higher is better. The longest shortest literal first: a longer literal
 /// occurs less often, so fewer candidate lines reach the regex. Then the
 /// fewest literals, the lighter set for the kernel. On a tie the set
 /// offered first stays: prefix, then suffix, then inner.
-fn score(lits: &[Vec<u8>]) -> (usize, Reverse<usize>) {
-    let shortest = lits.iter().map(Vec::len).min().unwrap_or(0);
+/// A literal of `avoid` counts as empty.
+fn score(lits: &[Vec<u8>], avoid: Avoid) -> (usize, Reverse<usize>) {
+    let len = |l: &Vec<u8>| match avoid.is_some_and(|a| a.contains(l)) {
+        true => 0,
+        false => l.len(),
+    };
+    let shortest = lits.iter().map(len).min().unwrap_or(0);
     (shortest, Reverse(lits.len()))
 }
 
 /// Keeps `lits` in `best` if it scores higher (and holds at most `max`).
-fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u8>>>, max: usize) {
+fn offer(
+    best: &mut Option<Required>,
+    position: Position,
+    lits: Option<Vec<Vec<u8>>>,
+    (max, avoid): (usize, Avoid),
+) {
     let Some(literals) = lits.filter(|l| l.len() <= max) else {
         return;
     };
     if best
         .as_ref()
-        .is_none_or(|b| score(&literals) > score(&b.literals))
+        .is_none_or(|b| score(&literals, avoid) > score(&b.literals, avoid))
     {
         *best = Some(Required { position, literals });
     }
@@ -95,16 +120,16 @@ fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u
 
 /// Offers an extracted sequence, without building its set when its
 /// shortest literal already loses (minimizing never shortens it).
-fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq, max: usize) {
-    let shortest = best.as_ref().map_or(1, |b| score(&b.literals).0);
+fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq, how: (usize, Avoid)) {
+    let shortest = best.as_ref().map_or(1, |b| score(&b.literals, how.1).0);
     if seq.min_literal_len().is_some_and(|n| n >= shortest) {
-        offer(best, position, usable(seq), max);
+        offer(best, position, usable(seq), how);
     }
 }
 
 /// A sub-expression's set, inside the whole one.
-fn offer_inner(best: &mut Option<Required>, found: Option<Required>, max: usize) {
-    offer(best, Position::Inner, found.map(|r| r.literals), max);
+fn offer_inner(best: &mut Option<Required>, found: Option<Required>, how: (usize, Avoid)) {
+    offer(best, Position::Inner, found.map(|r| r.literals), how);
 }
 
 /// False when `h` can match the empty string, so that no literal is sure
@@ -142,15 +167,16 @@ fn minimized(mut lits: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
     (!lits.is_empty() && lits.len() <= LITERALS_MAX).then_some(lits)
 }
 
-struct Walk {
+struct Walk<'a> {
     prefix: Extractor,
     suffix: Extractor,
     /// Most literals in a set offered.
     max: usize,
+    avoid: Avoid<'a>,
 }
 
-impl Walk {
-    fn new(max: usize) -> Walk {
+impl<'a> Walk<'a> {
+    fn new(max: usize, avoid: Avoid<'a>) -> Walk<'a> {
         let extractor = |kind| {
             let mut e = Extractor::new();
             e.kind(kind)
@@ -162,6 +188,7 @@ impl Walk {
             prefix: extractor(ExtractKind::Prefix),
             suffix: extractor(ExtractKind::Suffix),
             max,
+            avoid,
         }
     }
 
@@ -181,7 +208,7 @@ impl Walk {
             return None;
         }
         let mut best = None;
-        let max = self.max;
+        let max = (self.max, self.avoid);
         offer_seq(&mut best, Position::Prefix, prefixes, max);
         offer_seq(&mut best, Position::Suffix, suffixes, max);
         match h.kind() {
@@ -207,16 +234,20 @@ impl Walk {
         let prefixes: Vec<Seq> = elems.iter().map(|e| self.prefix.extract(e)).collect();
         let suffixes: Vec<Seq> = elems.iter().map(|e| self.suffix.extract(e)).collect();
         for (k, e) in elems.iter().enumerate() {
-            offer_inner(best, self.best_of(e, &prefixes[k], &suffixes[k]), self.max);
+            offer_inner(
+                best,
+                self.best_of(e, &prefixes[k], &suffixes[k]),
+                (self.max, self.avoid),
+            );
         }
         // The whole run (from 0, to the end) was offered by `best_of`.
         for i in 1..elems.len() {
             let run = cross(prefixes[i..].iter(), ExtractKind::Prefix);
-            offer_seq(best, Position::Inner, &run, self.max);
+            offer_seq(best, Position::Inner, &run, (self.max, self.avoid));
         }
         for j in 1..elems.len() {
             let run = cross(suffixes[..j].iter().rev(), ExtractKind::Suffix);
-            offer_seq(best, Position::Inner, &run, self.max);
+            offer_seq(best, Position::Inner, &run, (self.max, self.avoid));
         }
     }
 

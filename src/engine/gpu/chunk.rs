@@ -81,9 +81,14 @@ impl Device {
         if count == 0 && !tally.is_some_and(|t| t.total) {
             return Ok(none());
         }
+        // A mark the kind is unsure of: never counted, and said so.
+        let unsure = !kind.sure(self)?;
         if let Some(t) = tally {
             let started = std::time::Instant::now();
-            let counts = self.tally(t, kind)?;
+            let counts = match unsure {
+                true => None,
+                false => self.tally(t, kind)?,
+            };
             self.timings.readback_ms += started.elapsed().as_secs_f64() * 1e3;
             if let Some(c) = counts {
                 self.last_shipped = "counts";
@@ -97,7 +102,10 @@ impl Device {
         let t = std::time::Instant::now();
         let found = self.fetch(n, count)?;
         self.timings.readback_ms += t.elapsed().as_secs_f64() * 1e3;
-        Ok(ChunkFound::Offsets(found))
+        Ok(match unsure {
+            true => ChunkFound::Unsure(found),
+            false => ChunkFound::Offsets(found),
+        })
     }
 
     /// Scans the tile counts; returns the total number of matches.

@@ -184,6 +184,7 @@ mod tests {
             (LITERAL_PTX, &["prefix4_full", "prefix4_short", "bm"][..]),
             (MULTI_PTX, &["multi"]),
             (AUTOMATON_PTX, &["automaton"]),
+            (CONFIRM_PTX, &["confirm"]),
             (TALLY_PTX, &["tally"]),
             (BACKREAD_PTX, &["backread"]),
             (COMPACT_PTX, &["scan_counts", "compact"]),
@@ -202,11 +203,12 @@ mod tests {
 
     /// Every family: its PTX and its cubins (the architectures build.rs
     /// ships), with the kernels the PTX declares.
-    fn families() -> [(&'static str, &'static str, &'static [Cubin]); 6] {
+    fn families() -> [(&'static str, &'static str, &'static [Cubin]); 7] {
         [
             ("literal", LITERAL_PTX, LITERAL_CUBINS),
             ("multi", MULTI_PTX, MULTI_CUBINS),
             ("automaton", AUTOMATON_PTX, AUTOMATON_CUBINS),
+            ("confirm", CONFIRM_PTX, CONFIRM_CUBINS),
             ("tally", TALLY_PTX, TALLY_CUBINS),
             ("backread", BACKREAD_PTX, BACKREAD_CUBINS),
             ("compact", COMPACT_PTX, COMPACT_CUBINS),

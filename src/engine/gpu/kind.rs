@@ -47,6 +47,16 @@ pub(crate) trait Kind {
     /// (`--count-matches` with overlapping matches) and checks `-x` and
     /// `-w` with, for the tables the last `launch` left on `dev`.
     fn chain(&self, dev: &Device) -> Result<Chain, GpuError>;
+    /// After `launch`: false when the kind left a mark it is not sure of
+    /// (a split pack's unsure lines, `confirm.rs`): the marks are then
+    /// candidates only, never counted as lines. Waits for the stream.
+    fn sure(&self, _dev: &Device) -> Result<bool, GpuError> {
+        Ok(true)
+    }
+    /// The CPU mirror of `sure` for `text`.
+    fn sure_in(&self, _text: &[u8]) -> bool {
+        true
+    }
 }
 
 /// The `tally` kernel's match-length arguments (tally.cu): one fixed
@@ -104,13 +114,15 @@ impl Target {
             GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
             GpuPlan::Split(p) => {
                 let literals = MultiTables::new(&p.literals)?;
-                Some(match &p.automaton {
-                    Some(a) => Target::Split(Box::new(Split {
-                        literals,
-                        automaton: (**a).clone(),
-                    })),
-                    None => Target::Many(Box::new(literals)),
-                })
+                if p.book.is_none() && p.automaton.is_none() {
+                    return Some(Target::Many(Box::new(literals)));
+                }
+                Some(Target::Split(Box::new(Split {
+                    literals,
+                    book: p.book.as_deref().cloned(),
+                    automaton: p.automaton.as_deref().cloned(),
+                    exact_lines: plan.exact_lines(),
+                })))
             }
         }
     }
@@ -150,6 +162,12 @@ impl Target {
         matches!(self, Target::Automaton(_) | Target::Split(_))
     }
 
+    /// What the kind marks are exactly the starts of the selected lines
+    /// (`GpuPlan::exact_lines`): tallied like matches of one byte.
+    pub fn exact_lines(&self) -> bool {
+        matches!(self, Target::Split(s) if s.exact_lines)
+    }
+
     /// The longest pattern: chunks' cut pieces overlap by this - 1.
     pub fn longest(&self) -> usize {
         self.with(|k| k.longest())
@@ -163,6 +181,12 @@ impl Target {
     /// The length of the longest match at `at` inside `hay`, if any.
     pub fn match_at(&self, hay: &[u8], at: usize) -> Option<usize> {
         self.with(|k| k.match_at(hay, at))
+    }
+
+    /// Whether the kernel marks in `text` hold no unsure line (`Kind::sure`),
+    /// computed on the CPU.
+    pub fn sure_in(&self, text: &[u8]) -> bool {
+        self.with(|k| k.sure_in(text))
     }
 
     /// What the kernel marks in `text`, computed on the CPU.

@@ -34,6 +34,7 @@ pub mod backread;
 #[cfg(feature = "bench-tools")]
 mod bench;
 mod chunk;
+mod confirm;
 mod context;
 pub mod kernels;
 mod kind;
@@ -211,6 +212,9 @@ pub enum ChunkFound {
     Dense(u64),
     /// Per file of the `Tally` asked for, in its order.
     Counts(Vec<FileCount>),
+    /// A tally was asked for, but the kind was not sure of every mark
+    /// (`Kind::sure`): the starts, ascending, as candidates.
+    Unsure(Vec<u64>),
 }
 
 /// Page-locked host memory from the GPU's context: a staging buffer that

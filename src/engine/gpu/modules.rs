@@ -33,6 +33,7 @@ pub(super) struct Functions {
     pub(super) compact: CudaFunction,
     pub(super) multi: CudaFunction,
     pub(super) automaton: CudaFunction,
+    pub(super) confirm: CudaFunction,
     pub(super) tally: CudaFunction,
     pub(super) backread: CudaFunction,
     /// Which images were loaded, in words (`summary`), for `--debug`.
@@ -55,6 +56,7 @@ impl Functions {
             kernels::AUTOMATON_PTX,
             kernels::AUTOMATON_CUBINS,
         )?;
+        let confirm = l.module("confirm", kernels::CONFIRM_PTX, kernels::CONFIRM_CUBINS)?;
         let tally = l.module("tally", kernels::TALLY_PTX, kernels::TALLY_CUBINS)?;
         let backread = l.module("backread", kernels::BACKREAD_PTX, kernels::BACKREAD_CUBINS)?;
         let compact = l.module("compact", kernels::COMPACT_PTX, kernels::COMPACT_CUBINS)?;
@@ -67,6 +69,7 @@ impl Functions {
             compact: f(&compact, "compact")?,
             multi: f(&multi, "multi")?,
             automaton: f(&automaton, "automaton")?,
+            confirm: f(&confirm, "confirm")?,
             tally: f(&tally, "tally")?,
             backread: f(&backread, "backread")?,
             image: summary(&l.loaded, cc, l.cubins),

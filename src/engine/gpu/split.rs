@@ -12,31 +12,43 @@
 //! cost barely grows with the set. Only the rules without a literal of 3
 //! bytes or more are left to the automaton, which then has few positions.
 //!
-//! Everything the kind reports is a candidate: a literal's start (the line
-//! around it is confirmed against the rules owning the literal) or the
-//! start of a line the automaton selected. Like the automaton's, a match
+//! With a rule book (`glushkov::book`), the `confirm` kernel runs between
+//! the two: it turns the literal starts into the starts of the lines whose
+//! rules match (`confirm.rs`), so what the kind reports are line starts.
+//! Everything the kind reports is a candidate for the CPU's printing: a
+//! literal's start (the line around it is confirmed against the rules
+//! owning the literal) or the start of a line the book or the automaton
+//! selected; when every rule is exact on the GPU (`GpuPlan::exact_lines`),
+//! they are exactly the selected lines, and counts are tallied on the GPU. Like the automaton's, a match
 //! has no bounded length, so cut files overlap by whole lines
 //! (`Target::cut_overlap`).
 
 use super::automaton;
+use super::confirm;
 use super::context::Device;
 use super::kind::{Chain, Kind};
 use super::multi::{self, MultiTables};
 use super::GpuError;
+use crate::pattern::glushkov::book::RuleBook;
 use crate::pattern::glushkov::Automaton;
 
 /// A split pack on the GPU: the literals of the rules that have good ones,
-/// and the automaton of the rest.
+/// those rules' own automata that confirm their lines (if any), and the
+/// automaton of the rest (if any).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Split {
     pub literals: MultiTables,
-    pub automaton: Automaton,
+    pub book: Option<RuleBook>,
+    pub automaton: Option<Automaton>,
+    /// The marks are exactly the selected lines' starts.
+    pub exact_lines: bool,
 }
 
-/// Both kernels' tables on the GPU (a lane keeps one kind's tables).
+/// The kernels' tables on the GPU (a lane keeps one kind's tables).
 #[derive(Default)]
 struct Tables {
     literals: multi::Tables,
+    book: confirm::Tables,
     automaton: automaton::Tables,
 }
 
@@ -54,12 +66,18 @@ impl Kind for Split {
         (at < hay.len()).then_some(0)
     }
 
-    /// The CPU mirror: the union of both kernels' starts, ascending.
+    /// The CPU mirror: the literal starts (or, with a book, the lines it
+    /// confirms from them) and the automaton's lines, ascending.
     fn reference(&self, text: &[u8]) -> Vec<u64> {
         let mut starts = self.literals.reference(text);
-        starts.extend(self.automaton.reference(text));
-        starts.sort_unstable();
-        starts.dedup();
+        if let Some(b) = &self.book {
+            starts = b.confirm(text, &starts).0;
+        }
+        if let Some(a) = &self.automaton {
+            starts.extend(a.reference(text));
+            starts.sort_unstable();
+            starts.dedup();
+        }
         starts
     }
 
@@ -67,16 +85,46 @@ impl Kind for Split {
         let mut t = dev.take_tables::<Tables>();
         let r = (|| {
             self.literals.upload(dev, &mut t.literals)?;
-            automaton::upload(&self.automaton, dev, &mut t.automaton)?;
+            if let Some(b) = &self.book {
+                confirm::upload(b, dev, &mut t.book)?;
+            }
+            if let Some(a) = &self.automaton {
+                automaton::upload(a, dev, &mut t.automaton)?;
+            }
             self.literals.launch_with(dev, &t.literals)?;
-            automaton::launch_with(&self.automaton, dev, &t.automaton, true)
+            if let Some(b) = &self.book {
+                confirm::launch_with(b, dev, &mut t.book)?;
+            }
+            if let Some(a) = &self.automaton {
+                automaton::launch_with(a, dev, &t.automaton, true)?;
+            }
+            Ok(())
         })();
         dev.keep_tables(t);
-        r.map(|()| "multi+automaton")
+        r.map(|()| match (&self.book, &self.automaton) {
+            (Some(_), Some(_)) => "multi+confirm+automaton",
+            (Some(_), None) => "multi+confirm",
+            _ => "multi+automaton",
+        })
+    }
+
+    fn sure(&self, dev: &Device) -> Result<bool, GpuError> {
+        match (&self.book, dev.tables::<Tables>()) {
+            (Some(_), Some(t)) => confirm::sure(dev, &t.book),
+            (Some(_), None) => Ok(false),
+            (None, _) => Ok(true),
+        }
+    }
+
+    fn sure_in(&self, text: &[u8]) -> bool {
+        self.book
+            .as_ref()
+            .is_none_or(|b| !b.confirm(text, &self.literals.reference(text)).1)
     }
 
     fn chain(&self, _: &Device) -> Result<Chain, GpuError> {
-        // Never tallied (its offsets are candidates, never final).
+        // Tallied only when its marks are exactly the selected lines' starts
+        // (`Target::exact_lines`): one "match" of one byte per line.
         Ok(Chain::fixed(1))
     }
 }

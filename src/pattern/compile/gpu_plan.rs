@@ -49,6 +49,9 @@ pub struct SplitPlan {
     pub literals: Vec<Vec<u8>>,
     /// How many rules those literals find.
     pub literal_rules: usize,
+    /// Those rules' own automata, which confirm the lines holding their
+    /// literals on the GPU (`glushkov::book`); `None` when none can.
+    pub book: Option<Box<crate::pattern::glushkov::book::RuleBook>>,
     /// The automaton of the other rules (`automaton.rules` of them);
     /// `None` when every rule is a literal rule (the `multi` kernel alone).
     pub automaton: Option<Box<crate::pattern::glushkov::Automaton>>,
@@ -61,6 +64,19 @@ impl GpuPlan {
         match self {
             GpuPlan::Literal(_) | GpuPlan::LiteralSet(_) | GpuPlan::FoldedSet(_) => true,
             GpuPlan::Required(_) | GpuPlan::Automaton(_) | GpuPlan::Split(_) => false,
+        }
+    }
+
+    /// The GPU marks exactly the selected lines (a split pack whose rules
+    /// are all exact on the GPU, `-w` not among them): a line's start is
+    /// marked iff the line matches, so counts need no CPU pass.
+    pub fn exact_lines(&self) -> bool {
+        match self {
+            GpuPlan::Split(p) => {
+                p.book.as_ref().is_some_and(|b| b.exact)
+                    && p.automaton.as_ref().is_none_or(|a| a.exact)
+            }
+            _ => false,
         }
     }
 

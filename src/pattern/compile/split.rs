@@ -30,8 +30,10 @@ use super::GpuPlan;
 use super::SplitPlan;
 use crate::config::{Config, EngineChoice};
 use crate::pattern::glushkov;
-use crate::pattern::required::required_literals_within;
+use crate::pattern::glushkov::book::RuleBook;
+use crate::pattern::required::{required_literals_avoiding, required_literals_within};
 use regex_syntax::hir::Hir;
+use std::collections::{HashMap, HashSet};
 
 /// Most literals one rule may bring to the GPU's set and still count as a
 /// literal rule: more are a small class expanded (`[0-9a-f]{3}`), which
@@ -50,6 +52,9 @@ pub struct Halves {
     pub automaton_rules: Vec<usize>,
     /// The union of the literal rules' literals, sorted, no duplicates.
     pub literals: Vec<Vec<u8>>,
+    /// Per literal, the literal rules holding it (indices into
+    /// `literal_rules`), ascending.
+    pub owners: Vec<Vec<u32>>,
 }
 
 /// Whether a rule with required literals `lits` is a literal rule.
@@ -63,8 +68,16 @@ pub fn good(lits: &[Vec<u8>]) -> bool {
 /// when they make it a literal rule, else the best set of at most
 /// [`RULE_LITERALS_MAX`] (a rule whose prefixes are many may have one good
 /// inner literal), else `None`.
+///
+/// Then a rule whose literals many rules share (more than
+/// [`SHARED_MAX`]: a line holding one runs every owner's automaton on the
+/// GPU, `glushkov::book`) takes another good set without them, if it has
+/// one: of 10,000 generated rules, 256 began `out of memory allocating
+/// [0-9]+`, and each such line ran all 256, where the suffix ` bytes in
+/// NAME` is the rule's own.
 pub fn gpu_literals(hirs: &[Hir], each: &[Option<Vec<Vec<u8>>>]) -> Vec<Option<Vec<Vec<u8>>>> {
-    hirs.iter()
+    let mut chosen: Vec<Option<Vec<Vec<u8>>>> = hirs
+        .iter()
         .zip(each)
         .map(|(h, lits)| match lits.as_deref() {
             Some(l) if good(l) => Some(l.to_vec()),
@@ -72,24 +85,75 @@ pub fn gpu_literals(hirs: &[Hir], each: &[Option<Vec<Vec<u8>>>]) -> Vec<Option<V
                 .map(|r| r.literals)
                 .filter(|l| good(l)),
         })
-        .collect()
+        .collect();
+    // A few rounds: a rule's next best set may be shared too (`out of
+    // memory allocating [0-9]` by the digits, then `out of memory
+    // allocating ` without them).
+    let mut shared: HashSet<Vec<u8>> = HashSet::new();
+    for _ in 0..SHARED_ROUNDS {
+        let mut owners: HashMap<&[u8], usize> = HashMap::new();
+        for l in chosen.iter().flatten().flatten() {
+            *owners.entry(l).or_default() += 1;
+        }
+        let more: Vec<Vec<u8>> = owners
+            .into_iter()
+            .filter(|&(_, n)| n > SHARED_MAX)
+            .map(|(l, _)| l.to_vec())
+            .filter(|l| !shared.contains(l))
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        shared.extend(more);
+        for (h, c) in hirs.iter().zip(chosen.iter_mut()) {
+            if c.as_ref()
+                .is_some_and(|l| l.iter().any(|x| shared.contains(x)))
+            {
+                let other = required_literals_avoiding(h, RULE_LITERALS_MAX, &shared)
+                    .map(|r| r.literals)
+                    .filter(|l| good(l) && !l.iter().any(|x| shared.contains(x)));
+                if other.is_some() {
+                    *c = other;
+                }
+            }
+        }
+    }
+    chosen
 }
+
+/// Rounds of `gpu_literals`' search for unshared literals.
+const SHARED_ROUNDS: usize = 3;
+
+/// Most rules a literal may be shared by before its rules look for
+/// another (`gpu_literals`).
+pub const SHARED_MAX: usize = 4;
 
 /// Splits the rules by their required literals (`each[r]`, `None` when
 /// rule `r` has none).
 pub fn halves(each: &[Option<Vec<Vec<u8>>>]) -> Halves {
     let mut h = Halves::default();
+    let mut owned: Vec<(&[u8], u32)> = Vec::new();
     for (r, lits) in each.iter().enumerate() {
         match lits.as_deref().filter(|l| good(l)) {
             Some(l) => {
+                let book_rule = h.literal_rules.len() as u32;
                 h.literal_rules.push(r);
-                h.literals.extend(l.iter().cloned());
+                owned.extend(l.iter().map(|x| (&x[..], book_rule)));
             }
             None => h.automaton_rules.push(r),
         }
     }
-    h.literals.sort_unstable();
-    h.literals.dedup();
+    owned.sort_unstable();
+    owned.dedup();
+    for (lit, rule) in owned {
+        if h.literals.last().map(Vec::as_slice) != Some(lit) {
+            h.literals.push(lit.to_vec());
+            h.owners.push(Vec::new());
+        }
+        if let Some(o) = h.owners.last_mut() {
+            o.push(rule);
+        }
+    }
     h
 }
 
@@ -123,19 +187,34 @@ pub fn plan(
             Err(why) => (fallback, format!(", no GPU automaton: {why}")),
         };
     }
+    let literal_rules: Vec<String> = h
+        .literal_rules
+        .iter()
+        .map(|&r| alternatives[r].clone())
+        .collect();
+    let book = RuleBook::build(&literal_rules, &h.literals, &h.owners, cfg);
     let head = format!(
-        ", GPU split: {} rule(s) by {} literal(s) on the multi kernel",
+        ", GPU split: {} rule(s) by {} literal(s) on the multi kernel, {}",
         h.literal_rules.len(),
-        h.literals.len()
+        h.literals.len(),
+        match &book {
+            Some(b) => format!(
+                "confirmed on the GPU by {}",
+                b.describe(|r| h.literal_rules[r] + 1)
+            ),
+            None => "no rule confirmed on the GPU".into(),
+        }
     );
-    if h.automaton_rules.is_empty() {
-        let d = format!("{head}, none on the automaton");
-        let plan = SplitPlan {
+    let split = |automaton: Option<Box<glushkov::Automaton>>| {
+        GpuPlan::Split(Box::new(SplitPlan {
             literals: h.literals.clone(),
             literal_rules: h.literal_rules.len(),
-            automaton: None,
-        };
-        return (Some(GpuPlan::Split(Box::new(plan))), d);
+            book: book.clone().map(Box::new),
+            automaton,
+        }))
+    };
+    if h.automaton_rules.is_empty() {
+        return (Some(split(None)), format!("{head}, none on the automaton"));
     }
     let rest: Vec<String> = h
         .automaton_rules
@@ -149,12 +228,7 @@ pub fn plan(
                 numbers(&h.automaton_rules),
                 a.describe()
             );
-            let plan = SplitPlan {
-                literals: h.literals.clone(),
-                literal_rules: h.literal_rules.len(),
-                automaton: Some(Box::new(a)),
-            };
-            (Some(GpuPlan::Split(Box::new(plan))), d)
+            (Some(split(Some(Box::new(a)))), d)
         }
         Err(why) => (
             fallback,

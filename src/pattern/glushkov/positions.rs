@@ -27,8 +27,9 @@ use regex_syntax::hir::{Class, ClassBytes, ClassUnicode, Hir, HirKind, Look};
 use regex_syntax::utf8::Utf8Sequences;
 use std::collections::HashMap;
 
-/// The largest repetition count unrolled (`x{m,n}` with m or n above it is
-/// refused: the CPU searches it).
+/// The largest repetition count a pack's automaton unrolls (`x{m,n}` with
+/// m or n above it is refused: the CPU searches it). One rule's own
+/// automaton (`book`) is bounded by its positions instead.
 pub const MAX_REPEAT: u32 = 64;
 
 /// A set of bytes.
@@ -117,14 +118,16 @@ impl Info {
     }
 }
 
-/// Builds the positions of `rules`, at most `limit` of them.
-pub fn positions(rules: &[Hir], limit: usize) -> Result<Positions, String> {
+/// Builds the positions of `rules`, at most `limit` of them, unrolling
+/// counted repetitions up to `max_repeat`.
+pub fn positions(rules: &[Hir], limit: usize, max_repeat: u32) -> Result<Positions, String> {
     let mut b = Builder {
         out: Positions {
             exact: true,
             ..Positions::default()
         },
         limit,
+        max_repeat,
     };
     for rule in rules {
         let info = b.info(rule)?;
@@ -168,6 +171,7 @@ pub fn positions(rules: &[Hir], limit: usize) -> Result<Positions, String> {
 struct Builder {
     out: Positions,
     limit: usize,
+    max_repeat: u32,
 }
 
 fn range_set(lo: u8, hi: u8) -> ByteSet {
@@ -270,9 +274,10 @@ impl Builder {
             }
             HirKind::Repetition(r) => {
                 let (min, max) = (r.min, r.max);
-                if min > MAX_REPEAT || max.is_some_and(|m| m > MAX_REPEAT) {
+                let limit = self.max_repeat;
+                if min > limit || max.is_some_and(|m| m > limit) {
                     return Err(format!(
-                        "a counted repetition above {MAX_REPEAT} ({})",
+                        "a counted repetition above {limit} ({})",
                         max.unwrap_or(min)
                     ));
                 }

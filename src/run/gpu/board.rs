@@ -309,19 +309,26 @@ impl<'a, 'r> Board<'a, 'r> {
                 }
                 let unreadable = got.unreadable.then_some(Fallback::Unreadable);
                 e.cpu = e.cpu.or(unreadable).or(got.cpu);
-                e.untallied = e.untallied.or(got.untallied);
+                // An unsure piece wins: its file's marks must be confirmed.
+                e.untallied = match got.untallied {
+                    Some(Fallback::UnsureLines) => got.untallied,
+                    _ => e.untallied.or(got.untallied),
+                };
                 if got.count.is_some() {
                     e.count = got.count;
                 }
                 // A settled file keeps the offsets that settled it; later
                 // pieces may have been left unread (`Flow::read_units`).
                 if e.cpu.is_none() && !self.settled(piece.file) {
+                    // An unsure mark may not be a match: it settles nothing.
+                    let settles =
+                        got.untallied != Some(Fallback::UnsureLines) && !got.offsets.is_empty();
                     e.offsets.extend(got.offsets);
                     if e.offsets.len() > MAX_FILE_OFFSETS {
                         e.cpu = Some(Fallback::TooManyOffsets);
                     }
                     if let Some(s) = self.settled.get(piece.file) {
-                        if !e.offsets.is_empty() {
+                        if settles {
                             s.store(true, Ordering::Release);
                         }
                     }

@@ -51,6 +51,14 @@ use std::time::Instant;
 /// meanwhile is searched as soon as the GPU is.
 const EARLY_MIN_RINGS: u64 = 4;
 
+/// ... or this many bytes of files when the GPU marks exactly the selected
+/// lines of a rule pack (`Target::exact_lines`): the CPU engine's pace is
+/// then far below the GPU's (2 GiB of CI logs, H100 host, 16 threads, `-c`:
+/// 100 / 1,000 / 10,000 rules, CPU engine 1.1 / 3.0 / 8.0 s, GPU 0.6 / 1.6
+/// / 6.8 s), and auto with the CPU taking files while CUDA started took
+/// the CPU's time (1.2 / 3.1 / 8.1 s: the CPU had taken 52 of 64 files).
+const EARLY_RULE_PACK_BYTES: u64 = 256 << 20;
+
 /// Sizes and policies of one run.
 #[derive(Clone, Copy, Debug)]
 pub struct Shape {
@@ -179,7 +187,8 @@ impl<'a, 'r> Flow<'a, 'r> {
     ///
     /// Where the GPU searches every file (`--engine gpu`), or is the faster
     /// side and the files are many times the ring (auto when the CPU yields
-    /// to a ready GPU, `EARLY_MIN_RINGS`), the packer and readers start at
+    /// to a ready GPU, `EARLY_MIN_RINGS`; a rule pack's exact lines from
+    /// `EARLY_RULE_PACK_BYTES`), the packer and readers start at
     /// once and fill the ring while CUDA starts; the lanes start when the
     /// backend is there (`start_lanes`). Elsewhere (auto with `-l`, `-L`,
     /// `-q`, `-m`, where the CPU may finish first, or few bytes, which the
@@ -194,7 +203,8 @@ impl<'a, 'r> Flow<'a, 'r> {
     ) {
         let bytes: u64 = self.sizes.iter().flatten().sum();
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
-        let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes);
+        let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes)
+            || (self.search.target.exact_lines() && bytes >= EARLY_RULE_PACK_BYTES);
         let early = self.shape.gpu_only || (self.shape.yield_when_ready && many);
         let mut ready = None;
         if early {

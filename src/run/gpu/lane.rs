@@ -62,15 +62,17 @@ impl<'r> Flow<'_, 'r> {
                 stats::add(&self.stages.gpu_bytes, plan.len as u64);
             }
             let long = self.long_lines(plan, chunk.bytes(0..plan.len));
+            let whole = self.whole_lines(plan, chunk.bytes(0..plan.len));
             // Why a run that tallies got offsets from this chunk.
             let untallied = match (&found, self.search.tally) {
                 (Ok(ChunkFound::Offsets(_)), Some(_)) if !skip => Some(match tallied {
                     true => Fallback::LongLine,
                     false => Fallback::CutChunk,
                 }),
+                (Ok(ChunkFound::Unsure(_)), _) => Some(Fallback::UnsureLines),
                 _ => None,
             };
-            let posted = self.results(&job, found, &long, untallied);
+            let posted = self.results(&job, found, &long, &whole, untallied);
             self.board.post(plan, &chunk, posted);
             self.stages.trace.note(job.id, Event::Posted);
         }
@@ -129,12 +131,43 @@ impl<'r> Flow<'_, 'r> {
             .collect()
     }
 
-    /// One chunk's search result, per piece (`long`: see `long_lines`).
+    /// Per piece of a file cut across chunks, for a kind whose marks are
+    /// exactly the selected lines (`Target::exact_lines`): the piece-relative
+    /// line starts whose lines lie whole in the piece (after its first
+    /// terminator unless it starts the file, at or before its last unless
+    /// it ends the file). A line cut at a piece's end was judged on part of
+    /// it; it lies whole in the next piece, whose overlap holds a
+    /// terminator before it (`long_lines`), and is judged there.
+    fn whole_lines(&self, plan: &Plan, text: &[u8]) -> Vec<std::ops::RangeInclusive<usize>> {
+        let t = self.search.terminator;
+        plan.pieces
+            .iter()
+            .map(|p| {
+                if !self.search.target.exact_lines() || p.whole() {
+                    return 0..=usize::MAX;
+                }
+                let bytes = &text[p.chunk_off..p.chunk_off + p.len];
+                let lo = match p.file_off {
+                    0 => 0,
+                    _ => memchr::memchr(t, bytes).map_or(usize::MAX, |i| i + 1),
+                };
+                let hi = match p.last {
+                    true => usize::MAX,
+                    false => memchr::memrchr(t, bytes).unwrap_or(0),
+                };
+                lo..=hi
+            })
+            .collect()
+    }
+
+    /// One chunk's search result, per piece (`long`: see `long_lines`,
+    /// `whole`: `whole_lines`).
     fn results(
         &self,
         job: &Job,
         found: Result<ChunkFound, GpuError>,
         long: &[bool],
+        whole: &[std::ops::RangeInclusive<usize>],
         untallied: Option<Fallback>,
     ) -> Vec<Posted> {
         let plan = &job.plan;
@@ -147,9 +180,14 @@ impl<'r> Flow<'_, 'r> {
                 None
             }
             Ok(ChunkFound::Counts(_)) => Some(Fallback::GpuFailed),
-            Ok(ChunkFound::Offsets(v)) => {
+            Ok(ChunkFound::Offsets(v) | ChunkFound::Unsure(v)) => {
                 let shortest = self.search.target.shortest();
-                pack::assign(plan, &v, shortest, |p, off| per_piece[p].push(off));
+                pack::assign(plan, &v, shortest, |p, off| {
+                    let piece = &plan.pieces[p];
+                    if whole[p].contains(&((off - piece.file_off) as usize)) {
+                        per_piece[p].push(off);
+                    }
+                });
                 None
             }
             Ok(ChunkFound::Dense(_)) => {

@@ -130,11 +130,25 @@ pub fn search(
             &shared.cfg,
             &shared.prog,
             &format!(
-                "gpu: rule pack split: multi kernel for {} literals of {} to {} bytes, then the automaton kernel merged into its result: {}",
+                "gpu: rule pack split: multi kernel for {} literals of {} to {} bytes{}{}{}",
                 s.literals.len(),
                 s.literals.minlen,
                 s.literals.maxlen,
-                s.automaton.describe()
+                match &s.book {
+                    Some(b) => format!(", then the confirm kernel: {}", b.describe(|r| r + 1)),
+                    None => String::new(),
+                },
+                match &s.automaton {
+                    Some(a) => format!(
+                        ", then the automaton kernel merged into the result: {}",
+                        a.describe()
+                    ),
+                    None => String::new(),
+                },
+                match s.exact_lines {
+                    true => "; the marked lines are exact (counted on the GPU)",
+                    false => "; the marked lines are candidates",
+                }
             ),
         );
     }
@@ -294,6 +308,20 @@ fn search_entry(
             stream,
         );
     }
+    // Exact line marks of a file cut across chunks (not tallied): each is
+    // a selected line (`Lane::whole_lines` kept only lines judged whole).
+    let cut = matches!(
+        entry.untallied,
+        Some(Fallback::CutChunk | Fallback::LongLine)
+    );
+    if cut && target.exact_lines() && setup::counts_lines(shared) {
+        let marked = entry.offsets.len() as u64;
+        let lines = match shared.cfg.invert {
+            true => line_count(bytes, shared.cfg.terminator).saturating_sub(marked),
+            false => marked,
+        };
+        return one::tallied(shared, input, size, lines, 0, stream);
+    }
     if let Some(why) = entry.untallied {
         fell(why, size);
     }
@@ -304,6 +332,13 @@ fn search_entry(
         skip,
     };
     one::search_input(shared, input, Some(bytes), &matcher, skip, stream)
+}
+
+/// The lines of `bytes`: its terminators, plus one for a last line
+/// without one.
+fn line_count(bytes: &[u8], t: u8) -> u64 {
+    let ends = memchr::memchr_iter(t, bytes).count() as u64;
+    ends + u64::from(bytes.last().is_some_and(|&b| b != t))
 }
 
 /// Searches one decompressed file that was poured into pieces (larger than

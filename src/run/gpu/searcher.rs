@@ -100,11 +100,15 @@ impl ChunkSearcher for CpuMirror {
                 .collect(),
             Target::Automaton(_) | Target::Split(_) => vec![1],
         };
-        if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
-            return Ok(ChunkFound::Counts(counts));
+        let unsure = !starts.is_empty() && !target.sure_in(text);
+        if !unsure {
+            if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
+                return Ok(ChunkFound::Counts(counts));
+            }
         }
         Ok(match starts.len() as u64 {
             n if n > cap => ChunkFound::Dense(n),
+            _ if unsure => ChunkFound::Unsure(starts),
             _ => ChunkFound::Offsets(starts),
         })
     }

@@ -97,8 +97,20 @@ pub struct TallyMode {
 /// (`-I`). `-v` counts every file's lines too; `--count-matches` (not with
 /// `-w`, `-x`, `-v` or `-m`) counts non-overlapping matches, which are the
 /// match starts for one literal that cannot overlap itself.
+///
+/// A split rule pack whose marks are exactly the selected lines' starts
+/// (`Target::exact_lines`: `-x` is in its automata, `-w` never exact) is
+/// tallied as one-byte matches selecting their lines, for every mode but
+/// `--count-matches` (it knows lines, not matches).
 pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<TallyMode> {
     let (cfg, c) = (&shared.cfg, &shared.compiled);
+    if target.exact_lines() {
+        return counts_lines(shared).then_some(TallyMode {
+            count: MatchCount::Starts,
+            select: Select::Any,
+            total: cfg.invert,
+        });
+    }
     let select = if cfg.line {
         Select::Line
     } else if cfg.word {
@@ -145,6 +157,20 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
         },
         Mode::Lines => None,
     }
+}
+
+/// The output is a count of selected lines or a file name (`-c`, `-l`,
+/// `-L`, `-q`, not `--count-matches`), of raw bytes, not JSON, no binary
+/// probe (`-I`): a search the exact lines a kind marks can answer alone.
+pub fn counts_lines(shared: &Shared) -> bool {
+    let cfg = &shared.cfg;
+    matches!(
+        cfg.mode,
+        Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
+    ) && matches!(shared.compiled.encoding, EncodingPlan::Raw { .. })
+        && !cfg.json
+        && cfg.binary != BinaryMode::WithoutMatch
+        && cfg.max_count != Some(0)
 }
 
 /// What the GPU finds is the whole answer for a file's selected lines:

@@ -85,10 +85,14 @@ pub enum Fallback {
     CutChunk,
     /// Not tallied: a line longer than 256 KiB in its chunk.
     LongLine,
+    /// Not tallied: a rule pack's line the GPU could not decide in its
+    /// chunk (a rule without automaton, or of ASCII bytes only on a line
+    /// with others: `glushkov::book`).
+    UnsureLines,
 }
 
 impl Fallback {
-    pub const ALL: [Fallback; 11] = [
+    pub const ALL: [Fallback; 12] = [
         Fallback::Dense,
         Fallback::LineAcrossCut,
         Fallback::Unreadable,
@@ -100,6 +104,7 @@ impl Fallback {
         Fallback::Damaged,
         Fallback::CutChunk,
         Fallback::LongLine,
+        Fallback::UnsureLines,
     ];
 
     fn index(self) -> usize {
@@ -108,7 +113,10 @@ impl Fallback {
 
     /// The file is searched by the CPU engine (else: GPU offsets, no tally).
     pub fn to_cpu(self) -> bool {
-        !matches!(self, Fallback::CutChunk | Fallback::LongLine)
+        !matches!(
+            self,
+            Fallback::CutChunk | Fallback::LongLine | Fallback::UnsureLines
+        )
     }
 
     /// The reason in words, for `--stats` and `--debug`.
@@ -127,6 +135,9 @@ impl Fallback {
             Fallback::Damaged => "a compressed file damaged or cut short",
             Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
             Fallback::LongLine => "a line longer than 256 KiB in the chunk",
+            Fallback::UnsureLines => {
+                "a rule-pack line the GPU could not decide in the chunk (an open rule's literal, or an ASCII rule's on a line with other bytes)"
+            }
         }
     }
 }
@@ -278,16 +289,25 @@ pub fn report(
 /// The `--stats` line of a rule pack on the GPU: how many rules its
 /// literals find (the `multi` kernel) and how many the automaton does.
 fn rule_pack_line(plan: Option<&GpuPlan>) -> Option<String> {
-    let (literal, automaton, literals) = match plan? {
+    let (literal, automaton, literals, book) = match plan? {
         GpuPlan::Split(p) => (
             p.literal_rules,
             p.automaton.as_ref().map_or(0, |a| a.rules),
             p.literals.len(),
+            p.book.as_deref(),
         ),
-        GpuPlan::Automaton(a) => (0, a.rules, 0),
+        GpuPlan::Automaton(a) => (0, a.rules, 0, None),
         _ => return None,
     };
+    let confirmed = book.map_or("none confirmed on the GPU".to_string(), |b| {
+        format!(
+            "{} confirmed on the GPU ({} of ASCII bytes only, {} open)",
+            b.rules - b.open,
+            b.ascii,
+            b.open
+        )
+    });
     Some(format!(
-        "gpu rule pack: {literal} rules by {literals} literals on the multi kernel, {automaton} rules on the automaton"
+        "gpu rule pack: {literal} rules by {literals} literals on the multi kernel ({confirmed}), {automaton} rules on the automaton"
     ))
 }

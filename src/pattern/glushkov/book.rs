@@ -1,0 +1,331 @@
+//! A rule book: each literal rule of a split pack as its own small
+//! automata, and an index from the pack's literals to the rules owning
+//! them, laid out for the `confirm` kernel (kernels/confirm.cu), which
+//! turns the `multi` kernel's literal starts into the lines some rule
+//! matches, on the GPU.
+//!
+//! Why: with the literals found on the GPU and the lines confirmed on the
+//! CPU, the confirmation was the limit (1,000 rules over 2 GiB of logs:
+//! one candidate line per 192 bytes, 0.8 µs each on a core). A rule's own
+//! automaton is small, and a candidate line runs only the automata of the
+//! rules owning the literals it holds, so the GPU confirms every candidate
+//! and a pack whose rules are exact is counted on the GPU (`-c`, `-l`,
+//! `-L`, `-q`, `-v`) like a literal.
+//!
+//! Each rule has two automata (`glushkov::build_within` of that rule
+//! alone, up to [`RULE_POSITIONS`] positions; a counted repetition is
+//! bounded by the positions, not by the pack's `MAX_REPEAT`):
+//!
+//! * the automaton of its ASCII bytes (`ascii_only`), which runs on lines
+//!   of ASCII bytes, where no match can hold another byte, so it is exact
+//!   there. It is the small one: `\S` is one position instead of 30, `.`
+//!   one instead of 15, `\w` one instead of 661, and it has few follow
+//!   exceptions (measured: the full automata made the kernel 12x slower);
+//! * the full automaton, which runs on the other lines; a rule too large
+//!   for it has none.
+//!
+//! A line where a rule has no automaton for it (an *open* rule's literal,
+//! or a rule without full automaton on a line with other bytes) is marked
+//! *unsure*: it stays a candidate for the CPU, and its chunk's marks are
+//! not counted on the GPU (`Kind::sure`; `--stats` counts those files).
+//! `run.rs` is the kernel step for step, on the flat tables.
+
+use super::{build_within, Automaton};
+use crate::config::Config;
+use regex_syntax::hir::Hir;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+mod ascii;
+mod run;
+#[cfg(test)]
+mod tests;
+
+pub use ascii::ascii_only;
+
+/// Most positions of one rule's automaton (the kernel's per-thread state,
+/// `RULE_WORDS` in confirm.cu).
+pub const RULE_POSITIONS: usize = 16 * 32;
+
+/// Slot meaning "none" in the literal index and in `exc_map`.
+pub const NO_SLOT: u32 = u32::MAX;
+
+/// Words of an automaton's head in [`RuleBook::heads`]; rule `r`'s ASCII
+/// automaton is head `2r`, its full one `2r + 1`.
+pub const HEAD: usize = 8;
+
+/// Head fields (`heads[a * HEAD + field]`).
+pub mod head {
+    /// Offset of the automaton's masks (classes x words) in `masks`.
+    pub const MASKS: usize = 0;
+    /// Offset of its seven word tables in `tables`, `words` words each:
+    /// shift, self_loop, first_any, first_bol, last_any, last_eol, and the
+    /// positions with follow exceptions.
+    pub const TABLES: usize = 1;
+    /// Its words of state.
+    pub const WORDS: usize = 2;
+    /// Offset of its exception map in `exc_map`: per position, the index of
+    /// its exception (`exc_from`, `exc_to`) or `NO_SLOT`.
+    pub const EXC_MAP: usize = 3;
+    /// 1 when the automaton exists (else the rule is unsure on its lines).
+    pub const PRESENT: usize = 4;
+}
+
+/// The word tables per automaton (`head::TABLES`).
+pub const TABLES: usize = 7;
+
+/// The flat tables of the `confirm` kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleBook {
+    /// Tells books apart (a GPU lane keeps the last tables it uploaded).
+    pub id: u64,
+    /// Rules (the split pack's literal rules, in order).
+    pub rules: usize,
+    /// Rules with no automaton at all (unsure wherever their literal is).
+    pub open: usize,
+    /// Rules with an ASCII automaton only (unsure on other lines).
+    pub ascii: usize,
+    /// Why each open or ASCII-only rule (an index into the book's rules)
+    /// has no full automaton.
+    pub why: Vec<(usize, String)>,
+    /// Every automaton is exact (no word boundary dropped): a sure line is
+    /// marked iff one of its rules matches it.
+    pub exact: bool,
+    pub terminator: u8,
+    /// [`HEAD`] words per automaton, two per rule.
+    pub heads: Vec<u32>,
+    /// 256 bytes per automaton: each byte's class.
+    pub class_of: Vec<u8>,
+    /// 8 words per automaton: bit c when class c may start a match.
+    pub class_starts: Vec<u32>,
+    pub masks: Vec<u32>,
+    pub tables: Vec<u32>,
+    /// Exception `e` adds `exc_mask[j]` to word `exc_word[j]` of the next
+    /// state, `j` in `exc_from[e]..exc_to[e]` (words local to the rule).
+    pub exc_map: Vec<u32>,
+    pub exc_from: Vec<u32>,
+    pub exc_to: Vec<u32>,
+    pub exc_word: Vec<u32>,
+    pub exc_mask: Vec<u32>,
+    /// The literal index: open addressing on a literal's first 3 bytes
+    /// (`key3`), `slots[h]` an index into `keys` or [`NO_SLOT`]; key `i`'s
+    /// literals are `first[i]..first[i + 1]`.
+    pub slot_log2: u32,
+    pub slots: Vec<u32>,
+    pub keys: Vec<u32>,
+    pub first: Vec<u32>,
+    /// Literal `k` is `bytes[starts[k]..starts[k + 1]]`, owned by rules
+    /// `owners[owner_start[k]..owner_start[k + 1]]`.
+    pub starts: Vec<u32>,
+    pub bytes: Vec<u8>,
+    pub owner_start: Vec<u32>,
+    pub owners: Vec<u32>,
+}
+
+/// The first 3 bytes of `b`, little-endian.
+pub fn key3(b: &[u8]) -> u32 {
+    u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16
+}
+
+/// The slot `key` hashes to (confirm.cu's `book_hash`).
+pub fn book_hash(key: u32, log2: u32) -> u32 {
+    key.wrapping_mul(0x9E37_79B1) >> (32 - log2)
+}
+
+/// One rule's automaton for the book, or why not.
+fn automaton(hir: &Hir, t: u8) -> Result<Automaton, String> {
+    let a = build_within(
+        std::slice::from_ref(hir),
+        t,
+        RULE_POSITIONS,
+        RULE_POSITIONS as u32,
+    )?;
+    // A rule matching an empty line owns no literal; one that seems to is
+    // left unsure rather than trusted.
+    match a.empty_line {
+        true => Err("it matches an empty line".into()),
+        false => Ok(a),
+    }
+}
+
+impl RuleBook {
+    /// The book of `rules` (the split pack's literal rules, as typed) whose
+    /// literals are `literals` (each at least 3 bytes), literal `k` owned
+    /// by rules `owners[k]` (indices into `rules`). `None` when no rule
+    /// has an automaton (the book would confirm nothing).
+    pub fn build(
+        rules: &[String],
+        literals: &[Vec<u8>],
+        owners: &[Vec<u32>],
+        cfg: &Config,
+    ) -> Option<RuleBook> {
+        if literals.iter().any(|l| l.len() < 3) {
+            return None;
+        }
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let mut b = RuleBook {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            rules: rules.len(),
+            open: 0,
+            ascii: 0,
+            why: Vec::new(),
+            exact: !cfg.word || cfg.line,
+            terminator: cfg.terminator,
+            heads: Vec::new(),
+            class_of: Vec::new(),
+            class_starts: Vec::new(),
+            masks: Vec::new(),
+            tables: Vec::new(),
+            exc_map: Vec::new(),
+            exc_from: Vec::new(),
+            exc_to: Vec::new(),
+            exc_word: Vec::new(),
+            exc_mask: Vec::new(),
+            slot_log2: 1,
+            slots: Vec::new(),
+            keys: Vec::new(),
+            first: Vec::new(),
+            starts: vec![0],
+            bytes: Vec::new(),
+            owner_start: vec![0],
+            owners: Vec::new(),
+        };
+        for (r, rule) in rules.iter().enumerate() {
+            let hir = super::parse_rules(std::slice::from_ref(rule), cfg)
+                .and_then(|h| h.into_iter().next().ok_or_else(|| "no expression".into()));
+            let (ascii, full) = match &hir {
+                Ok(h) => {
+                    let small = ascii_only(h);
+                    let full = automaton(h, cfg.terminator);
+                    let ascii = match (&small == h, &full) {
+                        (true, Ok(a)) => Ok(a.clone()),
+                        _ => automaton(&small, cfg.terminator),
+                    };
+                    (ascii, full)
+                }
+                Err(why) => (Err(why.clone()), Err(why.clone())),
+            };
+            match (&ascii, &full) {
+                (_, Ok(_)) => {}
+                (Ok(_), Err(why)) => {
+                    b.ascii += 1;
+                    b.why.push((r, why.clone()));
+                }
+                (Err(_), Err(why)) => {
+                    b.open += 1;
+                    b.why.push((r, why.clone()));
+                }
+            }
+            b.add(ascii.as_ref().ok());
+            b.add(full.as_ref().ok());
+        }
+        if b.open == b.rules {
+            return None;
+        }
+        b.index(literals, owners);
+        Some(b)
+    }
+
+    /// Appends one automaton (`None`: absent) and its head.
+    fn add(&mut self, a: Option<&Automaton>) {
+        let mut h = [0u32; HEAD];
+        let Some(a) = a else {
+            self.heads.extend_from_slice(&h);
+            self.class_of.extend_from_slice(&[0; 256]);
+            self.class_starts.extend_from_slice(&[0; 8]);
+            return;
+        };
+        self.exact &= a.exact;
+        h[head::MASKS] = self.masks.len() as u32;
+        h[head::TABLES] = self.tables.len() as u32;
+        h[head::WORDS] = a.words as u32;
+        h[head::EXC_MAP] = self.exc_map.len() as u32;
+        h[head::PRESENT] = 1;
+        self.heads.extend_from_slice(&h);
+        self.class_of.extend_from_slice(&a.class_of);
+        self.class_starts.extend_from_slice(&a.class_starts);
+        self.masks.extend_from_slice(&a.masks);
+        let mut has_exc = vec![0u32; a.words];
+        let mut map = vec![NO_SLOT; a.words * 32];
+        let base = self.exc_word.len() as u32;
+        for (e, &p) in a.exc_pos.iter().enumerate() {
+            has_exc[p as usize / 32] |= 1 << (p % 32);
+            map[p as usize] = self.exc_from.len() as u32;
+            self.exc_from.push(base + a.exc_start[e]);
+            self.exc_to.push(base + a.exc_start[e + 1]);
+        }
+        self.exc_word.extend_from_slice(&a.exc_word);
+        self.exc_mask.extend_from_slice(&a.exc_mask);
+        self.exc_map.extend_from_slice(&map);
+        for t in [
+            &a.shift,
+            &a.self_loop,
+            &a.first_any,
+            &a.first_bol,
+            &a.last_any,
+            &a.last_eol,
+            &has_exc,
+        ] {
+            self.tables.extend_from_slice(t);
+        }
+    }
+
+    /// The literal index: literals sorted, grouped by their first 3 bytes.
+    fn index(&mut self, literals: &[Vec<u8>], owners: &[Vec<u32>]) {
+        let mut order: Vec<usize> = (0..literals.len()).collect();
+        order.sort_by(|&x, &y| literals[x].cmp(&literals[y]));
+        for &k in &order {
+            let key = key3(&literals[k]);
+            if self.keys.last() != Some(&key) {
+                self.keys.push(key);
+                self.first.push((self.starts.len() - 1) as u32);
+            }
+            self.bytes.extend_from_slice(&literals[k]);
+            self.starts.push(self.bytes.len() as u32);
+            self.owners.extend_from_slice(&owners[k]);
+            self.owner_start.push(self.owners.len() as u32);
+        }
+        self.first.push((self.starts.len() - 1) as u32);
+        // At most half full.
+        self.slot_log2 = (self.keys.len() * 2)
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        let mask = (1u32 << self.slot_log2) - 1;
+        self.slots = vec![NO_SLOT; 1 << self.slot_log2];
+        for (i, &key) in self.keys.iter().enumerate() {
+            let mut h = book_hash(key, self.slot_log2);
+            while self.slots[h as usize] != NO_SLOT {
+                h = (h + 1) & mask;
+            }
+            self.slots[h as usize] = i as u32;
+        }
+    }
+
+    /// For `--debug`: its size, and why the first rules without a full
+    /// automaton have none (`number`: a book rule's number in the pack,
+    /// from 1).
+    pub fn describe(&self, number: impl Fn(usize) -> usize) -> String {
+        let why: Vec<String> = self
+            .why
+            .iter()
+            .take(3)
+            .map(|(r, why)| format!("rule {}: {why}", number(*r)))
+            .collect();
+        format!(
+            "{} rules' automata ({} of ASCII bytes only; {} words of tables), {} open{}{}",
+            self.rules - self.open,
+            self.ascii,
+            self.masks.len() + self.tables.len(),
+            self.open,
+            match why.is_empty() {
+                true => String::new(),
+                false => format!(
+                    " ({}{})",
+                    why.join("; "),
+                    if self.why.len() > 3 { "; ..." } else { "" }
+                ),
+            },
+            if self.exact { ", exact" } else { "" }
+        )
+    }
+}

@@ -1,0 +1,178 @@
+//! The rule book run on the CPU, step for step as `kernels/confirm.cu`
+//! runs it: the kernel's oracle (tests/gpu_rule_split.rs) and the
+//! simulated pipeline's chunk search. What it reports is the kernel's
+//! result: the start of each marked line, and whether any was unsure.
+
+use super::{book_hash, head, key3, RuleBook, HEAD, NO_SLOT, RULE_POSITIONS};
+
+/// What a literal says of its line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Verdict {
+    No,
+    Match,
+    Unsure,
+}
+
+impl RuleBook {
+    /// What the `confirm` kernel marks in `text` given the literal starts
+    /// `cand` (ascending, as the `multi` kernel leaves them): the start of
+    /// each line holding a literal one of whose rules matches the line or
+    /// is unsure there; and whether any was unsure.
+    pub fn confirm(&self, text: &[u8], cand: &[u64]) -> (Vec<u64>, bool) {
+        let t = self.terminator;
+        let mut out = Vec::new();
+        let mut unsure = false;
+        let mut i = 0;
+        while i < cand.len() {
+            let p = cand[i] as usize;
+            let s = memchr::memrchr(t, &text[..p]).map_or(0, |x| x + 1);
+            let e = memchr::memchr(t, &text[p..]).map_or(text.len(), |x| p + x);
+            let line_end = cand.partition_point(|&c| (c as usize) < e);
+            let mut tried = Tried::default();
+            let ascii = text[s..e].is_ascii();
+            let verdict = cand[i..line_end]
+                .iter()
+                .map(|&q| self.verdict_at(text, s, e, q as usize, ascii, &mut tried))
+                .find(|&v| v != Verdict::No);
+            if let Some(v) = verdict {
+                out.push(s as u64);
+                unsure |= v == Verdict::Unsure;
+            }
+            i = line_end.max(i + 1);
+        }
+        (out, unsure)
+    }
+
+    /// What a literal starting at `p` in line `s..e` says of the line: a
+    /// rule owning it matches, or has no automaton for it (`ascii`: the
+    /// line's bytes are ASCII), or neither.
+    fn verdict_at(
+        &self,
+        text: &[u8],
+        s: usize,
+        e: usize,
+        p: usize,
+        ascii: bool,
+        tried: &mut Tried,
+    ) -> Verdict {
+        if p + 3 > e {
+            return Verdict::No;
+        }
+        let key = key3(&text[p..]);
+        let mask = (1u32 << self.slot_log2) - 1;
+        let mut h = book_hash(key, self.slot_log2);
+        let u = loop {
+            let u = self.slots[h as usize];
+            if u == NO_SLOT {
+                return Verdict::No;
+            }
+            if self.keys[u as usize] == key {
+                break u as usize;
+            }
+            h = (h + 1) & mask;
+        };
+        for k in self.first[u] as usize..self.first[u + 1] as usize {
+            let lit = &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize];
+            if p + lit.len() > e || &text[p..p + lit.len()] != lit {
+                continue;
+            }
+            let owners =
+                &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
+            for &r in owners {
+                if tried.seen(r) {
+                    continue;
+                }
+                let a = 2 * r as usize + usize::from(!ascii);
+                if self.heads[a * HEAD + head::PRESENT] == 0 {
+                    return Verdict::Unsure;
+                }
+                if self.matches(a, &text[s..e]) {
+                    return Verdict::Match;
+                }
+            }
+        }
+        Verdict::No
+    }
+
+    /// Whether automaton `a` (present) matches `line`.
+    fn matches(&self, a: usize, line: &[u8]) -> bool {
+        let h = &self.heads[a * HEAD..(a + 1) * HEAD];
+        let w = h[head::WORDS] as usize;
+        let tb = h[head::TABLES] as usize;
+        let table = |k: usize| &self.tables[tb + k * w..tb + (k + 1) * w];
+        let (shift, self_loop, first_any, first_bol) = (table(0), table(1), table(2), table(3));
+        let (last_any, last_eol, has_exc) = (table(4), table(5), table(6));
+        let class_of = &self.class_of[a * 256..(a + 1) * 256];
+        let starts = &self.class_starts[a * 8..(a + 1) * 8];
+        let masks = &self.masks[h[head::MASKS] as usize..];
+        let map = &self.exc_map[h[head::EXC_MAP] as usize..];
+        let mut d = [0u32; RULE_POSITIONS / 32];
+        let mut nx = [0u32; RULE_POSITIONS / 32];
+        let mut live = false;
+        for (i, &b) in line.iter().enumerate() {
+            let c = usize::from(class_of[usize::from(b)]);
+            let at_start = i == 0;
+            if !live && !at_start && starts[c / 32] >> (c % 32) & 1 == 0 {
+                continue;
+            }
+            let mut carry = 0u32;
+            for k in 0..w {
+                let x = d[k];
+                let mut v = ((x << 1) | carry) & shift[k];
+                v |= x & self_loop[k];
+                v |= first_any[k];
+                if at_start {
+                    v |= first_bol[k];
+                }
+                carry = x >> 31;
+                nx[k] = v;
+            }
+            for k in 0..w {
+                let mut bits = d[k] & has_exc[k];
+                while bits != 0 {
+                    let e = map[k * 32 + bits.trailing_zeros() as usize] as usize;
+                    bits &= bits - 1;
+                    for j in self.exc_from[e] as usize..self.exc_to[e] as usize {
+                        nx[self.exc_word[j] as usize] |= self.exc_mask[j];
+                    }
+                }
+            }
+            let m = &masks[c * w..(c + 1) * w];
+            let (mut acc, mut any) = (0u32, 0u32);
+            for k in 0..w {
+                let v = nx[k] & m[k];
+                d[k] = v;
+                acc |= v & last_any[k];
+                any |= v;
+            }
+            if acc != 0 {
+                return true;
+            }
+            live = any != 0;
+        }
+        live && (0..w).any(|k| d[k] & last_eol[k] != 0)
+    }
+}
+
+/// The rules a line already ran (the kernel's `tried`): the last
+/// [`TRIED`] of them; an older one may run again (same answer).
+#[derive(Default)]
+struct Tried {
+    last: [u32; TRIED],
+    len: usize,
+}
+
+/// Rules remembered per line (confirm.cu's `TRIED`).
+const TRIED: usize = 8;
+
+impl Tried {
+    /// True when `r` ran already; else remembers it.
+    fn seen(&mut self, r: u32) -> bool {
+        if self.last[..self.len.min(TRIED)].contains(&r) {
+            return true;
+        }
+        self.last[self.len % TRIED] = r;
+        self.len += 1;
+        false
+    }
+}

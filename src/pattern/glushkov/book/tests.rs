@@ -1,0 +1,226 @@
+//! The rule book against the `regex` crate: given every start of a
+//! literal, a line is marked iff one of the literal's rules matches it,
+//! unless the book says it was unsure (then the marks hold every matching
+//! line); and `ascii_only` agrees with the rule on ASCII lines.
+
+use super::*;
+use proptest::prelude::*;
+
+fn cfg(args: &[&str]) -> Config {
+    Config::from_args(&[args, &["x"]].concat())
+}
+
+const LITERALS: &[&str] = &["err", "FAIL", "timeout", "abx"];
+
+/// Every start of a literal in `text`, ascending (the multi kernel's bits).
+fn starts(text: &[u8], lits: &[&str]) -> Vec<u64> {
+    (0..text.len())
+        .filter(|&p| lits.iter().any(|l| text[p..].starts_with(l.as_bytes())))
+        .map(|p| p as u64)
+        .collect()
+}
+
+/// The lines (their starts) some rule matches, by the `regex` crate.
+fn oracle(rules: &[String], text: &[u8], ci: bool) -> Vec<u64> {
+    let res: Vec<regex::bytes::Regex> = rules
+        .iter()
+        .map(|r| {
+            regex::bytes::RegexBuilder::new(r)
+                .case_insensitive(ci)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut s = 0;
+    while s < text.len() {
+        let e = memchr::memchr(b'\n', &text[s..]).map_or(text.len(), |i| s + i);
+        if res.iter().any(|re| re.is_match(&text[s..e])) {
+            out.push(s as u64);
+        }
+        s = e + 1;
+    }
+    out
+}
+
+/// Every ASCII case variant of `l`.
+fn variants(l: &str) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::new()];
+    for b in l.bytes() {
+        let cases = [b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+        let cases = &cases[..1 + usize::from(cases[0] != cases[1])];
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                cases.iter().map(move |&c| {
+                    let mut v = v.clone();
+                    v.push(c);
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// A book of `rules`, rule `r` owning literal `LITERALS[lit[r]]` (under
+/// `-i`, every ASCII case variant of it, as the split's literals are).
+fn book(rules: &[String], lit: &[usize], args: &[&str]) -> RuleBook {
+    let ci = args.contains(&"-i");
+    let (mut literals, mut owners) = (Vec::new(), Vec::new());
+    for (k, l) in LITERALS.iter().enumerate() {
+        let own: Vec<u32> = (0..rules.len() as u32)
+            .filter(|&r| lit[r as usize] == k)
+            .collect();
+        let vs = match ci {
+            true => variants(l),
+            false => vec![l.as_bytes().to_vec()],
+        };
+        for v in vs {
+            literals.push(v);
+            owners.push(own.clone());
+        }
+    }
+    RuleBook::build(rules, &literals, &owners, &cfg(args)).unwrap()
+}
+
+#[test]
+fn lines_with_a_matching_rule_are_marked() {
+    let rules = vec!["err: [0-9]+".to_string(), "^FAIL .*x$".to_string()];
+    let b = book(&rules, &[0, 1], &["-E"]);
+    let text = b"err: 12\nerr: x\nFAIL abx\n FAIL x\nFAIL y\n";
+    let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
+    assert_eq!(marks, vec![0, 15]);
+    assert!(!unsure && b.exact);
+}
+
+#[test]
+fn large_unicode_classes_get_an_ascii_automaton() {
+    let rules = vec![
+        r"FAIL \w+".to_string(),
+        r"err \S+ \S+ \S+ \S+ \S+ \S+ \S+ \S+ \S+ x".to_string(),
+    ];
+    let b = book(&rules, &[1, 0], &["-E"]);
+    assert_eq!((b.ascii, b.open), (2, 0), "{}", b.describe(|r| r + 1));
+    let text = "FAIL abc\nFAIL  \nFAIL é\n".as_bytes();
+    let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
+    // The third line is not ASCII: marked, unsure.
+    assert_eq!(marks, vec![0, 16]);
+    assert!(unsure);
+    let (marks, unsure) = b.confirm(&text[..16], &starts(&text[..16], LITERALS));
+    assert_eq!(marks, vec![0]);
+    assert!(!unsure);
+}
+
+#[test]
+fn a_rule_without_automaton_is_open() {
+    let rules = vec!["err[ab]{600}".to_string(), "FAIL".to_string()];
+    let b = book(&rules, &[0, 1], &["-E"]);
+    assert_eq!(b.open, 1);
+    assert!(b
+        .describe(|r| r + 1)
+        .contains("rule 1: a counted repetition above 512"));
+    let text = b"err\nFAIL\nx\n";
+    assert_eq!(b.confirm(text, &starts(text, LITERALS)), (vec![0, 4], true));
+    assert_eq!(
+        b.confirm(&text[4..], &starts(&text[4..], LITERALS)),
+        (vec![0], false)
+    );
+}
+
+#[test]
+fn word_boundaries_make_it_inexact() {
+    assert!(!book(&["err".to_string()], &[0], &["-E", "-w"]).exact);
+    assert!(!book(&[r"\berr".to_string()], &[0], &["-E"]).exact);
+    assert!(book(&["err".to_string()], &[0], &["-E", "-x"]).exact);
+}
+
+/// A rule holding literal `LITERALS[k]` among random pieces.
+fn rule() -> impl Strategy<Value = (String, usize)> {
+    let piece = prop::sample::select(vec![
+        "a",
+        "b",
+        "[ab]",
+        "[^a ]",
+        ".",
+        r"\d",
+        "é",
+        r"\w",
+        r"\S",
+        "(?:a|bc)",
+        "[[:upper:]]",
+    ]);
+    let op = prop::sample::select(vec!["", "", "*", "+", "?", "{2}", "{1,3}"]);
+    let part = (piece, op).prop_map(|(p, o)| match o {
+        "" => p.to_string(),
+        o => format!("(?:{p}){o}"),
+    });
+    (
+        prop::sample::select(vec!["", "^"]),
+        prop::collection::vec(part.clone(), 0..3),
+        0..LITERALS.len(),
+        prop::collection::vec(part, 0..3),
+        prop::sample::select(vec!["", "$"]),
+    )
+        .prop_map(|(a, pre, k, post, z)| {
+            (
+                format!("{a}{}{}{}{z}", pre.concat(), LITERALS[k], post.concat()),
+                k,
+            )
+        })
+}
+
+fn text() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "a", "b", "c", " ", "\n", "é", "1", "A", "err", "FAIL", "timeout", "abx", "K",
+            "\u{212A}",
+        ]),
+        0..60,
+    )
+    .prop_map(|v| v.concat().into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Sure: the marks are the lines the rules match; unsure: they hold
+    /// them all.
+    #[test]
+    fn marks_the_lines_regex_selects(
+        rules in prop::collection::vec(rule(), 1..6),
+        text in text(),
+        ci in any::<bool>(),
+    ) {
+        let (rs, lit): (Vec<String>, Vec<usize>) = rules.into_iter().unzip();
+        let args: &[&str] = if ci { &["-E", "-i"] } else { &["-E"] };
+        let b = book(&rs, &lit, args);
+        prop_assert!(b.exact);
+        // Under -i, a start of any case variant (the literals' ASCII case
+        // variants are the book's literals).
+        let cand = match ci {
+            false => starts(&text, LITERALS),
+            true => starts(&text.to_ascii_lowercase(), &["err", "fail", "timeout", "abx"]),
+        };
+        let (marks, unsure) = b.confirm(&text, &cand);
+        let want = oracle(&rs, &text, ci);
+        if unsure {
+            prop_assert!(want.iter().all(|w| marks.contains(w)), "{:?}", rs);
+        } else {
+            prop_assert_eq!(marks, want, "{:?}", rs);
+        }
+    }
+
+    /// The ASCII automaton matches where the rule does, on ASCII lines.
+    #[test]
+    fn ascii_only_agrees_on_ascii_lines(
+        (r, _) in rule(),
+        line in "[ -~]{0,30}",
+    ) {
+        let c = cfg(&["-E"]);
+        let hir = crate::pattern::glushkov::parse_rules(std::slice::from_ref(&r), &c).unwrap();
+        let a = build_within(&[ascii_only(&hir[0])], b'\n', 1 << 14, 512).unwrap();
+        let re = regex::bytes::Regex::new(&r).unwrap();
+        prop_assert_eq!(a.is_match_line(line.as_bytes()), re.is_match(line.as_bytes()), "{}", r);
+    }
+}
