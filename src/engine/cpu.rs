@@ -17,7 +17,10 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 pub(crate) mod cached;
+mod literal_lines;
 mod rules;
+
+pub use literal_lines::LiteralLines;
 
 pub use rules::{RuleSet, SplitRules};
 

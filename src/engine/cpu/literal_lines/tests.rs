@@ -1,0 +1,141 @@
+//! The line finder against a naive oracle (non-ASCII bytes, CR, NUL,
+//! empty lines), with a working DFA and with one
+//! that gives up (a tiny cache), and the runaway's regression test.
+
+use super::*;
+use crate::engine::cpu::Literals;
+use aho_corasick::{AhoCorasickBuilder, MatchKind};
+use proptest::prelude::*;
+
+fn fallback(lits: &[Vec<u8>]) -> AhoCorasick {
+    AhoCorasickBuilder::new()
+        .match_kind(MatchKind::LeftmostLongest)
+        .build(lits)
+        .unwrap()
+}
+
+/// The numbers of the lines (split at `\n`) that `m` selects, found as the
+/// searcher finds them: the line around each answer, then past it.
+fn lines_found(m: &dyn Matcher, hay: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < hay.len() {
+        let Some(r) = m.find_at(hay, at) else { break };
+        assert!(r.start >= at && r.end <= hay.len());
+        let line = hay[..r.start].iter().filter(|&&b| b == b'\n').count();
+        out.push(line);
+        at = memchr::memchr(b'\n', &hay[r.start..]).map_or(hay.len(), |i| r.start + i + 1);
+    }
+    out
+}
+
+/// The lines holding a literal.
+fn lines_naive(lits: &[Vec<u8>], hay: &[u8]) -> Vec<usize> {
+    hay.split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| {
+            lits.iter()
+                .any(|l| line.windows(l.len()).any(|w| w == &l[..]))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Bytes that exercise case (which must not fold), non-ASCII text, CRLF
+/// and empty lines.
+fn byte() -> impl Strategy<Value = u8> {
+    prop::sample::select(vec![
+        b'a', b'b', b'A', b'B', b'z', b'-', b'\r', 0xC3, 0xA9, 0x89, 0xFF, 0,
+    ])
+}
+
+fn hay_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![4 => byte(), 1 => Just(b'\n')]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The lines found are the oracle's, with the DFA working and with a
+    /// cache so small that it gives up.
+    #[test]
+    fn lines_are_the_oracles(
+        lits in prop::collection::vec(prop::collection::vec(byte(), 1..5), 1..12),
+        hay in prop::collection::vec(hay_byte(), 0..400),
+    ) {
+        let want = lines_naive(&lits, &hay);
+        for bytes in [CACHE_BYTES, 0] {
+            let m = LiteralLines::with_cache(&lits, fallback(&lits), bytes).unwrap();
+            prop_assert_eq!(&lines_found(&m, &hay), &want);
+        }
+    }
+}
+
+/// Pseudo-random lowercase words (a fixed xorshift), `n` of 3 to 10
+/// letters.
+fn words(n: usize, seed: u64) -> Vec<Vec<u8>> {
+    let mut x = seed;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..n)
+        .map(|_| {
+            let len = 3 + (next() % 8) as usize;
+            (0..len).map(|_| b'a' + (next() % 26) as u8).collect()
+        })
+        .collect()
+}
+
+/// The runaway of the trial before this finder (`-i -c` over 1.6 GB: a meta
+/// regex whose lazy DFA gave up fell back to the PikeVM and ran for over 20
+/// CPU-minutes): a set of 1,000 words whose DFA cannot keep its states (a
+/// tiny cache) gives up, and the search still answers the oracle's lines,
+/// through Aho-Corasick, in about its time.
+#[test]
+fn lazy_dfa_runaway_gives_up_to_aho_corasick() {
+    let lits = words(1000, 0x9E37_79B9_7F4A_7C15);
+    let text: Vec<Vec<u8>> = words(40_000, 7);
+    let mut hay = Vec::new();
+    for (i, w) in text.iter().enumerate() {
+        hay.extend_from_slice(w);
+        hay.push(if i % 9 == 8 { b'\n' } else { b' ' });
+    }
+    let m = LiteralLines::with_cache(&lits, fallback(&lits), 0).unwrap();
+    let started = std::time::Instant::now();
+    let found = lines_found(&m, &hay);
+    let took = started.elapsed();
+    assert!(
+        m.gave_up_here(),
+        "the tiny cache should make the DFA give up"
+    );
+    // The existing path's lines (the naive oracle is the property test's:
+    // over this much text it would take minutes unoptimised).
+    let ac = Literals::new(fallback(&lits));
+    let started_ac = std::time::Instant::now();
+    assert_eq!(lines_found(&ac, &hay), found);
+    let took_ac = started_ac.elapsed();
+    eprintln!("gave up: {took:?}, aho-corasick: {took_ac:?}");
+    // Generous: the guard's cost is a few cache fills, not a slow engine.
+    assert!(
+        took < took_ac * 4 + std::time::Duration::from_secs(1),
+        "{took:?} against {took_ac:?}"
+    );
+}
+
+/// With its default cache a set of 1,000 words keeps its DFA (the path
+/// measured faster) and answers the oracle's lines.
+#[test]
+fn dense_set_keeps_its_dfa() {
+    let lits = words(1000, 3);
+    let mut hay = Vec::new();
+    for (i, w) in words(5_000, 11).iter().enumerate() {
+        hay.extend_from_slice(w);
+        hay.push(if i % 7 == 6 { b'\n' } else { b' ' });
+    }
+    let m = LiteralLines::new(&lits, fallback(&lits)).unwrap();
+    assert_eq!(lines_found(&m, &hay), lines_naive(&lits, &hay));
+    assert!(!m.gave_up_here());
+}
