@@ -77,11 +77,5 @@ fn main() {
         eprintln!("{prog}: {e}");
         ExitStatus::Error
     });
-    // Out the quick way once the output is flushed: `exit` would run the
-    // CUDA driver's own teardown of a context the search opened (its
-    // memory and context go with the process either way).
-    let _ = std::io::stdout().flush();
-    // SAFETY: `_exit` ends the process at once; stdout was flushed above,
-    // stderr is unbuffered, and nothing else here holds data to write.
-    unsafe { libc::_exit(status.code()) }
+    std::process::exit(status.code());
 }
