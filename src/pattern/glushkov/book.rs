@@ -147,6 +147,47 @@ fn automaton(hir: &Hir, t: u8) -> Result<Automaton, String> {
     }
 }
 
+/// Each rule's ASCII and full automata, built on all cores (10,000 rules:
+/// 0.66 s on one core of the dev VM, most of the GPU plan's compile).
+fn automata(
+    rules: &[String],
+    cfg: &Config,
+) -> Vec<(Result<Automaton, String>, Result<Automaton, String>)> {
+    let one = |rule: &String| {
+        let hir = super::parse_rules(std::slice::from_ref(rule), cfg)
+            .and_then(|h| h.into_iter().next().ok_or_else(|| "no expression".into()));
+        match &hir {
+            Ok(h) => {
+                let small = ascii_only(h);
+                let full = automaton(h, cfg.terminator);
+                let ascii = match (&small == h, &full) {
+                    (true, Ok(a)) => Ok(a.clone()),
+                    _ => automaton(&small, cfg.terminator),
+                };
+                (ascii, full)
+            }
+            Err(why) => (Err(why.clone()), Err(why.clone())),
+        }
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per = rules.len().div_ceil(threads).max(64);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = rules
+            .chunks(per)
+            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
+            .collect();
+        parts
+            .into_iter()
+            .zip(rules.chunks(per))
+            .flat_map(|(h, part)| {
+                // A thread that panicked (it cannot: no unwrap inside)
+                // leaves its rules built here.
+                h.join().unwrap_or_else(|_| part.iter().map(one).collect())
+            })
+            .collect()
+    })
+}
+
 impl RuleBook {
     /// The book of `rules` (the split pack's literal rules, as typed) whose
     /// literals are `literals` (each at least 3 bytes), literal `k` owned
@@ -189,21 +230,8 @@ impl RuleBook {
             owner_start: vec![0],
             owners: Vec::new(),
         };
-        for (r, rule) in rules.iter().enumerate() {
-            let hir = super::parse_rules(std::slice::from_ref(rule), cfg)
-                .and_then(|h| h.into_iter().next().ok_or_else(|| "no expression".into()));
-            let (ascii, full) = match &hir {
-                Ok(h) => {
-                    let small = ascii_only(h);
-                    let full = automaton(h, cfg.terminator);
-                    let ascii = match (&small == h, &full) {
-                        (true, Ok(a)) => Ok(a.clone()),
-                        _ => automaton(&small, cfg.terminator),
-                    };
-                    (ascii, full)
-                }
-                Err(why) => (Err(why.clone()), Err(why.clone())),
-            };
+        let built = automata(rules, cfg);
+        for (r, (ascii, full)) in built.iter().enumerate() {
             match (&ascii, &full) {
                 (_, Ok(_)) => {}
                 (Ok(_), Err(why)) => {

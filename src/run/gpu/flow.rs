@@ -57,6 +57,9 @@ const EARLY_MIN_RINGS: u64 = 4;
 /// 100 / 1,000 / 10,000 rules, CPU engine 1.1 / 3.0 / 8.0 s, GPU 0.6 / 1.6
 /// / 6.8 s), and auto with the CPU taking files while CUDA started took
 /// the CPU's time (1.2 / 3.1 / 8.1 s: the CPU had taken 52 of 64 files).
+/// From it the CPU also waits for CUDA (`Flow::new`): 16 GiB, 1,000
+/// rules, auto 4.97 s against 11.8-17.2 s before, `--engine gpu` 5.04 s.
+/// Below it not measured: the CPU shares the files as before.
 const EARLY_RULE_PACK_BYTES: u64 = 256 << 20;
 
 /// Sizes and policies of one run.
@@ -147,9 +150,17 @@ impl<'a, 'r> Flow<'a, 'r> {
     ) -> Self {
         // A chunk holds at least one whole pattern (Packer::new).
         shape.chunk = shape.chunk.max(search.target.longest());
+        // A rule pack whose lines the GPU decides exactly: the CPU engine,
+        // several times slower, waits for CUDA instead of taking files it
+        // would keep (auto, 16 GiB, 1,000 rules: 11.8-17.2 s with the CPU
+        // taking 256 MiB files meanwhile, --engine gpu 4.8-5.6 s). If CUDA
+        // fails, the board fails and the CPU takes every file.
+        let bytes: u64 = sizes.iter().flatten().sum();
+        let cpu_waits =
+            shape.yield_when_ready && search.target.exact_lines() && bytes >= EARLY_RULE_PACK_BYTES;
         let board = Board::new(
             items.len(),
-            shape.gpu_only,
+            shape.gpu_only || cpu_waits,
             shape.yield_when_ready,
             shape.settle,
             shape.ring.saturating_sub(shape.lanes + 1),
