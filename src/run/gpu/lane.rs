@@ -69,7 +69,8 @@ impl<'r> Flow<'_, 'r> {
                     true => Fallback::LongLine,
                     false => Fallback::CutChunk,
                 }),
-                (Ok(ChunkFound::Unsure(_)), _) => Some(Fallback::UnsureLines),
+                // (Where nothing is tallied every line is confirmed anyway.)
+                (Ok(ChunkFound::Unsure(_)), Some(_)) if !skip => Some(Fallback::UnsureLines),
                 _ => None,
             };
             let posted = self.results(&job, found, &long, &whole, untallied);
