@@ -251,6 +251,20 @@ pub fn build_within(
 }
 
 impl Automaton {
+    /// The per-word tables in the kernels' order: shift, self_loop,
+    /// first_any, first_bol, last_any, last_eol (`automaton.cu`, and each
+    /// rule's in `book`).
+    pub fn word_tables(&self) -> [&[u32]; 6] {
+        [
+            &self.shift,
+            &self.self_loop,
+            &self.first_any,
+            &self.first_bol,
+            &self.last_any,
+            &self.last_eol,
+        ]
+    }
+
     /// For `--debug`.
     pub fn describe(&self) -> String {
         format!(

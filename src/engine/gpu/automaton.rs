@@ -53,15 +53,16 @@ pub(super) fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), 
     t.loaded = None;
     let s = &dev.stream;
     up(s, &mut t.class_of, &a.class_of)?;
+    let [shift, self_loop, first_any, first_bol, last_any, last_eol] = a.word_tables();
     let tables: [&[u32]; 12] = [
         &a.masks,
         &a.class_starts,
-        &a.shift,
-        &a.self_loop,
-        &a.first_any,
-        &a.first_bol,
-        &a.last_any,
-        &a.last_eol,
+        shift,
+        self_loop,
+        first_any,
+        first_bol,
+        last_any,
+        last_eol,
         &a.exc_pos,
         &a.exc_start,
         &a.exc_word,

@@ -53,9 +53,9 @@ pub(crate) trait Kind {
     fn sure(&self, _dev: &Device) -> Result<bool, GpuError> {
         Ok(true)
     }
-    /// The CPU mirror of `sure` for `text`.
-    fn sure_in(&self, _text: &[u8]) -> bool {
-        true
+    /// `reference`, and the CPU mirror of `sure` for `text`, in one pass.
+    fn reference_sure(&self, text: &[u8]) -> (Vec<u64>, bool) {
+        (self.reference(text), true)
     }
 }
 
@@ -183,10 +183,10 @@ impl Target {
         self.with(|k| k.match_at(hay, at))
     }
 
-    /// Whether the kernel marks in `text` hold no unsure line (`Kind::sure`),
-    /// computed on the CPU.
-    pub fn sure_in(&self, text: &[u8]) -> bool {
-        self.with(|k| k.sure_in(text))
+    /// What the kernel marks in `text`, and whether it is sure of every
+    /// mark (`Kind::sure`), computed on the CPU.
+    pub fn reference_sure(&self, text: &[u8]) -> (Vec<u64>, bool) {
+        self.with(|k| k.reference_sure(text))
     }
 
     /// What the kernel marks in `text`, computed on the CPU.

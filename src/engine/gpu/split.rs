@@ -66,19 +66,26 @@ impl Kind for Split {
         (at < hay.len()).then_some(0)
     }
 
-    /// The CPU mirror: the literal starts (or, with a book, the lines it
-    /// confirms from them) and the automaton's lines, ascending.
     fn reference(&self, text: &[u8]) -> Vec<u64> {
+        self.reference_sure(text).0
+    }
+
+    /// The CPU mirror: the literal starts (or, with a book, the lines it
+    /// confirms from them, and whether it was sure of each) and the
+    /// automaton's lines, ascending.
+    fn reference_sure(&self, text: &[u8]) -> (Vec<u64>, bool) {
         let mut starts = self.literals.reference(text);
+        let mut sure = true;
         if let Some(b) = &self.book {
-            starts = b.confirm(text, &starts).0;
+            let (lines, unsure) = b.confirm(text, &starts);
+            (starts, sure) = (lines, !unsure);
         }
         if let Some(a) = &self.automaton {
             starts.extend(a.reference(text));
             starts.sort_unstable();
             starts.dedup();
         }
-        starts
+        (starts, sure)
     }
 
     fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError> {
@@ -114,12 +121,6 @@ impl Kind for Split {
             (Some(_), None) => Ok(false),
             (None, _) => Ok(true),
         }
-    }
-
-    fn sure_in(&self, text: &[u8]) -> bool {
-        self.book
-            .as_ref()
-            .is_none_or(|b| !b.confirm(text, &self.literals.reference(text)).1)
     }
 
     fn chain(&self, _: &Device) -> Result<Chain, GpuError> {

@@ -284,17 +284,10 @@ impl RuleBook {
         self.exc_word.extend_from_slice(&a.exc_word);
         self.exc_mask.extend_from_slice(&a.exc_mask);
         self.exc_map.extend_from_slice(&map);
-        for t in [
-            &a.shift,
-            &a.self_loop,
-            &a.first_any,
-            &a.first_bol,
-            &a.last_any,
-            &a.last_eol,
-            &has_exc,
-        ] {
+        for t in a.word_tables() {
             self.tables.extend_from_slice(t);
         }
+        self.tables.extend_from_slice(&has_exc);
     }
 
     /// The literal index: literals sorted, grouped by their first 3 bytes.

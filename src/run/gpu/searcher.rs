@@ -87,7 +87,7 @@ impl ChunkSearcher for CpuMirror {
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         // The kernels' CPU references (`Kind::reference`).
-        let mut starts = target.reference(text);
+        let (mut starts, sure) = target.reference_sure(text);
         if let Some(b) = backread {
             backread::filter(text, &mut starts, b);
         }
@@ -100,7 +100,7 @@ impl ChunkSearcher for CpuMirror {
                 .collect(),
             Target::Automaton(_) | Target::Split(_) => vec![1],
         };
-        let unsure = !starts.is_empty() && !target.sure_in(text);
+        let unsure = !starts.is_empty() && !sure;
         if !unsure {
             if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
                 return Ok(ChunkFound::Counts(counts));

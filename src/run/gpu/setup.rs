@@ -129,13 +129,7 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
         (_, Target::One(_) | Target::Many(_)) => true,
         (_, Target::Automaton(_) | Target::Split(_)) => false,
     };
-    let plain = exact
-        && confirmed
-        && matches!(c.encoding, EncodingPlan::Raw { .. })
-        && !cfg.json
-        && cfg.binary != BinaryMode::WithoutMatch
-        && cfg.max_count != Some(0);
-    if !plain {
+    if !(exact && confirmed && plain(shared)) {
         return None;
     }
     let mode = |count| {
@@ -160,14 +154,20 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
 }
 
 /// The output is a count of selected lines or a file name (`-c`, `-l`,
-/// `-L`, `-q`, not `--count-matches`), of raw bytes, not JSON, no binary
-/// probe (`-I`): a search the exact lines a kind marks can answer alone.
+/// `-L`, `-q`, not `--count-matches`), and `plain`: a search the exact
+/// lines a kind marks can answer alone.
 pub fn counts_lines(shared: &Shared) -> bool {
-    let cfg = &shared.cfg;
     matches!(
-        cfg.mode,
+        shared.cfg.mode,
         Mode::Count | Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Quiet
-    ) && matches!(shared.compiled.encoding, EncodingPlan::Raw { .. })
+    ) && plain(shared)
+}
+
+/// Raw bytes, no JSON output, no binary probe (`-I`), not `-m 0`: what
+/// the GPU found can stand for the file without the CPU reading it.
+fn plain(shared: &Shared) -> bool {
+    let cfg = &shared.cfg;
+    matches!(shared.compiled.encoding, EncodingPlan::Raw { .. })
         && !cfg.json
         && cfg.binary != BinaryMode::WithoutMatch
         && cfg.max_count != Some(0)
@@ -179,13 +179,7 @@ pub fn counts_lines(shared: &Shared) -> bool {
 /// selects nothing, and one where it found a match selects a line.
 pub fn final_matches(shared: &Shared, exact: bool) -> bool {
     let (cfg, c) = (&shared.cfg, &shared.compiled);
-    exact
-        && prefilter_selects(&*c.prefilter, c.confirm.is_some())
-        && matches!(c.encoding, EncodingPlan::Raw { .. })
-        && !cfg.invert
-        && !cfg.json
-        && cfg.binary != BinaryMode::WithoutMatch
-        && cfg.max_count != Some(0)
+    exact && prefilter_selects(&*c.prefilter, c.confirm.is_some()) && !cfg.invert && plain(shared)
 }
 
 /// Two occurrences of `p` can overlap (`p` has a border: "aa", "abab").
