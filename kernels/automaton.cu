@@ -67,12 +67,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
         const u64 hi = lo + BYTES_PER_THREAD;
         u32 bits[4] = {0u, 0u, 0u, 0u};
-        // The first line start at or after lo.
-        u64 s = lo;
-        if (s > 0 && s < n && __ldg(text + s - 1) != (unsigned char)term) {
-            while (s < n && s < hi && __ldg(text + s) != (unsigned char)term) ++s;
-            ++s;  // past the terminator (or past hi: no line starts here)
-        }
+        u64 s = first_line_start(GlobalBytes{text}, n, term, lo, hi);
         while (s < hi && s < n) {
             // The line [s, e): run the automaton.
             bool hit = false;

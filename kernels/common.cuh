@@ -82,6 +82,27 @@ __device__ __forceinline__ u32 valid_mask(u64 base, bool any, u64 last)
     return d >= 31 ? 0xffffffffu : ((2u << d) - 1u);
 }
 
+// The first line start in [lo, hi) of a text of n bytes whose lines start
+// at byte 0 and after every terminator, or a value >= hi when none does;
+// `at(i)` reads text byte i. A thread owning [lo, hi) takes the lines that
+// start there.
+template <class Bytes>
+__device__ __forceinline__ u64 first_line_start(const Bytes& at, u64 n, u32 term, u64 lo, u64 hi)
+{
+    u64 s = lo;
+    if (s > 0 && s < n && at(s - 1) != term) {
+        while (s < n && s < hi && at(s) != term) ++s;
+        ++s;  // past the terminator (or past hi: no line starts here)
+    }
+    return s;
+}
+
+// Text bytes read straight from global memory.
+struct GlobalBytes {
+    const unsigned char* __restrict__ text;
+    __device__ __forceinline__ u32 operator()(u64 i) const { return __ldg(text + i); }
+};
+
 // True iff text[0..len) == pat[0..len).
 __device__ __forceinline__ bool equal_tail(const unsigned char* __restrict__ text,
                                            const unsigned char* __restrict__ pat, u32 len)

@@ -9,13 +9,16 @@
 // (whose `run.rs` is this kernel step for step, on the CPU).
 //
 // Launch contract:
-//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1); no dynamic shared.
-//   args   = text (device, tiles*TILE_BYTES + PAD_BYTES readable)  n (bytes)
+//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1); dynamic shared
+//            CONFIRM_SHARED bytes (kernels.rs; set as the function's maximum).
+//   args   = text (device, 16-byte aligned, tiles*TILE_BYTES + PAD_BYTES
+//            readable, PAD_BYTES >= 16)  n (bytes)
 //            term (line terminator)  cand (u32[tiles*TILE_WORDS]: the
 //            multi kernel's bitmap of literal starts for this text)
 //            heads (u32[2*rules*8]: automaton a = 2r (ASCII) or 2r+1 (full)
 //            of rule r, book.rs `head`)  class_of (u8[2*rules*256])
-//            class_starts (u32[2*rules*8])  masks  tables (u32, per automaton
+//            byte_starts (u32[2*rules*8]: the bytes that may start a match)
+//            masks  tables (u32, per automaton
 //            `words` words each of shift, self_loop, first_any, first_bol,
 //            last_any, last_eol, has_exc)  exc_map (u32, per automaton one
 //            per position: its exception or NO_SLOT)  exc_from exc_to
@@ -23,18 +26,35 @@
 //            (u32[1 << slot_log2]: an index into keys, or NO_SLOT)  keys (u32:
 //            literals' first 3 bytes, little-endian)  first (u32[nkeys + 1])
 //            starts (u32[nlit + 1])  bytes (u8)  owner_start (u32[nlit + 1])
-//            owners (u32)  bitmap (u32[tiles*TILE_WORDS], not cand)
-//            counts (u32[tiles])  tiles  unsure (u32[1], zeroed before;
-//            set to 1 when a line is marked unsure)
-//   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
-//   owns text bytes [tile*TILE_BYTES + 128*t, +128) and bitmap words
-//   tile*TILE_WORDS + 4*t .. +4, which it writes once; thread 0 writes
-//   counts[tile]. A line starts at byte 0 and after every terminator; the
-//   thread takes each line that starts in its bytes, to the line's end,
-//   and sets the bit of the line's start when a cand bit inside the line
-//   starts a literal (whole inside the line) one of whose owners matches
-//   the line or has no automaton for it. Every automaton has at most
-//   RULE_WORDS words (book.rs RULE_POSITIONS).
+//            owners (u32)  required (u32[rules*8]: each rule's trigram mask,
+//            book/trigrams.rs)  bitmap (u32[tiles*TILE_WORDS], not cand)
+//            counts (u32[tiles], zeroed before: the kernel adds to them)
+//            tiles  unsure (u32[1], zeroed before; set to 1 when a line is
+//            marked unsure)
+//   A tile is cut into PIECES_PER_TILE pieces of 32 threads' bytes; warp w
+//   of block b walks the pieces 8b + w, + 8*gridDim.x, ... In a piece,
+//   lane l owns text bytes [piece*PIECE_BYTES + 128*l, +128) and bitmap
+//   words piece*PIECE_BYTES/32 + 4*l .. +4, which it writes once; lane 0
+//   adds the piece's set bits to counts[tile]. A line starts at byte 0
+//   and after every terminator; the lane takes each line that starts in
+//   its bytes, to the line's end, and sets the bit of the line's start
+//   when a cand bit inside the line starts a literal (whole inside the
+//   line) one of whose owners, with its required trigrams in the line,
+//   matches the line or has no automaton for it. Every automaton has at
+//   most RULE_WORDS words (book.rs RULE_POSITIONS).
+//
+// Why it is built this way: a warp's lanes each run their own line
+// through their own automata, so their reads scatter, and a lane's work
+// varies with its line. Each warp therefore stages its own piece (and the
+// SPILL bytes after it, where lines end) in shared memory with coalesced
+// loads and goes on to its next piece without waiting for the block; a
+// lane skips the bytes that cannot start its automaton's match by a bit
+// test on its own column of shared memory (`first`), with no class
+// lookup; the narrow automata's words stay in registers and the wide ones
+// (rare) run from memory, so the kernel keeps enough warps resident to
+// hide the remaining loads. Before a rule's automaton walks the line, its
+// required trigrams are tested against the line's (found in the walk to
+// the line's end): most candidate rules stop there.
 
 #include "common.cuh"
 
@@ -42,6 +62,15 @@
 #define TRIED 8
 #define NO_SLOT 0xffffffffu
 #define BYTES_PER_THREAD (TILE_BYTES / 256u)
+// A warp's piece of a tile: its 32 lanes' bytes.
+#define PIECE_BYTES (32u * BYTES_PER_THREAD)
+#define PIECES_PER_TILE (TILE_BYTES / PIECE_BYTES)
+// Bytes past its piece a warp stages, for the lines ending there.
+#define SPILL 512u
+#define STAGED (PIECE_BYTES + SPILL)
+// Dynamic shared memory: each warp's staged bytes, then each lane's column
+// of byte_starts, then of its line's trigram mask (8 words of 256 lanes).
+#define SHARED_BYTES (8u * STAGED + 2u * 8u * 256u * 4u)
 // A line's verdict.
 #define NO 0
 #define MATCH 1
@@ -50,7 +79,7 @@
 struct Book {
     const u32* heads;
     const unsigned char* class_of;
-    const u32* class_starts;
+    const u32* byte_starts;
     const u32* masks;
     const u32* tables;
     const u32* exc_map;
@@ -60,18 +89,55 @@ struct Book {
     const u32* exc_mask;
 };
 
+// Text bytes: from the block's staged copy of [base, base + len), else
+// from global memory.
+struct StagedBytes {
+    const unsigned char* staged;
+    const unsigned char* __restrict__ text;
+    u64 base;
+    u64 len;
+    __device__ __forceinline__ u32 operator()(u64 i) const
+    {
+        const u64 k = i - base;  // wraps above len when i < base
+        return k < len ? (u32)staged[k] : (u32)__ldg(text + i);
+    }
+};
+
+// A lane's column of the block's `first` table: word k of its automaton's
+// byte_starts at first[k * 256].
+__device__ __forceinline__ bool may_start(const u32* first, u32 byte)
+{
+    return (first[(byte >> 5) * 256u] >> (byte & 31u)) & 1u;
+}
+
+// The bit of a trigram (book/trigrams.rs `bit`).
+__device__ __forceinline__ u32 trigram_bit(u32 t)
+{
+    return ((t & 0xffffffu) * 0x9E3779B1u) >> 24;
+}
+
+// Whether rule r's required trigrams are all in the line's mask `sig`.
+__device__ __forceinline__ bool may_match(const u32* __restrict__ required, u32 r, const u32* sig)
+{
+    const u32* q = required + (u64)r * 8u;
+    u32 missing = 0u;
+#pragma unroll
+    for (u32 k = 0; k < 8; ++k) missing |= __ldg(q + k) & ~sig[k * 256u];
+    return missing == 0u;
+}
+
 __device__ __forceinline__ u32 book_hash(u32 key, u32 log2)
 {
     return (key * 0x9E3779B1u) >> (32u - log2);
 }
 
-// Automaton a (present, of w <= N words) over the line [s, e): whether it
-// matches (run.rs `matches`). Its word tables are loaded once into
-// registers: with N small (most rules' ASCII automata have 1 or 2 words)
-// they stay there for the whole line.
+// Automaton a (present, of w <= N words, N <= 4) over the line [s, e):
+// whether it matches (run.rs `matches`). Its word tables are held in
+// registers for the whole line; first_bol is read at the line's start
+// only, last_eol at its end.
 template <u32 N>
-__device__ bool rule_matches(const Book& b, u32 a, const unsigned char* __restrict__ text, u64 s,
-                             u64 e)
+__device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
+                               const u32* first)
 {
     const u32* h = b.heads + (u64)a * 8u;
     const u32 w = __ldg(h + 2);
@@ -79,8 +145,7 @@ __device__ bool rule_matches(const Book& b, u32 a, const unsigned char* __restri
     const u32* mk = b.masks + __ldg(h + 0);
     const u32* map = b.exc_map + __ldg(h + 3);
     const unsigned char* cls = b.class_of + (u64)a * 256u;
-    const u32* starts = b.class_starts + (u64)a * 8u;
-    u32 d[N], nx[N], shift[N], loop[N], any_start[N], bol[N], last[N], exc[N];
+    u32 d[N], nx[N], shift[N], loop[N], any_start[N], last[N], exc[N];
 #pragma unroll
     for (u32 k = 0; k < N; ++k) {
         d[k] = 0u;
@@ -88,16 +153,16 @@ __device__ bool rule_matches(const Book& b, u32 a, const unsigned char* __restri
             shift[k] = __ldg(tb + k);
             loop[k] = __ldg(tb + w + k);
             any_start[k] = __ldg(tb + 2u * w + k);
-            bol[k] = __ldg(tb + 3u * w + k);
             last[k] = __ldg(tb + 4u * w + k);
             exc[k] = __ldg(tb + 6u * w + k);
         }
     }
     bool live = false;
     for (u64 i = s; i < e; ++i) {
-        const u32 c = __ldg(cls + __ldg(text + i));
+        const u32 byte = at(i);
         const bool at_start = i == s;
-        if (!live && !at_start && ((__ldg(starts + (c >> 5)) >> (c & 31u)) & 1u) == 0u) continue;
+        if (!live && !at_start && !may_start(first, byte)) continue;
+        const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll
         for (u32 k = 0; k < N; ++k) {
@@ -106,7 +171,7 @@ __device__ bool rule_matches(const Book& b, u32 a, const unsigned char* __restri
                 u32 v = ((x << 1) | carry) & shift[k];
                 v |= x & loop[k];
                 v |= any_start[k];
-                if (at_start) v |= bol[k];
+                if (at_start) v |= __ldg(tb + 3u * w + k);
                 carry = x >> 31;
                 nx[k] = v;
             }
@@ -151,51 +216,142 @@ __device__ bool rule_matches(const Book& b, u32 a, const unsigned char* __restri
     return false;
 }
 
-// Automaton a, by its words.
-__device__ bool automaton_matches(const Book& b, u32 a, const unsigned char* __restrict__ text,
-                                  u64 s, u64 e)
+// The same for an automaton of more than 4 words (rare): its state in
+// local memory, its tables read at every step, so that it costs the
+// kernel no registers.
+__device__ bool wide_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
+                             const u32* first)
 {
-    const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
-    if (w == 1u) return rule_matches<1>(b, a, text, s, e);
-    if (w == 2u) return rule_matches<2>(b, a, text, s, e);
-    if (w <= 4u) return rule_matches<4>(b, a, text, s, e);
-    return rule_matches<RULE_WORDS>(b, a, text, s, e);
+    const u32* h = b.heads + (u64)a * 8u;
+    const u32 w = __ldg(h + 2);
+    const u32* tb = b.tables + __ldg(h + 1);
+    const u32* mk = b.masks + __ldg(h + 0);
+    const u32* map = b.exc_map + __ldg(h + 3);
+    const unsigned char* cls = b.class_of + (u64)a * 256u;
+    u32 d[RULE_WORDS], nx[RULE_WORDS];
+#pragma unroll 1
+    for (u32 k = 0; k < w; ++k) d[k] = 0u;
+    bool live = false;
+    for (u64 i = s; i < e; ++i) {
+        const u32 byte = at(i);
+        const bool at_start = i == s;
+        if (!live && !at_start && !may_start(first, byte)) continue;
+        const u32 c = __ldg(cls + byte);
+        u32 carry = 0u;
+#pragma unroll 1
+        for (u32 k = 0; k < w; ++k) {
+            const u32 x = d[k];
+            u32 v = ((x << 1) | carry) & __ldg(tb + k);
+            v |= x & __ldg(tb + w + k);
+            v |= __ldg(tb + 2u * w + k);
+            if (at_start) v |= __ldg(tb + 3u * w + k);
+            carry = x >> 31;
+            nx[k] = v;
+        }
+#pragma unroll 1
+        for (u32 k = 0; k < w; ++k) {
+            u32 bits = d[k] & __ldg(tb + 6u * w + k);
+            while (bits) {
+                const u32 x = __ldg(map + k * 32u + (u32)(__ffs(bits) - 1));
+                bits &= bits - 1u;
+                const u32 to = __ldg(b.exc_to + x);
+                for (u32 j = __ldg(b.exc_from + x); j < to; ++j) {
+                    nx[__ldg(b.exc_word + j)] |= __ldg(b.exc_mask + j);
+                }
+            }
+        }
+        const u32* m = mk + (u64)c * w;
+        u32 acc = 0u, any = 0u;
+#pragma unroll 1
+        for (u32 k = 0; k < w; ++k) {
+            const u32 v = nx[k] & __ldg(m + k);
+            d[k] = v;
+            acc |= v & __ldg(tb + 4u * w + k);
+            any |= v;
+        }
+        if (acc) return true;
+        live = any != 0u;
+    }
+    if (!live) return false;
+#pragma unroll 1
+    for (u32 k = 0; k < w; ++k) {
+        if (d[k] & __ldg(tb + 5u * w + k)) return true;
+    }
+    return false;
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+// Automaton a over the line, by its words; its byte_starts first copied
+// to the lane's column of `first`.
+__device__ bool automaton_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
+                                  u32* first)
+{
+    const u32* bs = b.byte_starts + (u64)a * 8u;
+#pragma unroll
+    for (u32 k = 0; k < 8; ++k) first[k * 256u] = __ldg(bs + k);
+    const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
+    if (w == 1u) return narrow_matches<1>(b, a, at, s, e, first);
+    if (w == 2u) return narrow_matches<2>(b, a, at, s, e, first);
+    if (w <= 4u) return narrow_matches<4>(b, a, at, s, e, first);
+    return wide_matches(b, a, at, s, e, first);
+}
+
+extern "C" __global__ void __launch_bounds__(256, 4)
 confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __restrict__ cand,
         const u32* __restrict__ heads, const unsigned char* __restrict__ class_of,
-        const u32* __restrict__ class_starts, const u32* __restrict__ masks,
+        const u32* __restrict__ byte_starts, const u32* __restrict__ masks,
         const u32* __restrict__ tables, const u32* __restrict__ exc_map,
         const u32* __restrict__ exc_from, const u32* __restrict__ exc_to,
         const u32* __restrict__ exc_word, const u32* __restrict__ exc_mask, u32 slot_log2,
         const u32* __restrict__ slots, const u32* __restrict__ keys,
         const u32* __restrict__ first, const u32* __restrict__ starts,
         const unsigned char* __restrict__ bytes, const u32* __restrict__ owner_start,
-        const u32* __restrict__ owners, u32* __restrict__ bitmap, u32* __restrict__ counts,
+        const u32* __restrict__ owners, const u32* __restrict__ required,
+        u32* __restrict__ bitmap, u32* __restrict__ counts,
         u64 tiles, u32* __restrict__ unsure)
 {
-    __shared__ u32 scratch[MAX_BLOCK / 32];
-    const Book b = {heads, class_of, class_starts, masks, tables,
+    extern __shared__ __align__(16) unsigned char shared[];
+    const u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+    unsigned char* staged = shared + warp * STAGED;
+    u32* lane_first = (u32*)(shared + 8u * STAGED) + threadIdx.x;
+    u32* lane_sig = lane_first + 8u * 256u;
+    const Book b = {heads, class_of, byte_starts, masks, tables,
                     exc_map, exc_from, exc_to, exc_word, exc_mask};
     const u32 slot_mask = (1u << slot_log2) - 1u;
     bool any_unsure = false;
-    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
+    const u64 pieces = tiles * PIECES_PER_TILE;
+    const u64 stride = (u64)gridDim.x * PIECES_PER_TILE;
+    for (u64 piece = (u64)blockIdx.x * PIECES_PER_TILE + warp; piece < pieces; piece += stride) {
+        const u64 base = piece * PIECE_BYTES;
+        const u64 len = n > base ? (n - base < STAGED ? n - base : STAGED) : 0u;
+        // SAFETY of the reads: base is a multiple of 16 and text 16-byte
+        // aligned; a load at k*16 < len ends at most 15 bytes past n,
+        // inside PAD_BYTES.
+        const uint4* src = (const uint4*)(text + base);
+        __syncwarp();  // the lanes are done with the last piece
+        for (u32 k = lane; (u64)k * 16u < len; k += 32u) ((uint4*)staged)[k] = __ldg(src + k);
+        __syncwarp();
+        const StagedBytes at = {staged, text, base, len};
+        const u64 lo = base + (u64)lane * BYTES_PER_THREAD;
         const u64 hi = lo + BYTES_PER_THREAD;
         u32 out[4] = {0u, 0u, 0u, 0u};
-        u64 s = lo;
-        if (s > 0 && s < n && __ldg(text + s - 1) != (unsigned char)term) {
-            while (s < n && s < hi && __ldg(text + s) != (unsigned char)term) ++s;
-            ++s;
-        }
+        u64 s = first_line_start(at, n, term, lo, hi);
         while (s < hi && s < n) {
+            // The line's end, whether it is ASCII, and its trigram mask
+            // (book/trigrams.rs `line_mask`: ASCII letters folded), found
+            // while the warp's lanes still walk their lines together.
             u64 e = s;
-            u32 high = 0u;
+            u32 high = 0u, t = 0u;
+#pragma unroll
+            for (u32 k = 0; k < 8; ++k) lane_sig[k * 256u] = 0u;
             for (; e < n; ++e) {
-                const u32 c = __ldg(text + e);
+                const u32 c = at(e);
                 if (c == term) break;
                 high |= c;
+                t = (t << 8) | (c - 65u < 26u ? c | 0x20u : c);
+                if (e >= s + 2u) {
+                    const u32 h = trigram_bit(t);
+                    lane_sig[(h >> 5) * 256u] |= 1u << (h & 31u);
+                }
             }
             const bool ascii = (high & 0x80u) == 0u;
             // The line [s, e): its cand bits, in order, until a verdict.
@@ -211,8 +367,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                     const u64 p = (w << 5) + (u64)(__ffs(bits) - 1);
                     bits &= bits - 1u;
                     if (p + 3u > e) continue;
-                    const u32 key = (u32)__ldg(text + p) | (u32)__ldg(text + p + 1) << 8 |
-                                    (u32)__ldg(text + p + 2) << 16;
+                    const u32 key = at(p) | at(p + 1) << 8 | at(p + 2) << 16;
                     u32 u = NO_SLOT;
                     for (u32 hh = book_hash(key, slot_log2);; hh = (hh + 1u) & slot_mask) {
                         const u32 x = __ldg(slots + hh);
@@ -223,18 +378,27 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                     const u32 kend = __ldg(first + u + 1);
                     for (u32 k = __ldg(first + u); k < kend && !hit; ++k) {
                         const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
-                        if (p + len > e || !equal_tail(text + p + 3, bytes + st + 3, len - 3)) continue;
+                        if (p + len > e) continue;
+                        bool same = true;
+                        for (u32 i = 3; i < len && same; ++i) same = at(p + i) == __ldg(bytes + st + i);
+                        if (!same) continue;
                         const u32 oend = __ldg(owner_start + k + 1);
                         for (u32 o = __ldg(owner_start + k); o < oend && !hit; ++o) {
                             const u32 r = __ldg(owners + o);
+                            // tried: indexed by unrolled compares, so it stays in registers.
                             bool seen = false;
-                            for (u32 t = 0; t < TRIED && t < ntried; ++t) seen = seen || tried[t] == r;
+#pragma unroll
+                            for (u32 t = 0; t < TRIED; ++t) seen = seen || (t < ntried && tried[t] == r);
                             if (seen) continue;
-                            tried[ntried % TRIED] = r;
+#pragma unroll
+                            for (u32 t = 0; t < TRIED; ++t) {
+                                if (t == ntried % TRIED) tried[t] = r;
+                            }
                             ++ntried;
+                            if (!may_match(required, r, lane_sig)) continue;
                             const u32 a = 2u * r + (ascii ? 0u : 1u);
                             if (__ldg(heads + (u64)a * 8u + 4u) == 0u) verdict = UNSURE;
-                            else if (automaton_matches(b, a, text, s, e)) verdict = MATCH;
+                            else if (automaton_matches(b, a, at, s, e, lane_first)) verdict = MATCH;
                             hit = verdict != NO;
                         }
                     }
@@ -247,15 +411,15 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
             }
             s = e + 1;
         }
-        const u64 w0 = tile * TILE_WORDS + (u64)threadIdx.x * 4u;
+        const u64 w0 = piece * (PIECE_BYTES / 32u) + (u64)lane * 4u;
         u32 cnt = 0u;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
             bitmap[w0 + k] = out[k];
             cnt += __popc(out[k]);
         }
-        const u32 total = block_sum(cnt, scratch);
-        if (threadIdx.x == 0) counts[tile] = total;
+        for (int o = 16; o > 0; o >>= 1) cnt += __shfl_down_sync(0xffffffffu, cnt, o);
+        if (lane == 0 && cnt) atomicAdd(counts + piece / PIECES_PER_TILE, cnt);
     }
     if (any_unsure) atomicOr(unsure, 1u);
 }

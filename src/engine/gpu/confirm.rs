@@ -27,9 +27,10 @@ use crate::pattern::glushkov::book::RuleBook;
 pub(super) struct Tables {
     class_of: Buf<u8>,
     bytes: Buf<u8>,
-    /// heads, class_starts, masks, tables, exc_map, exc_from, exc_to,
-    /// exc_word, exc_mask, slots, keys, first, starts, owner_start, owners.
-    words: [Buf<u32>; 15],
+    /// heads, byte_starts, masks, tables, exc_map, exc_from, exc_to,
+    /// exc_word, exc_mask, slots, keys, first, starts, owner_start, owners,
+    /// required.
+    words: [Buf<u32>; 16],
     /// The confirmed lines' bitmap (swapped with the device's).
     out: Buf<u32>,
     /// Set by the kernel when it marked a line unsure.
@@ -54,9 +55,9 @@ pub(super) fn upload(b: &RuleBook, dev: &Device, t: &mut Tables) -> Result<(), G
     let s = &dev.stream;
     up(s, &mut t.class_of, &nonempty(&b.class_of))?;
     up(s, &mut t.bytes, &nonempty(&b.bytes))?;
-    let tables: [&[u32]; 15] = [
+    let tables: [&[u32]; 16] = [
         &b.heads,
-        &b.class_starts,
+        &b.byte_starts,
         &b.masks,
         &b.tables,
         &b.exc_map,
@@ -70,6 +71,7 @@ pub(super) fn upload(b: &RuleBook, dev: &Device, t: &mut Tables) -> Result<(), G
         &b.starts,
         &b.owner_start,
         &b.owners,
+        &b.required,
     ];
     for (buf, data) in t.words.iter_mut().zip(tables) {
         up(s, buf, &nonempty(data))?;
@@ -92,10 +94,18 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     t.out
         .ensure(&dev.stream, words, "allocating the confirmed bitmap")?;
     up(&dev.stream, &mut t.unsure, &[0u32])?;
+    // The kernel adds each warp's marks to its tile's count.
+    let counts = ptr(dev.counts.get("confirm")?, &dev.stream);
+    let count_bytes = usize::try_from(tiles * 4)
+        .map_err(|_| GpuError::Cuda("text too large for this platform".into()))?;
+    // SAFETY: counts holds a u32 per tile of the resident text
+    // (reserve(n)), so `tiles` words from its start.
+    unsafe { result::memset_d8_async(counts, 0, count_bytes, dev.stream.cu_stream()) }
+        .map_err(cuda("clearing the confirmed counts"))?;
     let cfg = LaunchConfig {
         grid_dim: (kernels::grid_for(tiles, dev.sm_count * 8), 1, 1),
         block_dim: (BLOCK, 1, 1),
-        shared_mem_bytes: 0,
+        shared_mem_bytes: kernels::CONFIRM_SHARED,
     };
     let term = u32::from(b.terminator);
     let g = |i: usize| t.words[i].get("confirm");
@@ -116,6 +126,7 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     l.arg(t.bytes.get("confirm")?)
         .arg(g(13)?)
         .arg(g(14)?)
+        .arg(g(15)?)
         .arg(t.out.get("confirm")?)
         .arg(dev.counts.get("confirm")?)
         .arg(&tiles)
@@ -124,12 +135,13 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     // book's tables (book.rs: heads of 8 words per automaton, two per
     // rule, class maps of 256 bytes, every automaton at most RULE_WORDS
     // words with an exception map entry per position, exception and
-    // literal ranges inside their arrays, slots at most half full) were
-    // uploaded
-    // by `upload`; text, the multi kernel's bitmap (read) and counts sized
-    // by reserve(n), `out` by the ensure above to the same words, `unsure`
-    // one word zeroed above; the multi kernel that filled the bitmap ran
-    // before on this stream.
+    // literal ranges inside their arrays, slots at most half full, 8
+    // trigram words per rule) were uploaded by `upload`; text (allocated
+    // by the driver, so aligned, with PAD_BYTES past its tiles), the multi
+    // kernel's bitmap (read) and counts sized by reserve(n), `out` by the
+    // ensure above to the same words, counts and `unsure` zeroed above; the
+    // dynamic shared memory is CONFIRM_SHARED, which modules.rs allowed;
+    // the multi kernel that filled the bitmap ran before on this stream.
     unsafe { l.launch(cfg) }.map_err(cuda("launching confirm"))?;
     std::mem::swap(&mut dev.bitmap, &mut t.out);
     Ok(())

@@ -54,6 +54,13 @@ pub const TILE_WORDS: u64 = TILE_BYTES / 32;
 pub const PAD_BYTES: u64 = 64;
 /// Threads per block of `prefix4_*` and `compact`.
 pub const BLOCK: u32 = 256;
+/// Bytes past its piece (an eighth of a tile) a `confirm` warp stages
+/// (confirm.cu `SPILL`).
+pub const CONFIRM_SPILL: u32 = 512;
+/// Dynamic shared memory of a `confirm` block (confirm.cu `SHARED_BYTES`):
+/// each of its 8 warps' staged bytes, and two columns of 8 words per
+/// thread.
+pub const CONFIRM_SHARED: u32 = TILE_BYTES as u32 + 8 * CONFIRM_SPILL + 2 * 8 * BLOCK * 4;
 /// Longest pattern the Boyer-Moore kernel takes (its tables live in shared
 /// memory: 1 KiB + 5 bytes per pattern byte). Longer patterns go to
 /// `prefix4`, which is exact for any length (it verifies from global memory).
@@ -304,6 +311,12 @@ mod tests {
         let src = include_str!("../../../kernels/common.cuh");
         assert!(src.contains(&format!("#define TILE_BYTES {TILE_BYTES}u")));
         assert!(src.contains("#define TILE_WORDS (TILE_BYTES / 32u)"));
+        let confirm = include_str!("../../../kernels/confirm.cu");
+        assert!(confirm.contains(&format!("#define SPILL {CONFIRM_SPILL}u")));
+        assert!(confirm.contains("#define SHARED_BYTES (8u * STAGED + 2u * 8u * 256u * 4u)"));
+        assert!(confirm.contains("#define STAGED (PIECE_BYTES + SPILL)"));
+        assert!(confirm.contains("#define PIECE_BYTES (32u * BYTES_PER_THREAD)"));
+        assert_eq!(BLOCK, 256);
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 use std::sync::Arc;
 
+use cudarc::driver::sys::CUfunction_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
 use cudarc::nvrtc::Ptx;
 
@@ -61,6 +62,14 @@ impl Functions {
         let backread = l.module("backread", kernels::BACKREAD_PTX, kernels::BACKREAD_CUBINS)?;
         let compact = l.module("compact", kernels::COMPACT_PTX, kernels::COMPACT_CUBINS)?;
         let f = |m: &Arc<CudaModule>, name: &str| m.load_function(name).map_err(unavailable(name));
+        let confirm_fn = f(&confirm, "confirm")?;
+        // Over 48 KiB of dynamic shared memory must be asked for.
+        confirm_fn
+            .set_attribute(
+                CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                kernels::CONFIRM_SHARED as i32,
+            )
+            .map_err(unavailable("confirm's shared memory"))?;
         Ok(Functions {
             prefix_full: f(&literal, "prefix4_full")?,
             prefix_short: f(&literal, "prefix4_short")?,
@@ -69,7 +78,7 @@ impl Functions {
             compact: f(&compact, "compact")?,
             multi: f(&multi, "multi")?,
             automaton: f(&automaton, "automaton")?,
-            confirm: f(&confirm, "confirm")?,
+            confirm: confirm_fn,
             tally: f(&tally, "tally")?,
             backread: f(&backread, "backread")?,
             image: summary(&l.loaded, cc, l.cubins),

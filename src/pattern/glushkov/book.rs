@@ -34,11 +34,13 @@ use super::{build_within, Automaton};
 use crate::config::Config;
 use regex_syntax::hir::Hir;
 use std::sync::atomic::{AtomicU64, Ordering};
+use trigrams::{Mask, MASK_WORDS};
 
 mod ascii;
 mod run;
 #[cfg(test)]
 mod tests;
+pub mod trigrams;
 
 pub use ascii::ascii_only;
 
@@ -95,8 +97,9 @@ pub struct RuleBook {
     pub heads: Vec<u32>,
     /// 256 bytes per automaton: each byte's class.
     pub class_of: Vec<u8>,
-    /// 8 words per automaton: bit c when class c may start a match.
-    pub class_starts: Vec<u32>,
+    /// 8 words per automaton: bit b when byte b may start a match (by
+    /// byte, not class, so the kernel skips a byte without its class).
+    pub byte_starts: Vec<u32>,
     pub masks: Vec<u32>,
     pub tables: Vec<u32>,
     /// Exception `e` adds `exc_mask[j]` to word `exc_word[j]` of the next
@@ -113,6 +116,9 @@ pub struct RuleBook {
     pub slots: Vec<u32>,
     pub keys: Vec<u32>,
     pub first: Vec<u32>,
+    /// [`trigrams::MASK_WORDS`] words per rule: the trigrams every match
+    /// holds (`trigrams::required`); a line lacking one skips the rule.
+    pub required: Vec<u32>,
     /// Literal `k` is `bytes[starts[k]..starts[k + 1]]`, owned by rules
     /// `owners[owner_start[k]..owner_start[k + 1]]`.
     pub starts: Vec<u32>,
@@ -147,12 +153,12 @@ fn automaton(hir: &Hir, t: u8) -> Result<Automaton, String> {
     }
 }
 
-/// Each rule's ASCII and full automata, built on all cores (10,000 rules:
+/// A rule's ASCII and full automata, and its required trigrams.
+type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
+
+/// Each rule's automata and trigrams, built on all cores (10,000 rules:
 /// 0.66 s on one core of the dev VM, most of the GPU plan's compile).
-fn automata(
-    rules: &[String],
-    cfg: &Config,
-) -> Vec<(Result<Automaton, String>, Result<Automaton, String>)> {
+fn automata(rules: &[String], cfg: &Config) -> Vec<Built> {
     let one = |rule: &String| {
         let hir = super::parse_rules(std::slice::from_ref(rule), cfg)
             .and_then(|h| h.into_iter().next().ok_or_else(|| "no expression".into()));
@@ -164,9 +170,9 @@ fn automata(
                     (true, Ok(a)) => Ok(a.clone()),
                     _ => automaton(&small, cfg.terminator),
                 };
-                (ascii, full)
+                (ascii, full, trigrams::required(h))
             }
-            Err(why) => (Err(why.clone()), Err(why.clone())),
+            Err(why) => (Err(why.clone()), Err(why.clone()), [0; MASK_WORDS]),
         }
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -213,7 +219,7 @@ impl RuleBook {
             terminator: cfg.terminator,
             heads: Vec::new(),
             class_of: Vec::new(),
-            class_starts: Vec::new(),
+            byte_starts: Vec::new(),
             masks: Vec::new(),
             tables: Vec::new(),
             exc_map: Vec::new(),
@@ -229,9 +235,11 @@ impl RuleBook {
             bytes: Vec::new(),
             owner_start: vec![0],
             owners: Vec::new(),
+            required: Vec::new(),
         };
         let built = automata(rules, cfg);
-        for (r, (ascii, full)) in built.iter().enumerate() {
+        for (r, (ascii, full, required)) in built.iter().enumerate() {
+            b.required.extend_from_slice(required);
             match (&ascii, &full) {
                 (_, Ok(_)) => {}
                 (Ok(_), Err(why)) => {
@@ -259,7 +267,7 @@ impl RuleBook {
         let Some(a) = a else {
             self.heads.extend_from_slice(&h);
             self.class_of.extend_from_slice(&[0; 256]);
-            self.class_starts.extend_from_slice(&[0; 8]);
+            self.byte_starts.extend_from_slice(&[0; 8]);
             return;
         };
         self.exact &= a.exact;
@@ -270,7 +278,12 @@ impl RuleBook {
         h[head::PRESENT] = 1;
         self.heads.extend_from_slice(&h);
         self.class_of.extend_from_slice(&a.class_of);
-        self.class_starts.extend_from_slice(&a.class_starts);
+        let mut byte_starts = [0u32; 8];
+        for (b, &c) in a.class_of.iter().enumerate() {
+            let c = usize::from(c);
+            byte_starts[b / 32] |= (a.class_starts[c / 32] >> (c % 32) & 1) << (b % 32);
+        }
+        self.byte_starts.extend_from_slice(&byte_starts);
         self.masks.extend_from_slice(&a.masks);
         let mut has_exc = vec![0u32; a.words];
         let mut map = vec![NO_SLOT; a.words * 32];

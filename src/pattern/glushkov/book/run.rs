@@ -3,6 +3,7 @@
 //! simulated pipeline's chunk search. What it reports is the kernel's
 //! result: the start of each marked line, and whether any was unsure.
 
+use super::trigrams::{line_mask, may_match, Mask, MASK_WORDS};
 use super::{book_hash, head, key3, RuleBook, HEAD, NO_SLOT, RULE_POSITIONS};
 
 /// What a literal says of its line.
@@ -28,11 +29,14 @@ impl RuleBook {
             let s = memchr::memrchr(t, &text[..p]).map_or(0, |x| x + 1);
             let e = memchr::memchr(t, &text[p..]).map_or(text.len(), |x| p + x);
             let line_end = cand.partition_point(|&c| (c as usize) < e);
-            let mut tried = Tried::default();
-            let ascii = text[s..e].is_ascii();
+            let mut line = Line {
+                ascii: text[s..e].is_ascii(),
+                trigrams: None,
+                tried: Tried::default(),
+            };
             let verdict = cand[i..line_end]
                 .iter()
-                .map(|&q| self.verdict_at(text, s, e, q as usize, ascii, &mut tried))
+                .map(|&q| self.verdict_at(text, s, e, q as usize, &mut line))
                 .find(|&v| v != Verdict::No);
             if let Some(v) = verdict {
                 out.push(s as u64);
@@ -44,17 +48,9 @@ impl RuleBook {
     }
 
     /// What a literal starting at `p` in line `s..e` says of the line: a
-    /// rule owning it matches, or has no automaton for it (`ascii`: the
-    /// line's bytes are ASCII), or neither.
-    fn verdict_at(
-        &self,
-        text: &[u8],
-        s: usize,
-        e: usize,
-        p: usize,
-        ascii: bool,
-        tried: &mut Tried,
-    ) -> Verdict {
+    /// rule owning it, with its required trigrams in the line, matches, or
+    /// has no automaton for it, or neither.
+    fn verdict_at(&self, text: &[u8], s: usize, e: usize, p: usize, line: &mut Line) -> Verdict {
         if p + 3 > e {
             return Verdict::No;
         }
@@ -79,10 +75,15 @@ impl RuleBook {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
-                if tried.seen(r) {
+                if line.tried.seen(r) {
                     continue;
                 }
-                let a = 2 * r as usize + usize::from(!ascii);
+                let required = &self.required[r as usize * MASK_WORDS..][..MASK_WORDS];
+                let trigrams = line.trigrams.get_or_insert_with(|| line_mask(&text[s..e]));
+                if !may_match(required, trigrams) {
+                    continue;
+                }
+                let a = 2 * r as usize + usize::from(!line.ascii);
                 if self.heads[a * HEAD + head::PRESENT] == 0 {
                     return Verdict::Unsure;
                 }
@@ -103,18 +104,18 @@ impl RuleBook {
         let (shift, self_loop, first_any, first_bol) = (table(0), table(1), table(2), table(3));
         let (last_any, last_eol, has_exc) = (table(4), table(5), table(6));
         let class_of = &self.class_of[a * 256..(a + 1) * 256];
-        let starts = &self.class_starts[a * 8..(a + 1) * 8];
+        let starts = &self.byte_starts[a * 8..(a + 1) * 8];
         let masks = &self.masks[h[head::MASKS] as usize..];
         let map = &self.exc_map[h[head::EXC_MAP] as usize..];
         let mut d = [0u32; RULE_POSITIONS / 32];
         let mut nx = [0u32; RULE_POSITIONS / 32];
         let mut live = false;
         for (i, &b) in line.iter().enumerate() {
-            let c = usize::from(class_of[usize::from(b)]);
             let at_start = i == 0;
-            if !live && !at_start && starts[c / 32] >> (c % 32) & 1 == 0 {
+            if !live && !at_start && starts[usize::from(b / 32)] >> (b % 32) & 1 == 0 {
                 continue;
             }
+            let c = usize::from(class_of[usize::from(b)]);
             let mut carry = 0u32;
             for k in 0..w {
                 let x = d[k];
@@ -152,6 +153,15 @@ impl RuleBook {
         }
         live && (0..w).any(|k| d[k] & last_eol[k] != 0)
     }
+}
+
+/// What the kernel knows of the line it confirms.
+struct Line {
+    /// Its bytes are ASCII: the rules' ASCII automata run.
+    ascii: bool,
+    /// Its trigrams, found when a rule first needs them.
+    trigrams: Option<Mask>,
+    tried: Tried,
 }
 
 /// The rules a line already ran (the kernel's `tried`): the last
