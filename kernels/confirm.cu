@@ -66,11 +66,17 @@
 #define PIECE_BYTES (32u * BYTES_PER_THREAD)
 #define PIECES_PER_TILE (TILE_BYTES / PIECE_BYTES)
 // Bytes past its piece a warp stages, for the lines ending there.
-#define SPILL 512u
+#define SPILL 256u
 #define STAGED (PIECE_BYTES + SPILL)
-// Dynamic shared memory: each warp's staged bytes, then each lane's column
-// of byte_starts, then of its line's trigram mask (8 words of 256 lanes).
-#define SHARED_BYTES (8u * STAGED + 2u * 8u * 256u * 4u)
+// Automaton runs a warp defers to run them on all its lanes: per run, the
+// line's start in the piece and the automaton (start | a << 12), and its
+// end from the piece's start, MATCHED once it ran and matched.
+#define QUEUE 64u
+#define MATCHED 0x80000000u
+// Dynamic shared memory: each warp's staged bytes and queue, then each
+// lane's column of byte_starts, then of its line's trigram mask (8 words
+// of 256 lanes each).
+#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 2u * 8u * 256u * 4u)
 // A line's verdict.
 #define NO 0
 #define MATCH 1
@@ -312,7 +318,10 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
     extern __shared__ __align__(16) unsigned char shared[];
     const u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     unsigned char* staged = shared + warp * STAGED;
-    u32* lane_first = (u32*)(shared + 8u * STAGED) + threadIdx.x;
+    u32* queue = (u32*)(shared + 8u * STAGED) + warp * QUEUE * 2u;
+    u32* lane_first = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u) + threadIdx.x;
+    __shared__ u32 queued[8];
+    if (lane == 0) queued[warp] = 0u;
     u32* lane_sig = lane_first + 8u * 256u;
     const Book b = {heads, class_of, byte_starts, masks, tables,
                     exc_map, exc_from, exc_to, exc_word, exc_mask};
@@ -354,16 +363,17 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                 }
             }
             const bool ascii = (high & 0x80u) == 0u;
-            // The line [s, e): its cand bits, in order, until a verdict.
-            int verdict = NO;
-            bool hit = false;
+            // The line [s, e): its cand bits, in order. A rule without an
+            // automaton for the line makes it unsure (and ends it); the
+            // others' runs are queued (or run here when the queue is full).
+            bool open = false, matched = false;
             u32 tried[TRIED];
             u32 ntried = 0;
-            for (u64 w = s >> 5; !hit && (w << 5) < e; ++w) {
+            for (u64 w = s >> 5; !open && (w << 5) < e; ++w) {
                 u32 bits = __ldg(cand + w);
                 if ((w << 5) < s) bits &= 0xffffffffu << (s & 31u);
                 if (((w + 1) << 5) > e) bits &= (e & 31u) ? ((1u << (e & 31u)) - 1u) : 0u;
-                while (bits && !hit) {
+                while (bits && !open) {
                     const u64 p = (w << 5) + (u64)(__ffs(bits) - 1);
                     bits &= bits - 1u;
                     if (p + 3u > e) continue;
@@ -376,14 +386,14 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                     }
                     if (u == NO_SLOT) continue;
                     const u32 kend = __ldg(first + u + 1);
-                    for (u32 k = __ldg(first + u); k < kend && !hit; ++k) {
+                    for (u32 k = __ldg(first + u); k < kend && !open; ++k) {
                         const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
                         if (p + len > e) continue;
                         bool same = true;
                         for (u32 i = 3; i < len && same; ++i) same = at(p + i) == __ldg(bytes + st + i);
                         if (!same) continue;
                         const u32 oend = __ldg(owner_start + k + 1);
-                        for (u32 o = __ldg(owner_start + k); o < oend && !hit; ++o) {
+                        for (u32 o = __ldg(owner_start + k); o < oend && !open; ++o) {
                             const u32 r = __ldg(owners + o);
                             // tried: indexed by unrolled compares, so it stays in registers.
                             bool seen = false;
@@ -397,20 +407,52 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                             ++ntried;
                             if (!may_match(required, r, lane_sig)) continue;
                             const u32 a = 2u * r + (ascii ? 0u : 1u);
-                            if (__ldg(heads + (u64)a * 8u + 4u) == 0u) verdict = UNSURE;
-                            else if (automaton_matches(b, a, at, s, e, lane_first)) verdict = MATCH;
-                            hit = verdict != NO;
+                            if (__ldg(heads + (u64)a * 8u + 4u) == 0u) {
+                                open = true;
+                            } else if (!matched) {
+                                const u64 eo = e - base;
+                                u32 slot = QUEUE;
+                                if (eo < MATCHED && a < (1u << 20)) slot = atomicAdd(queued + warp, 1u);
+                                if (slot < QUEUE) {
+                                    queue[2u * slot] = (u32)(s - base) | a << 12;
+                                    queue[2u * slot + 1u] = (u32)eo;
+                                } else {
+                                    matched = automaton_matches(b, a, at, s, e, lane_first);
+                                }
+                            }
                         }
                     }
                 }
             }
-            if (hit) {
+            if (open || matched) {
                 const u64 off = s - lo;
                 out[off >> 5] |= 1u << (off & 31u);
-                any_unsure = any_unsure || verdict == UNSURE;
+                any_unsure = any_unsure || open;
             }
             s = e + 1;
         }
+        // The queued runs, on every lane; then each lane marks its lines
+        // that one of them matched.
+        __syncwarp();
+        const u32 count = min(queued[warp], QUEUE);
+        for (u32 i = lane; i < count; i += 32u) {
+            const u32 x = queue[2u * i], eo = queue[2u * i + 1u];
+            if (automaton_matches(b, x >> 12, at, base + (x & 0xfffu), base + eo, lane_first)) {
+                queue[2u * i + 1u] = eo | MATCHED;
+            }
+        }
+        __syncwarp();
+        for (u32 i = 0; i < count; ++i) {
+            const u32 off = queue[2u * i] & 0xfffu;
+            if ((queue[2u * i + 1u] & MATCHED) && (off >> 7) == lane) {
+#pragma unroll
+                for (u32 k = 0; k < 4; ++k) {
+                    if (k == ((off & 127u) >> 5)) out[k] |= 1u << (off & 31u);
+                }
+            }
+        }
+        __syncwarp();
+        if (lane == 0) queued[warp] = 0u;
         const u64 w0 = piece * (PIECE_BYTES / 32u) + (u64)lane * 4u;
         u32 cnt = 0u;
 #pragma unroll

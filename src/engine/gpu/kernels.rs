@@ -56,11 +56,14 @@ pub const PAD_BYTES: u64 = 64;
 pub const BLOCK: u32 = 256;
 /// Bytes past its piece (an eighth of a tile) a `confirm` warp stages
 /// (confirm.cu `SPILL`).
-pub const CONFIRM_SPILL: u32 = 512;
+pub const CONFIRM_SPILL: u32 = 256;
+/// Automaton runs a `confirm` warp queues (confirm.cu `QUEUE`).
+pub const CONFIRM_QUEUE: u32 = 64;
 /// Dynamic shared memory of a `confirm` block (confirm.cu `SHARED_BYTES`):
-/// each of its 8 warps' staged bytes, and two columns of 8 words per
-/// thread.
-pub const CONFIRM_SHARED: u32 = TILE_BYTES as u32 + 8 * CONFIRM_SPILL + 2 * 8 * BLOCK * 4;
+/// each of its 8 warps' staged bytes and queue of runs (2 words each), and
+/// two columns of 8 words per thread.
+pub const CONFIRM_SHARED: u32 =
+    TILE_BYTES as u32 + 8 * CONFIRM_SPILL + 8 * CONFIRM_QUEUE * 8 + 2 * 8 * BLOCK * 4;
 /// Longest pattern the Boyer-Moore kernel takes (its tables live in shared
 /// memory: 1 KiB + 5 bytes per pattern byte). Longer patterns go to
 /// `prefix4`, which is exact for any length (it verifies from global memory).
@@ -313,7 +316,10 @@ mod tests {
         assert!(src.contains("#define TILE_WORDS (TILE_BYTES / 32u)"));
         let confirm = include_str!("../../../kernels/confirm.cu");
         assert!(confirm.contains(&format!("#define SPILL {CONFIRM_SPILL}u")));
-        assert!(confirm.contains("#define SHARED_BYTES (8u * STAGED + 2u * 8u * 256u * 4u)"));
+        assert!(confirm.contains(&format!("#define QUEUE {CONFIRM_QUEUE}u")));
+        assert!(confirm.contains(
+            "#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 2u * 8u * 256u * 4u)"
+        ));
         assert!(confirm.contains("#define STAGED (PIECE_BYTES + SPILL)"));
         assert!(confirm.contains("#define PIECE_BYTES (32u * BYTES_PER_THREAD)"));
         assert_eq!(BLOCK, 256);

@@ -6,19 +6,14 @@
 use super::trigrams::{line_mask, may_match, Mask, MASK_WORDS};
 use super::{book_hash, head, key3, RuleBook, HEAD, NO_SLOT, RULE_POSITIONS};
 
-/// What a literal says of its line.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Verdict {
-    No,
-    Match,
-    Unsure,
-}
-
 impl RuleBook {
     /// What the `confirm` kernel marks in `text` given the literal starts
     /// `cand` (ascending, as the `multi` kernel leaves them): the start of
     /// each line holding a literal one of whose rules matches the line or
-    /// is unsure there; and whether any was unsure.
+    /// is unsure there; and whether any was unsure. A line with an unsure
+    /// rule is unsure even when another rule matches it: the kernel queues
+    /// the runs of a line's automata and learns of a match only after its
+    /// lines were walked.
     pub fn confirm(&self, text: &[u8], cand: &[u64]) -> (Vec<u64>, bool) {
         let t = self.terminator;
         let mut out = Vec::new();
@@ -33,26 +28,26 @@ impl RuleBook {
                 ascii: text[s..e].is_ascii(),
                 trigrams: None,
                 tried: Tried::default(),
+                matched: false,
             };
-            let verdict = cand[i..line_end]
+            let open = cand[i..line_end]
                 .iter()
-                .map(|&q| self.verdict_at(text, s, e, q as usize, &mut line))
-                .find(|&v| v != Verdict::No);
-            if let Some(v) = verdict {
+                .any(|&q| self.unsure_at(text, s, e, q as usize, &mut line));
+            if open || line.matched {
                 out.push(s as u64);
-                unsure |= v == Verdict::Unsure;
+                unsure |= open;
             }
             i = line_end.max(i + 1);
         }
         (out, unsure)
     }
 
-    /// What a literal starting at `p` in line `s..e` says of the line: a
-    /// rule owning it, with its required trigrams in the line, matches, or
-    /// has no automaton for it, or neither.
-    fn verdict_at(&self, text: &[u8], s: usize, e: usize, p: usize, line: &mut Line) -> Verdict {
+    /// Whether a rule owning the literal starting at `p` in line `s..e`,
+    /// with its required trigrams in the line, has no automaton for it;
+    /// else runs theirs until one matches (`line.matched`).
+    fn unsure_at(&self, text: &[u8], s: usize, e: usize, p: usize, line: &mut Line) -> bool {
         if p + 3 > e {
-            return Verdict::No;
+            return false;
         }
         let key = key3(&text[p..]);
         let mask = (1u32 << self.slot_log2) - 1;
@@ -60,7 +55,7 @@ impl RuleBook {
         let u = loop {
             let u = self.slots[h as usize];
             if u == NO_SLOT {
-                return Verdict::No;
+                return false;
             }
             if self.keys[u as usize] == key {
                 break u as usize;
@@ -85,14 +80,12 @@ impl RuleBook {
                 }
                 let a = 2 * r as usize + usize::from(!line.ascii);
                 if self.heads[a * HEAD + head::PRESENT] == 0 {
-                    return Verdict::Unsure;
+                    return true;
                 }
-                if self.matches(a, &text[s..e]) {
-                    return Verdict::Match;
-                }
+                line.matched = line.matched || self.matches(a, &text[s..e]);
             }
         }
-        Verdict::No
+        false
     }
 
     /// Whether automaton `a` (present) matches `line`.
@@ -162,6 +155,8 @@ struct Line {
     /// Its trigrams, found when a rule first needs them.
     trigrams: Option<Mask>,
     tried: Tried,
+    /// One of its rules matched it.
+    matched: bool,
 }
 
 /// The rules a line already ran (the kernel's `tried`): the last
