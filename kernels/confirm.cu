@@ -137,6 +137,22 @@ __device__ __forceinline__ u32 book_hash(u32 key, u32 log2)
     return (key * 0x9E3779B1u) >> (32u - log2);
 }
 
+// Automaton a's words and tables (book.rs `head`).
+struct Head {
+    u32 words;
+    const u32* tables;
+    const u32* masks;
+    const u32* exc_map;
+    const unsigned char* class_of;
+};
+
+__device__ __forceinline__ Head head_of(const Book& b, u32 a)
+{
+    const u32* h = b.heads + (u64)a * 8u;
+    return {__ldg(h + 2), b.tables + __ldg(h + 1), b.masks + __ldg(h + 0), b.exc_map + __ldg(h + 3),
+            b.class_of + (u64)a * 256u};
+}
+
 // Automaton a (present, of w <= N words, N <= 4) over the line [s, e):
 // whether it matches (run.rs `matches`). Its word tables are held in
 // registers for the whole line; first_bol is read at the line's start
@@ -145,12 +161,10 @@ template <u32 N>
 __device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
                                const u32* first)
 {
-    const u32* h = b.heads + (u64)a * 8u;
-    const u32 w = __ldg(h + 2);
-    const u32* tb = b.tables + __ldg(h + 1);
-    const u32* mk = b.masks + __ldg(h + 0);
-    const u32* map = b.exc_map + __ldg(h + 3);
-    const unsigned char* cls = b.class_of + (u64)a * 256u;
+    const Head hd = head_of(b, a);
+    const u32 w = hd.words;
+    const u32 *tb = hd.tables, *mk = hd.masks, *map = hd.exc_map;
+    const unsigned char* cls = hd.class_of;
     u32 d[N], nx[N], shift[N], loop[N], any_start[N], last[N], exc[N];
 #pragma unroll
     for (u32 k = 0; k < N; ++k) {
@@ -228,12 +242,10 @@ __device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 
 __device__ bool wide_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
                              const u32* first)
 {
-    const u32* h = b.heads + (u64)a * 8u;
-    const u32 w = __ldg(h + 2);
-    const u32* tb = b.tables + __ldg(h + 1);
-    const u32* mk = b.masks + __ldg(h + 0);
-    const u32* map = b.exc_map + __ldg(h + 3);
-    const unsigned char* cls = b.class_of + (u64)a * 256u;
+    const Head hd = head_of(b, a);
+    const u32 w = hd.words;
+    const u32 *tb = hd.tables, *mk = hd.masks, *map = hd.exc_map;
+    const unsigned char* cls = hd.class_of;
     u32 d[RULE_WORDS], nx[RULE_WORDS];
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) d[k] = 0u;
