@@ -17,6 +17,7 @@ mod finder;
 pub mod fold;
 pub mod glushkov;
 pub mod interval;
+pub mod per_rule;
 pub mod posix_class;
 pub mod read;
 pub mod required;

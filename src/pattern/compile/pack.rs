@@ -49,6 +49,7 @@
 use regex_automata::meta;
 use regex_automata::nfa::thompson::WhichCaptures;
 use regex_syntax::hir::Hir;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::expr::{bytes_regex, parse_confined};
 use super::split;
@@ -59,6 +60,7 @@ use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
+use crate::pattern::per_rule::map_on_all_cores;
 use crate::pattern::required::{required_literals, LITERALS_MAX};
 
 /// Fewest regular expressions compiled as a pack; fewer are joined into
@@ -256,8 +258,12 @@ fn good_union(union: Option<&[Vec<u8>]>) -> bool {
     union.is_some_and(|u| u.iter().map(Vec::len).min().unwrap_or(0) >= 3)
 }
 
-/// Each rule's own regex (for `cpu::RuleSet`), their automata together
-/// within [`PACK_NFA_LIMIT`].
+/// Each rule's own regex (for `cpu::RuleSet`), built on all cores, their
+/// automata together within [`PACK_NFA_LIMIT`]: the first rule past it,
+/// or failing, in order, names the error, as if built one by one. Once
+/// the rules built hold more than the limit the others are not built
+/// (300 rules of `\w{2000}` would take minutes), except where the error
+/// needs them.
 fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
@@ -265,13 +271,29 @@ fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(PACK_NFA_LIMIT))
         .hybrid_cache_capacity(RULE_CACHE);
+    let build = |h: &Hir| {
+        meta::Builder::new()
+            .configure(config.clone())
+            .build_from_hir(h)
+            .map_err(|e| too_large(e, hirs.len()))
+    };
+    let held = AtomicUsize::new(0);
+    let built = map_on_all_cores(hirs, |h| {
+        if held.load(Ordering::Relaxed) > PACK_NFA_LIMIT {
+            return None;
+        }
+        let re = build(h);
+        if let Ok(re) = &re {
+            held.fetch_add(re.memory_usage(), Ordering::Relaxed);
+        }
+        Some(re)
+    });
     let mut total = 0;
-    hirs.iter()
-        .map(|h| {
-            let re = meta::Builder::new()
-                .configure(config.clone())
-                .build_from_hir(h)
-                .map_err(|e| too_large(e, hirs.len()))?;
+    built
+        .into_iter()
+        .zip(hirs)
+        .map(|(re, h)| {
+            let re = re.unwrap_or_else(|| build(h))?;
             total += re.memory_usage();
             match total > PACK_NFA_LIMIT {
                 true => Err(too_large_message(hirs.len())),

@@ -175,23 +175,7 @@ fn automata(rules: &[String], cfg: &Config) -> Vec<Built> {
             Err(why) => (Err(why.clone()), Err(why.clone()), [0; MASK_WORDS]),
         }
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per = rules.len().div_ceil(threads).max(64);
-    std::thread::scope(|s| {
-        let parts: Vec<_> = rules
-            .chunks(per)
-            .map(|part| s.spawn(move || part.iter().map(one).collect::<Vec<_>>()))
-            .collect();
-        parts
-            .into_iter()
-            .zip(rules.chunks(per))
-            .flat_map(|(h, part)| {
-                // A thread that panicked (it cannot: no unwrap inside)
-                // leaves its rules built here.
-                h.join().unwrap_or_else(|_| part.iter().map(one).collect())
-            })
-            .collect()
-    })
+    crate::pattern::per_rule::map_on_all_cores(rules, one)
 }
 
 impl RuleBook {
