@@ -54,7 +54,10 @@
 // (rare) run from memory, so the kernel keeps enough warps resident to
 // hide the remaining loads. Before a rule's automaton walks the line, its
 // required trigrams are tested against the line's (found in the walk to
-// the line's end): most candidate rules stop there.
+// the line's end): most candidate rules stop there. The runs left are
+// queued and shared out over the warp's lanes once its lines are walked
+// (a lane's own line rarely needs one, so run in place they left most
+// lanes idle: ncu counted 3.2 of 32 active, 5.5 with the queue).
 
 #include "common.cuh"
 
@@ -77,10 +80,6 @@
 // lane's column of byte_starts, then of its line's trigram mask (8 words
 // of 256 lanes each).
 #define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 2u * 8u * 256u * 4u)
-// A line's verdict.
-#define NO 0
-#define MATCH 1
-#define UNSURE 2
 
 struct Book {
     const u32* heads;
