@@ -96,8 +96,7 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     up(&dev.stream, &mut t.unsure, &[0u32])?;
     // The kernel adds each warp's marks to its tile's count.
     let counts = ptr(dev.counts.get("confirm")?, &dev.stream);
-    let count_bytes = usize::try_from(tiles * 4)
-        .map_err(|_| GpuError::Cuda("text too large for this platform".into()))?;
+    let count_bytes = words / TILE_WORDS as usize * std::mem::size_of::<u32>();
     // SAFETY: counts holds a u32 per tile of the resident text
     // (reserve(n)), so `tiles` words from its start.
     unsafe { result::memset_d8_async(counts, 0, count_bytes, dev.stream.cu_stream()) }

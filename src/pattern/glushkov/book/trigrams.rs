@@ -33,9 +33,9 @@ pub fn bit(t: u32) -> u32 {
 }
 
 /// Every trigram's bit in `bytes`, already folded, into `m`.
-fn add_trigrams(bytes: &[u8], m: &mut Mask) {
+fn add_trigrams(bytes: impl IntoIterator<Item = u8>, m: &mut Mask) {
     let mut t = 0u32;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, b) in bytes.into_iter().enumerate() {
         t = t << 8 | u32::from(b);
         if i >= 2 {
             let h = bit(t);
@@ -44,11 +44,11 @@ fn add_trigrams(bytes: &[u8], m: &mut Mask) {
     }
 }
 
-/// The trigrams of `line` (confirm.cu's `line_mask`).
+/// The trigrams of `line` (as confirm.cu finds them in its walk to the
+/// line's end).
 pub fn line_mask(line: &[u8]) -> Mask {
     let mut m = [0; MASK_WORDS];
-    let folded: Vec<u8> = line.iter().map(u8::to_ascii_lowercase).collect();
-    add_trigrams(&folded, &mut m);
+    add_trigrams(line.iter().map(u8::to_ascii_lowercase), &mut m);
     m
 }
 
@@ -84,13 +84,13 @@ pub fn required(h: &Hir) -> Mask {
                     run.extend_from_slice(&s);
                     continue;
                 }
-                add_trigrams(&run, &mut m);
+                add_trigrams(run.iter().copied(), &mut m);
                 run.clear();
                 for (a, r) in m.iter_mut().zip(required(x)) {
                     *a |= r;
                 }
             }
-            add_trigrams(&run, &mut m);
+            add_trigrams(run.iter().copied(), &mut m);
         }
         _ => {}
     }
