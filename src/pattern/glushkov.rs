@@ -89,7 +89,13 @@ pub struct Automaton {
 /// confirmation) and builds their automaton. `Err`: why the GPU cannot
 /// take the pack.
 pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
-    let mut a = build(&parse_rules(rules, cfg)?, cfg.terminator)?;
+    for_hirs(&parse_rules(rules, cfg)?, cfg)
+}
+
+/// [`for_rules`] of rules already parsed (as [`parse_rules`] or a pack's
+/// compile parses them).
+pub fn for_hirs(rules: &[Hir], cfg: &Config) -> Result<Automaton, String> {
+    let mut a = build(rules, cfg.terminator)?;
     if cfg.word && !cfg.line {
         a.exact = false;
     }
@@ -164,8 +170,11 @@ pub fn build_within(
     // Per-byte masks, then byte classes of equal masks.
     let mut per_byte = vec![0u32; 256 * words];
     for (q, set) in p.bytes.iter().enumerate() {
-        for b in 0..256usize {
-            if set[b >> 6] >> (b & 63) & 1 == 1 {
+        for (w, &bits) in set.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let b = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
                 per_byte[b * words + q / 32] |= 1 << (q % 32);
             }
         }

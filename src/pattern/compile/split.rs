@@ -31,6 +31,7 @@ use super::SplitPlan;
 use crate::config::{Config, EngineChoice};
 use crate::pattern::glushkov;
 use crate::pattern::glushkov::book::RuleBook;
+use crate::pattern::per_rule::map_on_all_cores;
 use crate::pattern::required::{required_literals_avoiding, required_literals_within};
 use regex_syntax::hir::Hir;
 use std::collections::{HashMap, HashSet};
@@ -64,7 +65,18 @@ pub fn good(lits: &[Vec<u8>]) -> bool {
         && lits.iter().all(|l| l.len() >= RULE_LITERAL_MIN)
 }
 
-/// Each rule's literals for the split: its required literals (`each[r]`)
+/// One rule's literals for the split before any is found shared (see
+/// [`gpu_literals`]; `lits`: its required literals).
+pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
+    match lits {
+        Some(l) if good(l) => Some(l.to_vec()),
+        _ => required_literals_within(h, RULE_LITERALS_MAX)
+            .map(|r| r.literals)
+            .filter(|l| good(l)),
+    }
+}
+
+/// Each rule's literals for the split: its required literals
 /// when they make it a literal rule, else the best set of at most
 /// [`RULE_LITERALS_MAX`] (a rule whose prefixes are many may have one good
 /// inner literal), else `None`.
@@ -75,17 +87,13 @@ pub fn good(lits: &[Vec<u8>]) -> bool {
 /// one: of 10,000 generated rules, 256 began `out of memory allocating
 /// [0-9]+`, and each such line ran all 256, where the suffix ` bytes in
 /// NAME` is the rule's own.
-pub fn gpu_literals(hirs: &[Hir], each: &[Option<Vec<Vec<u8>>>]) -> Vec<Option<Vec<Vec<u8>>>> {
-    let mut chosen: Vec<Option<Vec<Vec<u8>>>> = hirs
-        .iter()
-        .zip(each)
-        .map(|(h, lits)| match lits.as_deref() {
-            Some(l) if good(l) => Some(l.to_vec()),
-            _ => required_literals_within(h, RULE_LITERALS_MAX)
-                .map(|r| r.literals)
-                .filter(|l| good(l)),
-        })
-        .collect();
+///
+/// `chosen`: each rule's [`first_choice`], which the pack's compile finds
+/// on all cores.
+pub fn gpu_literals(
+    hirs: &[Hir],
+    mut chosen: Vec<Option<Vec<Vec<u8>>>>,
+) -> Vec<Option<Vec<Vec<u8>>>> {
     // A few rounds: a rule's next best set may be shared too (`out of
     // memory allocating [0-9]` by the digits, then `out of memory
     // allocating ` without them).
@@ -105,16 +113,21 @@ pub fn gpu_literals(hirs: &[Hir], each: &[Option<Vec<Vec<u8>>>]) -> Vec<Option<V
             break;
         }
         shared.extend(more);
-        for (h, c) in hirs.iter().zip(chosen.iter_mut()) {
-            if c.as_ref()
-                .is_some_and(|l| l.iter().any(|x| shared.contains(x)))
-            {
-                let other = required_literals_avoiding(h, RULE_LITERALS_MAX, &shared)
-                    .map(|r| r.literals)
-                    .filter(|l| good(l) && !l.iter().any(|x| shared.contains(x)));
-                if other.is_some() {
-                    *c = other;
-                }
+        let sharing: Vec<usize> = (0..hirs.len())
+            .filter(|&r| {
+                chosen[r]
+                    .as_ref()
+                    .is_some_and(|l| l.iter().any(|x| shared.contains(x)))
+            })
+            .collect();
+        let others = map_on_all_cores(&sharing, |&r| {
+            required_literals_avoiding(&hirs[r], RULE_LITERALS_MAX, &shared)
+                .map(|r| r.literals)
+                .filter(|l| good(l) && !l.iter().any(|x| shared.contains(x)))
+        });
+        for (r, other) in sharing.into_iter().zip(others) {
+            if other.is_some() {
+                chosen[r] = other;
             }
         }
     }
@@ -157,12 +170,13 @@ pub fn halves(each: &[Option<Vec<Vec<u8>>>]) -> Halves {
     h
 }
 
-/// The GPU plan of a pack whose rules split into `h` (`alternatives`: the
-/// rules in the `regex` crate's syntax), and what `--debug` says of it;
-/// `fallback` is the plan without the split. `None` plan: the CPU only.
+/// The GPU plan of a pack whose rules split into `h` (`hirs`: the rules
+/// as the pack parsed them, `-x` and `-w` included), and what `--debug`
+/// says of it; `fallback` is the plan without the split. `None` plan: the
+/// CPU only.
 pub fn plan(
     h: &Halves,
-    alternatives: &[String],
+    hirs: &[Hir],
     cfg: &Config,
     fallback: Option<GpuPlan>,
 ) -> (Option<GpuPlan>, String) {
@@ -179,7 +193,7 @@ pub fn plan(
         if cfg.engine != EngineChoice::Gpu {
             return (fallback, String::new());
         }
-        return match glushkov::for_rules(alternatives, cfg) {
+        return match glushkov::for_hirs(hirs, cfg) {
             Ok(a) => {
                 let d = format!(", {} for the GPU", a.describe());
                 (Some(GpuPlan::Automaton(Box::new(a))), d)
@@ -187,11 +201,7 @@ pub fn plan(
             Err(why) => (fallback, format!(", no GPU automaton: {why}")),
         };
     }
-    let literal_rules: Vec<String> = h
-        .literal_rules
-        .iter()
-        .map(|&r| alternatives[r].clone())
-        .collect();
+    let literal_rules: Vec<Hir> = h.literal_rules.iter().map(|&r| hirs[r].clone()).collect();
     let book = RuleBook::build(&literal_rules, &h.literals, &h.owners, cfg);
     let head = format!(
         ", GPU split: {} rule(s) by {} literal(s) on the multi kernel, {}",
@@ -216,12 +226,8 @@ pub fn plan(
     if h.automaton_rules.is_empty() {
         return (Some(split(None)), format!("{head}, none on the automaton"));
     }
-    let rest: Vec<String> = h
-        .automaton_rules
-        .iter()
-        .map(|&r| alternatives[r].clone())
-        .collect();
-    match glushkov::for_rules(&rest, cfg) {
+    let rest: Vec<Hir> = h.automaton_rules.iter().map(|&r| hirs[r].clone()).collect();
+    match glushkov::for_hirs(&rest, cfg) {
         Ok(a) => {
             let d = format!(
                 "{head}, rule(s) {} on the {}",
@@ -273,7 +279,8 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         let each = vec![lits(&["error: "]), None, lits(&["FAILED"])];
-        let (p, d) = plan(&halves(&each), &alts, &cfg, None);
+        let parsed = |a: &[String], cfg: &Config| glushkov::parse_rules(a, cfg).unwrap();
+        let (p, d) = plan(&halves(&each), &parsed(&alts, &cfg), &cfg, None);
         match p {
             Some(GpuPlan::Split(s)) => {
                 assert_eq!(s.literal_rules, 2);
@@ -286,14 +293,14 @@ mod tests {
         assert!(d.contains("rule(s) 2 on the automaton of 1 rule(s)"), "{d}");
         // Every rule has a literal: the literals alone.
         let each = vec![lits(&["error: "]), lits(&["FAILED"])];
-        let (p, _) = plan(&halves(&each), &alts[..2], &cfg, None);
+        let (p, _) = plan(&halves(&each), &parsed(&alts[..2], &cfg), &cfg, None);
         assert!(
             matches!(p, Some(GpuPlan::Split(ref s)) if s.automaton.is_none() && s.literals.len() == 2)
         );
         // The automaton refuses its rule: the fallback stays.
         let alts2 = vec!["error: ".to_string(), "[ab]{200}".to_string()];
         let each = vec![lits(&["error: "]), lits(&["aa"])];
-        let (p, d) = plan(&halves(&each), &alts2, &cfg, None);
+        let (p, d) = plan(&halves(&each), &parsed(&alts2, &cfg), &cfg, None);
         assert!(p.is_none());
         assert!(
             d.contains("no GPU split: the automaton refuses rule(s) 2"),
@@ -301,7 +308,7 @@ mod tests {
         );
         // No literal rule under auto: the fallback.
         let auto = Config::from_args(&["-E", "x"]);
-        let (p, d) = plan(&halves(&[None]), &alts[1..2], &auto, None);
+        let (p, d) = plan(&halves(&[None]), &parsed(&alts[1..2], &auto), &auto, None);
         assert!(p.is_none() && d.is_empty());
     }
 }

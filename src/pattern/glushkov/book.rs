@@ -34,7 +34,7 @@ use super::{build_within, Automaton};
 use crate::config::Config;
 use regex_syntax::hir::Hir;
 use std::sync::atomic::{AtomicU64, Ordering};
-use trigrams::{Mask, MASK_WORDS};
+use trigrams::Mask;
 
 mod ascii;
 mod run;
@@ -158,33 +158,27 @@ type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
 
 /// Each rule's automata and trigrams, built on all cores (10,000 rules:
 /// 0.66 s on one core of the dev VM, most of the GPU plan's compile).
-fn automata(rules: &[String], cfg: &Config) -> Vec<Built> {
-    let one = |rule: &String| {
-        let hir = super::parse_rules(std::slice::from_ref(rule), cfg)
-            .and_then(|h| h.into_iter().next().ok_or_else(|| "no expression".into()));
-        match &hir {
-            Ok(h) => {
-                let small = ascii_only(h);
-                let full = automaton(h, cfg.terminator);
-                let ascii = match (&small == h, &full) {
-                    (true, Ok(a)) => Ok(a.clone()),
-                    _ => automaton(&small, cfg.terminator),
-                };
-                (ascii, full, trigrams::required(h))
-            }
-            Err(why) => (Err(why.clone()), Err(why.clone()), [0; MASK_WORDS]),
-        }
+fn automata(rules: &[Hir], t: u8) -> Vec<Built> {
+    let one = |h: &Hir| {
+        let small = ascii_only(h);
+        let full = automaton(h, t);
+        let ascii = match (&small == h, &full) {
+            (true, Ok(a)) => Ok(a.clone()),
+            _ => automaton(&small, t),
+        };
+        (ascii, full, trigrams::required(h))
     };
     crate::pattern::per_rule::map_on_all_cores(rules, one)
 }
 
 impl RuleBook {
-    /// The book of `rules` (the split pack's literal rules, as typed) whose
+    /// The book of `rules` (the split pack's literal rules, as the pack
+    /// parsed them) whose
     /// literals are `literals` (each at least 3 bytes), literal `k` owned
     /// by rules `owners[k]` (indices into `rules`). `None` when no rule
     /// has an automaton (the book would confirm nothing).
     pub fn build(
-        rules: &[String],
+        rules: &[Hir],
         literals: &[Vec<u8>],
         owners: &[Vec<u32>],
         cfg: &Config,
@@ -221,7 +215,7 @@ impl RuleBook {
             owners: Vec::new(),
             required: Vec::new(),
         };
-        let built = automata(rules, cfg);
+        let built = automata(rules, cfg.terminator);
         for (r, (ascii, full, required)) in built.iter().enumerate() {
             b.required.extend_from_slice(required);
             match (&ascii, &full) {

@@ -13,19 +13,15 @@
 //! matches: the automaton is then a candidate filter, not exact
 //! (`Positions::exact`), and the CPU's confirmation decides.
 //!
-//! Unicode classes become UTF-8 byte sequences (`Utf8Sequences`) in a
-//! prefix trie, then hash-consed bottom up: sibling ranges that lead to
-//! the same followers become one position (their union), and a position
-//! is shared wherever the same (bytes, followers) recurs. Both are exact:
-//! what may follow a position is all that defines it.
+//! Unicode classes become UTF-8 byte sequences, hash-consed (`unicode`).
 //!
-//! One file of about 460 lines: the builder is one recursion over the HIR's
+//! One file of about 420 lines: the builder is one recursion over the HIR's
 //! kinds, and every case of it relies on the combos algebra above; apart,
 //! neither half can be read alone.
 
-use regex_syntax::hir::{Class, ClassBytes, ClassUnicode, Hir, HirKind, Look};
-use regex_syntax::utf8::Utf8Sequences;
-use std::collections::HashMap;
+mod unicode;
+
+use regex_syntax::hir::{Class, ClassBytes, Hir, HirKind, Look};
 
 /// The largest repetition count a pack's automaton unrolls (`x{m,n}` with
 /// m or n above it is refused: the CPU searches it). One rule's own
@@ -382,88 +378,4 @@ impl Builder {
         }
         self.single(set)
     }
-
-    /// A Unicode class as UTF-8 sequences: a prefix trie of byte ranges,
-    /// then hash-consed bottom up (see the module doc).
-    fn unicode_class(&mut self, c: &ClassUnicode) -> Result<Info, String> {
-        let mut trie = vec![Node::default()];
-        for r in c.ranges() {
-            for seq in Utf8Sequences::new(r.start(), r.end()) {
-                let mut at = 0;
-                for br in seq.as_slice() {
-                    let key = (br.start, br.end);
-                    at = match trie[at].children.iter().find(|(k, _)| *k == key) {
-                        Some(&(_, next)) => next,
-                        None => {
-                            trie.push(Node::default());
-                            let next = trie.len() - 1;
-                            trie[at].children.push((key, next));
-                            next
-                        }
-                    };
-                }
-            }
-        }
-        let mut interned = HashMap::new();
-        let mut last = Vec::new();
-        let first = self.cons(&trie, 0, &mut interned, &mut last)?;
-        if first.is_empty() {
-            return Ok(Info::fail());
-        }
-        Ok(Info {
-            nullable: 0,
-            first: first.into_iter().map(|p| (p, FREE)).collect(),
-            last,
-        })
-    }
-
-    /// The positions that may hold the next byte below trie node `at`:
-    /// children leading to equal position lists are merged into one
-    /// position (union of their ranges), and equal (bytes, followers)
-    /// positions are shared.
-    fn cons(
-        &mut self,
-        trie: &[Node],
-        at: usize,
-        interned: &mut HashMap<(ByteSet, Vec<u32>), u32>,
-        last: &mut Vec<(u32, Combos)>,
-    ) -> Result<Vec<u32>, String> {
-        let mut groups: Vec<(Vec<u32>, ByteSet)> = Vec::new();
-        for &((lo, hi), child) in &trie[at].children {
-            let follow = self.cons(trie, child, interned, last)?;
-            let set = range_set(lo, hi);
-            match groups.iter_mut().find(|(f, _)| *f == follow) {
-                Some((_, s)) => union(s, &set),
-                None => groups.push((follow, set)),
-            }
-        }
-        let mut out = Vec::new();
-        for (follow, set) in groups {
-            let key = (set, follow);
-            let p = match interned.get(&key) {
-                Some(&p) => p,
-                None => {
-                    let p = self.pos(set)?;
-                    if key.1.is_empty() {
-                        last.push((p, FREE));
-                    }
-                    for &q in &key.1 {
-                        self.out.edges.push((p, q));
-                    }
-                    interned.insert(key, p);
-                    p
-                }
-            };
-            out.push(p);
-        }
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
-    }
-}
-
-/// A node of the UTF-8 prefix trie: its (range, child) edges.
-#[derive(Default)]
-struct Node {
-    children: Vec<((u8, u8), usize)>,
 }

@@ -81,7 +81,9 @@ fn book(rules: &[String], lit: &[usize], args: &[&str]) -> RuleBook {
             owners.push(own.clone());
         }
     }
-    RuleBook::build(rules, &literals, &owners, &cfg(args)).unwrap()
+    let cfg = cfg(args);
+    let hirs = super::super::parse_rules(rules, &cfg).unwrap();
+    RuleBook::build(&hirs, &literals, &owners, &cfg).unwrap()
 }
 
 #[test]
