@@ -84,21 +84,17 @@ impl<'r> Flow<'_, 'r> {
     /// its lines may straddle them). A file that starts with a UTF-8
     /// byte-order mark is tallied from after it, as the CPU engine searches
     /// it: a match starting inside the mark lies outside every file's
-    /// range and counts nowhere, and lines start where the CPU's do (a
-    /// file whose mark says UTF-16 is decoded: `search_entry` leaves it to
-    /// the CPU).
+    /// range and counts nowhere, and lines start where the CPU's do, but
+    /// for a rule pack's first line, which holds the mark here and which
+    /// `bom_line` judges again (a file whose mark says UTF-16 is decoded:
+    /// `search_entry` leaves it to the CPU).
     fn tally_of(&self, plan: &Plan, text: &[u8]) -> Option<Tally> {
         let mode = self.search.tally?;
         if !plan.pieces.iter().all(|p| p.whole()) {
             return None;
         }
         let range = |p: &pack::Piece| {
-            let file = &text[p.chunk_off..p.chunk_off + p.len];
-            let head = &file[..file.len().min(BOM_PROBE)];
-            let skip = match self.search.encoding.for_file(head) {
-                FilePlan::Raw { skip } => skip,
-                FilePlan::Decode { .. } => 0,
-            };
+            let skip = self.skip_of(&text[p.chunk_off..p.chunk_off + p.len]);
             ((p.chunk_off + skip) as u64, (p.chunk_off + p.len) as u64)
         };
         let (starts, ends) = plan.pieces.iter().map(range).unzip();
@@ -110,6 +106,19 @@ impl<'r> Flow<'_, 'r> {
             select: mode.select,
             total: mode.total,
         })
+    }
+
+    /// The bytes of a UTF-8 byte-order mark that `file` (a file's first
+    /// bytes) starts with, as the CPU engine skips them.
+    fn skip_of(&self, file: &[u8]) -> usize {
+        match self
+            .search
+            .encoding
+            .for_file(&file[..file.len().min(BOM_PROBE)])
+        {
+            FilePlan::Raw { skip } => skip,
+            FilePlan::Decode { .. } => 0,
+        }
     }
 
     /// Per piece, for a kind that reports lines (`Target::cuts_at_lines`):
@@ -149,7 +158,10 @@ impl<'r> Flow<'_, 'r> {
                 }
                 let bytes = &text[p.chunk_off..p.chunk_off + p.len];
                 let lo = match p.file_off {
-                    0 => 0,
+                    // The line holding a UTF-8 byte-order mark is judged
+                    // after it, on the CPU (`bom_line`): its mark here
+                    // must not settle the file (`Board::post`).
+                    0 => usize::from(self.skip_of(bytes) > 0),
                     _ => memchr::memchr(t, bytes).map_or(usize::MAX, |i| i + 1),
                 };
                 let hi = match p.last {

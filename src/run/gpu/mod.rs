@@ -30,6 +30,7 @@
 //! workers, which print each file through the CPU engine's code.
 
 mod board;
+mod bom_line;
 mod choose;
 mod flow;
 mod lane;
@@ -280,9 +281,8 @@ fn search_entry(
     // CPU; after a UTF-8 byte-order mark the tally started after it
     // (`Flow::tally_of`) and the offsets are shifted (`FileOffsets`).
     let head = &bytes[..bytes.len().min(BOM_PROBE)];
-    // The automaton's lines start at the file's start, before the mark.
     let skip = match shared.compiled.encoding.for_file(head) {
-        FilePlan::Raw { skip } if skip == 0 || !target.cuts_at_lines() => skip,
+        FilePlan::Raw { skip } => skip,
         _ => {
             fell(Fallback::ByteOrderMark, size);
             return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
@@ -292,21 +292,18 @@ fn search_entry(
         fell(why, size);
         return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
     }
+    // A rule pack's first line after the mark is the CPU's (`bom_line`).
+    let first = (skip > 0 && target.cuts_at_lines())
+        .then(|| bom_line::first_line_matches(shared, bytes, skip));
     if let Some(c) = entry.count {
+        let matching = u64::from(c.lines) + u64::from(first == Some(true));
         // -v: the lines without a selecting match.
         let lines = match shared.cfg.invert {
-            true => c.total.saturating_sub(c.lines),
-            false => c.lines,
+            true => u64::from(c.total).saturating_sub(matching),
+            false => matching,
         };
         let searched = size - skip as u64;
-        return one::tallied(
-            shared,
-            input,
-            searched,
-            lines.into(),
-            c.matches.into(),
-            stream,
-        );
+        return one::tallied(shared, input, searched, lines, c.matches.into(), stream);
     }
     // Exact line marks of a file cut across chunks (not tallied): each is
     // a selected line (`Lane::whole_lines` kept only lines judged whole).
@@ -315,9 +312,12 @@ fn search_entry(
         Some(Fallback::CutChunk | Fallback::LongLine)
     );
     if cut && target.exact_lines() && setup::counts_lines(shared) {
-        let marked = entry.offsets.len() as u64;
+        let mut marked = entry.offsets.len() as u64;
+        if let Some(first) = first {
+            marked = marked - u64::from(entry.offsets.first() == Some(&0)) + u64::from(first);
+        }
         let lines = match shared.cfg.invert {
-            true => line_count(bytes, shared.cfg.terminator).saturating_sub(marked),
+            true => line_count(&bytes[skip..], shared.cfg.terminator).saturating_sub(marked),
             false => marked,
         };
         return one::tallied(shared, input, size, lines, 0, stream);
@@ -325,8 +325,16 @@ fn search_entry(
     if let Some(why) = entry.untallied {
         fell(why, size);
     }
+    let candidates;
+    let (offsets, exact) = match first {
+        Some(_) => {
+            candidates = bom_line::with_first_line(&entry.offsets);
+            (&candidates[..], false)
+        }
+        None => (&entry.offsets[..], exact),
+    };
     let matcher = FileOffsets {
-        offsets: &entry.offsets,
+        offsets,
         target,
         exact,
         skip,
