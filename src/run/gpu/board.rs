@@ -109,6 +109,8 @@ pub struct Board<'a, 'r> {
     yield_when_ready: bool,
     /// Milliseconds from `started` to the GPU being ready, plus 1 (0: not).
     ready_ms: AtomicU64,
+    /// Bytes of the files the CPU engine has finished (auto's pace).
+    cpu_searched: AtomicU64,
     started: Instant,
     /// The packer has finished claiming (or gave up).
     ended: AtomicBool,
@@ -139,6 +141,7 @@ impl<'a, 'r> Board<'a, 'r> {
             gpu_only,
             yield_when_ready,
             ready_ms: AtomicU64::new(0),
+            cpu_searched: AtomicU64::new(0),
             started: Instant::now(),
             ended: AtomicBool::new(false),
             failed: AtomicBool::new(false),
@@ -221,6 +224,16 @@ impl<'a, 'r> Board<'a, 'r> {
         if claimed.is_ok() {
             self.notify();
         }
+    }
+
+    /// The CPU engine finished a file it took, of `bytes`.
+    pub fn cpu_finished(&self, bytes: u64) {
+        self.cpu_searched.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Bytes of the files the CPU engine has finished so far.
+    pub fn cpu_searched(&self) -> u64 {
+        self.cpu_searched.load(Ordering::Relaxed)
     }
 
     /// Some searcher has item `i` already.

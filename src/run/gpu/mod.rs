@@ -192,7 +192,11 @@ pub fn search(
     let flow = Flow::new(items, sizes, search, shape, &stages);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.board.take(i) {
-            Take::Cpu => one::search_input(shared, input, None, cpu, 0, stream),
+            Take::Cpu => {
+                let r = one::search_input(shared, input, None, cpu, 0, stream);
+                flow.board.cpu_finished(flow.size_of(i).unwrap_or(0));
+                r
+            }
             Take::Gone => Ok(FileResult::default()),
             Take::Gpu(entry) => {
                 let t = std::time::Instant::now();
