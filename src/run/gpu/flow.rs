@@ -51,16 +51,20 @@ use std::time::Instant;
 /// meanwhile is searched as soon as the GPU is.
 const EARLY_MIN_RINGS: u64 = 4;
 
-/// ... or this many bytes of files when the GPU marks exactly the selected
-/// lines of a rule pack (`Target::exact_lines`): the CPU engine's pace is
-/// then far below the GPU's (2 GiB of CI logs, H100 host, 16 threads, `-c`:
-/// 100 / 1,000 / 10,000 rules, CPU engine 1.1 / 3.0 / 8.0 s, GPU 0.6 / 1.6
-/// / 6.8 s), and auto with the CPU taking files while CUDA started took
-/// the CPU's time (1.2 / 3.1 / 8.1 s: the CPU had taken 52 of 64 files).
-/// From it the CPU also waits for CUDA (`Flow::new`): 16 GiB, 1,000
-/// rules, auto 4.97 s against 11.8-17.2 s before, `--engine gpu` 5.04 s.
-/// Below it not measured: the CPU shares the files as before.
-const EARLY_RULE_PACK_BYTES: u64 = 256 << 20;
+/// ... or this many bytes of files when the GPU is far ahead of the CPU
+/// engine (`Search::far_ahead`). A rule pack's exact lines: 2 GiB of CI
+/// logs, H100 host, 16 threads, `-c`: 100 / 1,000 / 10,000 rules, CPU
+/// engine 1.1 / 3.0 / 8.0 s, GPU 0.6 / 1.6 / 6.8 s, and auto with the CPU
+/// taking files while CUDA started took the CPU's time (1.2 / 3.1 / 8.1 s:
+/// the CPU had taken 52 of 64 files). From it the CPU also waits for CUDA
+/// (`Flow::new`): 16 GiB, 1,000 rules, auto 4.97 s against 11.8-17.2 s
+/// before, `--engine gpu` 5.04 s. A regex of 100 rules (567 required
+/// literals), 2 GiB in 64 files: CPU engine 1.33-1.42 s, GPU 0.64-0.82 s,
+/// auto 1.33-1.47 s with the CPU taking files (16 threads on 16 cores
+/// starved CUDA's start: the GPU was never ready; with 15 threads it was
+/// after 0.29 s, and auto took 1.28 s). Below it not measured: the CPU
+/// shares the files as before.
+const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
 
 /// Sizes and policies of one run.
 #[derive(Clone, Copy, Debug)]
@@ -94,6 +98,9 @@ pub struct Search<'a> {
     pub encoding: EncodingPlan,
     /// `--decompress`, with the threads that may decompress one file.
     pub decompress: Option<usize>,
+    /// The GPU is known far ahead of the CPU engine here
+    /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA.
+    pub far_ahead: bool,
 }
 
 /// The state shared by the packer, readers, lanes and workers.
@@ -157,7 +164,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         // fails, the board fails and the CPU takes every file.
         let bytes: u64 = sizes.iter().flatten().sum();
         let cpu_waits =
-            shape.yield_when_ready && search.target.exact_lines() && bytes >= EARLY_RULE_PACK_BYTES;
+            shape.yield_when_ready && search.far_ahead && bytes >= EARLY_GPU_AHEAD_BYTES;
         let board = Board::new(
             items.len(),
             shape.gpu_only || cpu_waits,
@@ -215,7 +222,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         let bytes: u64 = self.sizes.iter().flatten().sum();
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
         let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes)
-            || (self.search.target.exact_lines() && bytes >= EARLY_RULE_PACK_BYTES);
+            || (self.search.far_ahead && bytes >= EARLY_GPU_AHEAD_BYTES);
         let early = self.shape.gpu_only || (self.shape.yield_when_ready && many);
         let mut ready = None;
         if early {

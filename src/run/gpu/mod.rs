@@ -188,6 +188,7 @@ pub fn search(
         tally,
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
+        far_ahead: setup::gpu_far_ahead(shared, &target),
     };
     let flow = Flow::new(items, sizes, search, shape, &stages);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {

@@ -4,6 +4,7 @@
 //! (`backread_scheme`), and the sizes of chunks, ring and lanes (`shape`).
 //! Each is decided once per run, before the first chunk.
 
+use super::choose::AUTO_REGEX_MIN_LITERALS;
 use super::flow::Shape;
 use super::searcher::Target;
 use crate::config::{BinaryMode, Config, Mode};
@@ -11,6 +12,7 @@ use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
 use crate::engine::gpu::{MatchCount, Select};
 use crate::knobs;
+use crate::pattern::compile::GpuPlan;
 use crate::pattern::Compiled;
 use crate::run::Shared;
 use crate::search::prefilter_selects;
@@ -28,6 +30,20 @@ const MAX_RING_CHUNKS: usize = 64;
 const LANES: usize = 4;
 /// Device memory per lane, in chunks: text, bitmap (1/8), offsets (1/4).
 const LANE_CHUNKS: f64 = 1.5;
+
+/// Whether the GPU is known far ahead of the CPU engine on this search, so
+/// that under auto the CPU waits for CUDA on large inputs
+/// (`flow::EARLY_GPU_AHEAD_BYTES`, where the measurements are): a rule
+/// pack's exact lines, or a regex every match of which holds one of
+/// `AUTO_REGEX_MIN_LITERALS` literals or more (the CPU engine runs the
+/// regex over every byte; the GPU finds the candidate lines).
+pub fn gpu_far_ahead(shared: &Shared, target: &Target) -> bool {
+    let many_required = match &shared.compiled.gpu {
+        Some(GpuPlan::Required(set)) => set.len() >= AUTO_REGEX_MIN_LITERALS,
+        _ => false,
+    };
+    target.exact_lines() || (many_required && !shared.cfg.ignore_case)
+}
 
 /// The pipeline's sizes for `need` bytes of files (with separators): a
 /// small search gets a small ring (allocating and pinning 1 GiB costs
