@@ -379,3 +379,24 @@ fn word_literal_set_through_teddy_still_confirms_words() {
     let pats = [b"ab".to_vec(), b"cd".to_vec()];
     assert_eq!(engine_lines(b"xab\nab\ncdx\n", &pats, &cfg), vec![2]);
 }
+
+/// A word set past Teddy's 64 literals finds its lines by a lazy DFA that
+/// checks the bytes around each word (`LiteralLines::words`): a word
+/// inside a longer word selects nothing, a word beside a non-ASCII letter
+/// nothing, beside a non-ASCII mark that is no letter (`·`) its line, as
+/// the word matcher decides; `-z` ends lines at NUL.
+#[test]
+fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
+    let mut pats: Vec<Vec<u8>> = (0..100).map(|i| format!("w{i}x").into_bytes()).collect();
+    pats.push(b"the".to_vec());
+    let text = "there\nthe end\nxthe\néthe\n·the·\nw7x_\n(w42x)\nbathe\nthe\n";
+    let cfg = config(&["-w", "-F", "-e", "unused"]);
+    assert!(compile(&pats, &cfg)
+        .unwrap()
+        .description
+        .contains("-w lines by a lazy DFA"));
+    assert_eq!(engine_lines(text.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
+    let cfg = config(&["-z", "-w", "-F", "-e", "unused"]);
+    let zed = text.replace('\n', "\0");
+    assert_eq!(engine_lines(zed.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
+}

@@ -106,6 +106,7 @@ pub(super) fn compile_literal_set(
         cfg.terminator,
         words.min(lits.len()),
         cfg.lines_only(),
+        cfg.word && !cfg.line,
     )?;
     let mut prefilter = exact;
     let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
@@ -159,16 +160,29 @@ pub(super) fn compile_literal_set(
         let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
         confirm.get_or_insert(exact);
         engine = how;
-    } else if let (None, Some(lines)) = (&confirm, lines) {
-        // Lines are selected by any match in them; the exact engine finds
-        // what to print.
-        confirm = Some(std::mem::replace(&mut prefilter, lines));
-        engine = match engine {
-            "aho-corasick" => "lines by a lazy DFA (aho-corasick should it give up), aho-corasick",
-            _ => {
-                "q-gram filter, aho-corasick for patterns under 4 bytes, lines by their first match"
+    } else {
+        match (cfg.word && !cfg.line, &confirm, lines) {
+            // -w: the words' lines (the word matcher decides those where a
+            // byte beyond ASCII is beside a word); it stays the confirm.
+            (true, _, Some(lines)) => {
+                prefilter = lines;
+                engine = "-w lines by a lazy DFA (aho-corasick should it give up)";
             }
-        };
+            // Lines are selected by any match in them; the exact engine
+            // finds what to print.
+            (false, None, Some(lines)) => {
+                confirm = Some(std::mem::replace(&mut prefilter, lines));
+                engine = match engine {
+                    "aho-corasick" => {
+                        "lines by a lazy DFA (aho-corasick should it give up), aho-corasick"
+                    }
+                    _ => {
+                        "q-gram filter, aho-corasick for patterns under 4 bytes, lines by their first match"
+                    }
+                };
+            }
+            _ => {}
+        }
     }
     Ok(Compiled {
         prefilter,
@@ -223,7 +237,7 @@ pub(super) fn literal_engine(
     ci: bool,
     words: usize,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
-    let e = engines(lits, ci, b'\n', words, false)?;
+    let e = engines(lits, ci, b'\n', words, false, false)?;
     Ok((e.exact, e.name))
 }
 
@@ -244,6 +258,7 @@ fn engines(
     terminator: u8,
     words: usize,
     lines_only: bool,
+    word_lines: bool,
 ) -> Result<Engine, PatternError> {
     let engine = |exact: Box<dyn Matcher>, name| Engine {
         exact,
@@ -267,8 +282,9 @@ fn engines(
             }
             let short = build_ac(&short, ci, MatchKind::LeftmostLongest)?;
             let split = Split::new(short, long);
+            // (Lines of any match: not -w's candidates.)
             return Ok(Engine {
-                lines: Some(Box::new(split.lines(terminator))),
+                lines: (!word_lines).then(|| Box::new(split.lines(terminator)) as Box<dyn Matcher>),
                 exact: Box::new(split),
                 name: "q-gram filter, aho-corasick for patterns under 4 bytes",
             });
@@ -279,9 +295,16 @@ fn engines(
     // guarded (`cpu::LiteralLines`, which says why not with -i). Not when
     // matches are printed (`-o`, colour, JSON): the automaton would search
     // each selected line again (1,000 words, `-o`: 3.7 s to 4.5 s).
-    let lines = (!ci && lines_only && lits.len() >= 2)
-        .then(|| cpu::LiteralLines::new(lits, ac.clone()))
-        .flatten();
+    // With -w (`word_lines`), the words' lines, the unsure ones decided by
+    // the word matcher (`LiteralLines::words`).
+    let lines = match (!ci && lines_only && lits.len() >= 2, word_lines) {
+        (false, _) => None,
+        (true, false) => cpu::LiteralLines::new(lits, ac.clone()),
+        (true, true) => {
+            let confirm = WordLiterals::new(build_ac(lits, ci, MatchKind::Standard)?);
+            cpu::LiteralLines::words(lits, ac.clone(), Box::new(confirm), terminator)
+        }
+    };
     Ok(Engine {
         exact: Box::new(cpu::Literals::new(ac)),
         lines: lines.map(|l| Box::new(l) as Box<dyn Matcher>),

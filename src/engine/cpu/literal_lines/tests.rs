@@ -71,6 +71,84 @@ proptest! {
     }
 }
 
+/// The lines in which some literal occurs with no word character (GNU's:
+/// alphanumeric or `_`, decoded; a byte that is no character is none)
+/// just before or after it: what `-w` selects.
+fn lines_naive_words(lits: &[Vec<u8>], hay: &[u8]) -> Vec<usize> {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let before = |b: &[u8]| {
+        (1..=b.len().min(4))
+            .find_map(|k| std::str::from_utf8(&b[b.len() - k..]).ok())
+            .and_then(|s| s.chars().next_back())
+    };
+    let after = |b: &[u8]| {
+        (1..=b.len().min(4))
+            .find_map(|k| std::str::from_utf8(&b[..k]).ok())
+            .and_then(|s| s.chars().next())
+    };
+    hay.split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, line)| {
+            lits.iter().any(|l| {
+                (0..line.len().saturating_sub(l.len() - 1)).any(|p| {
+                    line[p..].starts_with(l)
+                        && !word(before(&line[..p]))
+                        && !word(after(&line[p + l.len()..]))
+                })
+            })
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Bytes for `-w`: ASCII word and non-word bytes, and the UTF-8 of `é` (a
+/// letter) and of `·` (U+00B7, no letter).
+fn word_byte() -> impl Strategy<Value = u8> {
+    prop::sample::select(vec![
+        b'a', b'b', b'_', b'7', b' ', b'-', 0xC3, 0xA9, 0xC2, 0xB7,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// `-w`'s lines are the oracle's (the unsure ones decided by the word
+    /// matcher), with the DFA working and given up.
+    #[test]
+    fn word_lines_are_the_oracles(
+        lits in prop::collection::vec(prop::collection::vec(word_byte(), 1..4), 1..8),
+        hay in prop::collection::vec(prop_oneof![6 => word_byte(), 1 => Just(b'\n')], 0..300),
+    ) {
+        let word_matcher = || {
+            let ac = AhoCorasickBuilder::new().match_kind(MatchKind::Standard).build(&lits).unwrap();
+            crate::confirm::WordLiterals::new(ac)
+        };
+        // The word matcher on every line: what the search selected before.
+        let per_line = word_matcher();
+        let want: Vec<usize> = hay
+            .split(|&b| b == b'\n')
+            .enumerate()
+            .filter(|(_, line)| per_line.is_match_line(line))
+            .map(|(i, _)| i)
+            .collect();
+        // Literals that are text: the naive oracle agrees.
+        if lits.iter().all(|l| std::str::from_utf8(l).is_ok()) {
+            prop_assert_eq!(&lines_naive_words(&lits, &hay), &want);
+        }
+        for bytes in [CACHE_BYTES, 0] {
+            let m = LiteralLines::words_with_cache(
+                &lits,
+                fallback(&lits),
+                Box::new(word_matcher()),
+                b'\n',
+                bytes,
+            )
+            .unwrap();
+            prop_assert_eq!(&lines_found(&m, &hay), &want);
+        }
+    }
+}
+
 /// Pseudo-random lowercase words (a fixed xorshift), `n` of 3 to 10
 /// letters.
 fn words(n: usize, seed: u64) -> Vec<Vec<u8>> {
