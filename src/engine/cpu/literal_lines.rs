@@ -1,6 +1,6 @@
 //! The lines of a dense literal set, found by a lazy DFA over one
 //! alternation of its literals, with Aho-Corasick behind it; with `-w`,
-//! the candidate lines of its words (`LiteralLines::words`).
+//! the lines of its words (`LiteralLines::words`).
 //!
 //! Why: with a few hundred to a couple of thousand literals (`-F -f
 //! words.txt`) nearly every line of prose holds one, and the search runs
@@ -129,10 +129,6 @@ impl LiteralLines {
         t: u8,
         bytes: usize,
     ) -> Option<LiteralLines> {
-        let class = |ranges: &[(u8, u8)]| {
-            let c = ClassBytes::new(ranges.iter().map(|&(a, b)| ClassBytesRange::new(a, b)));
-            Hir::class(Class::Bytes(c))
-        };
         // ASCII bytes that are no word byte and not the terminator.
         let mut sure = ClassBytes::new(
             [
@@ -147,7 +143,9 @@ impl LiteralLines {
         );
         sure.negate();
         let sure = Hir::class(Class::Bytes(sure));
-        let beyond = class(&[(0x80, 0xFF)]);
+        let beyond = Hir::class(Class::Bytes(ClassBytes::new([ClassBytesRange::new(
+            0x80, 0xFF,
+        )])));
         let set = Hir::alternation(lits.iter().map(|l| Hir::literal(l.as_slice())).collect());
         let edge = |look| Hir::alternation(vec![Hir::look(look), sure.clone()]);
         let word = Hir::concat(vec![edge(Look::StartLF), set.clone(), edge(Look::EndLF)]);
@@ -162,6 +160,7 @@ impl LiteralLines {
         LiteralLines::build(lits, &[word, unsure], fallback, bytes, Some(words))
     }
 
+    /// [`Self::new`] with a cache of `bytes` (tests: one that gives up).
     #[cfg(test)]
     pub fn with_cache(
         lits: &[Vec<u8>],
@@ -248,14 +247,6 @@ impl LiteralLines {
         })
     }
 
-    /// Whether the DFA gave up on the calling thread.
-    #[cfg(test)]
-    fn gave_up_here(&self) -> bool {
-        CACHES.with(|c| c.borrow().iter().any(|l| l.id == self.id && l.gave_up))
-    }
-}
-
-impl LiteralLines {
     /// The earliest hit at or after `at`: where its match ends (or, from
     /// Aho-Corasick, starts) and whether it is sure (`-w`: pattern 0;
     /// every hit is sure without `-w`).
@@ -269,6 +260,12 @@ impl LiteralLines {
                     .map(|m| (m.start(), self.words.is_none()))
             }
         }
+    }
+
+    /// Whether the DFA gave up on the calling thread.
+    #[cfg(test)]
+    fn gave_up_here(&self) -> bool {
+        CACHES.with(|c| c.borrow().iter().any(|l| l.id == self.id && l.gave_up))
     }
 }
 
