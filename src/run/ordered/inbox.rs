@@ -19,13 +19,20 @@ use std::sync::{Condvar, Mutex, PoisonError};
 
 /// Messages that wait before the printer is woken for what it waits for:
 /// woken for each, it slept and woke 663 times in the Linux tree (2
-/// threads), each time taking a core from a search thread. 8 left 1,069
-/// futex calls there (rg: 79), 32 leaves 335: the tree's searches 2-5 %
-/// faster on the 2-core VM (`-c -E 'TODO|FIXME|XXX'` 126 → 118 ms, `-l`
+/// threads), each time taking a core from a search thread.
+const WAKE_AFTER: usize = 8;
+
+/// ... and with at most `FEW_SENDERS` search threads, where the printer's
+/// wake-ups weigh most: on the 2-core VM with 2 threads, 8 left 1,069
+/// futex calls in the Linux tree (rg: 79) and 32 left 335, the tree's
+/// searches 2-5 % faster (`-c -E 'TODO|FIXME|XXX'` 126 → 118 ms, `-l`
 /// 113 → 108 ms), 100,000 small files level, a flat directory of 20,000
-/// files with `-n` 2-4 ms slower (62 → 65 ms, rg 83 ms); 128 held 30.8 MB
-/// there against 19 MB, for no more speed.
-const WAKE_AFTER: usize = 32;
+/// files with `-n` 2-4 ms slower (62 → 65 ms; rg 83 ms); 128 held 30.8 MB
+/// there against 19 MB for no more speed. With 16 threads on the H100
+/// host, 32 made the tree's `-l` and `-n` slower (medians of 7: 28.9 →
+/// 35.2 ms, 28.2 → 35.9 ms), so more threads keep 8.
+const WAKE_AFTER_FEW: usize = 32;
+const FEW_SENDERS: usize = 2;
 
 /// What the printer is waiting for.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -51,7 +58,8 @@ pub(super) struct Inbox {
     state: Mutex<State>,
     woken: Condvar,
     /// Messages that wait before the printer is woken for what it waits
-    /// for ([`WAKE_AFTER`], or 1 where lines are wanted as found).
+    /// for ([`WAKE_AFTER`] or [`WAKE_AFTER_FEW`], or 1 where lines are
+    /// wanted as found).
     wake_after: usize,
 }
 
@@ -69,7 +77,11 @@ impl Inbox {
                 senders,
             }),
             woken: Condvar::new(),
-            wake_after: if prompt { 1 } else { WAKE_AFTER },
+            wake_after: match (prompt, senders <= FEW_SENDERS) {
+                (true, _) => 1,
+                (false, true) => WAKE_AFTER_FEW,
+                (false, false) => WAKE_AFTER,
+            },
         }
     }
 
