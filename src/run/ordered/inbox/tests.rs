@@ -32,7 +32,7 @@ fn the_wanted_result_alone_waits_for_a_nudge() {
     let got = waiting_for(&inbox, Want::Result(5), || {
         inbox.send(found(4));
         inbox.send(found(5));
-        // Fewer than WAKE_AFTER messages: the printer is left asleep
+        // Fewer than wake_after messages: the printer is left asleep
         // until a thread about to wait says so.
         assert!(inbox.state.lock().unwrap().holds_want);
         inbox.nudge();
@@ -43,15 +43,18 @@ fn the_wanted_result_alone_waits_for_a_nudge() {
 
 #[test]
 fn enough_messages_wake_the_printer_for_its_result() {
-    let inbox = Inbox::new(1, false);
-    let got = waiting_for(&inbox, Want::Listing(9), || {
-        inbox.send(Msg::Listed(9, Vec::new()));
-        for id in 1..WAKE_AFTER {
-            inbox.send(found(id));
-        }
-    });
-    // Woken by the last of them (or later: all are there by then).
-    assert_eq!(got, WAKE_AFTER);
+    for (senders, enough) in [(1, WAKE_AFTER_FEW), (FEW_SENDERS + 1, WAKE_AFTER)] {
+        let inbox = Inbox::new(senders, false);
+        assert_eq!(inbox.wake_after, enough);
+        let got = waiting_for(&inbox, Want::Listing(9), || {
+            inbox.send(Msg::Listed(9, Vec::new()));
+            for id in 1..enough {
+                inbox.send(found(id));
+            }
+        });
+        // Woken by the last of them (or later: all are there by then).
+        assert_eq!(got, enough);
+    }
 }
 
 #[test]
