@@ -365,3 +365,64 @@ fn stats_say_where_compressed_files_were_searched() {
         "{stderr}"
     );
 }
+
+/// Regression: a decompressed file poured into pieces (larger than a chunk)
+/// that starts with a UTF-8 byte-order mark went whole to the CPU engine
+/// under a rule pack. Now its pieces stay on the GPU and its first line is
+/// judged after the mark on the CPU (`bom_line`): `^err [0-9]+` selects it
+/// there, `^.err` only with the mark in it.
+#[test]
+fn poured_file_with_a_bom_keeps_its_first_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut t = "\u{feff}err 12\n".as_bytes().to_vec();
+    for i in 0..400 {
+        t.extend_from_slice(format!("line {i} abc\n").as_bytes());
+    }
+    t.extend_from_slice(b"err 7\n");
+    std::fs::write(dir.path().join("f.gz"), compress("gz", &t)).unwrap();
+    let mut only = "\u{feff}err 1\nabc\n".as_bytes().to_vec();
+    for i in 0..300 {
+        only.extend_from_slice(format!("x {i}\n").as_bytes());
+    }
+    std::fs::write(dir.path().join("only.gz"), compress("gz", &only)).unwrap();
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "^err [0-9]+\n^.err\nFAIL.*x\n",
+    )
+    .unwrap();
+    for flags in [
+        &["-c"][..],
+        &["-v", "-c"],
+        &["-l"],
+        &["-L"],
+        &["-n"],
+        &["-x", "-c"],
+    ] {
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["--stats", "-E", "-f", "rules.txt", "f.gz", "only.gz"].map(String::from));
+        let mut env = simulated();
+        env.push(("GPUGREP_RULE_PACK", "rules".to_string()));
+        env.push(("GPUGREP_GPU_CHUNK", "256".to_string()));
+        let gpu = run("gpu", &args, dir.path(), &env);
+        let cpu = run("cpu", &args, dir.path(), &env[1..2]);
+        assert!(
+            gpu.stdout == cpu.stdout && gpu.status.code() == cpu.status.code(),
+            "{flags:?}\n{}\n{}",
+            String::from_utf8_lossy(&gpu.stdout),
+            String::from_utf8_lossy(&cpu.stdout)
+        );
+        let err = String::from_utf8_lossy(&gpu.stderr);
+        assert!(!err.contains("byte-order mark"), "{flags:?}\n{err}");
+        assert!(err.contains("engine gpu"), "{flags:?}\n{err}");
+    }
+    let counts = run(
+        "cpu",
+        &["-c", "-E", "-f", "rules.txt", "f.gz", "only.gz"].map(String::from),
+        dir.path(),
+        &[],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&counts.stdout),
+        "f.gz:2\nonly.gz:1\n"
+    );
+}

@@ -378,22 +378,32 @@ fn search_poured(
         return one::search_input(shared, input, None, cpu, 0, stream);
     }
     // As for a file in a chunk (`search_entry`): UTF-16 to the CPU, offsets
-    // and tallies after a UTF-8 byte-order mark.
+    // after a UTF-8 byte-order mark, and a rule pack's first line after it
+    // the CPU's (`bom_line`: a candidate, so no verdict from the marks).
     let skip = match shared.compiled.encoding.for_file(&entry.head) {
-        FilePlan::Raw { skip } if skip == 0 || !target.cuts_at_lines() => skip,
-        _ => {
+        FilePlan::Raw { skip } => skip,
+        FilePlan::Decode { .. } => {
             fell(Fallback::ByteOrderMark);
             return one::search_input(shared, input, None, cpu, 0, stream);
         }
     };
+    let first_line = skip > 0 && target.cuts_at_lines();
     let matched = !entry.offsets.is_empty();
-    let verdict = plain && (!matched || shared.cfg.mode.first_match_ends());
+    let verdict = plain && !first_line && (!matched || shared.cfg.mode.first_match_ends());
     if !verdict {
         let Some(text) = pour::joined(&entry.kept, entry.total) else {
             return one::search_input(shared, input, None, cpu, 0, stream);
         };
+        let candidates;
+        let (offsets, exact) = match first_line {
+            true => {
+                candidates = bom_line::with_first_line(&entry.offsets);
+                (&candidates[..], false)
+            }
+            false => (&entry.offsets[..], exact),
+        };
         let matcher = FileOffsets {
-            offsets: &entry.offsets,
+            offsets,
             target,
             exact,
             skip,

@@ -129,7 +129,7 @@ impl Fallback {
             Fallback::TooManyOffsets => "more than 16 M matches in the file",
             Fallback::Stopped => "pipeline stopped before the file was searched",
             Fallback::ByteOrderMark => {
-                "byte-order mark (UTF-16, decoded; or UTF-8 before the automaton's lines of a file decompressed in pieces)"
+                "byte-order mark (UTF-16, decoded)"
             }
             Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
             Fallback::Damaged => "a compressed file damaged or cut short",
