@@ -23,6 +23,7 @@ pub mod generate;
 pub mod input;
 pub mod knobs;
 pub mod output;
+pub mod parts;
 pub mod pattern;
 pub mod run;
 pub mod search;

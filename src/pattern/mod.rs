@@ -17,7 +17,6 @@ mod finder;
 pub mod fold;
 pub mod glushkov;
 pub mod interval;
-pub mod per_rule;
 pub mod posix_class;
 pub mod read;
 pub mod required;

@@ -60,8 +60,8 @@ use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
+use crate::parts::map_on_all_cores;
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
-use crate::pattern::per_rule::map_on_all_cores;
 use crate::pattern::required::{required_literals, LITERALS_MAX};
 
 /// Fewest regular expressions compiled as a pack; fewer are joined into
@@ -110,21 +110,32 @@ pub(super) fn compile_pack(
     cfg: &Config,
 ) -> Result<Compiled, PatternError> {
     let p = Parts::parse(alternatives, cfg)?;
-    let gpu_literals = p
+    // Without the split, the GPU searches the union (if not too large).
+    let fallback = p
         .union
         .as_ref()
         .filter(|u| u.len() <= LITERALS_MAX)
-        .cloned();
-    let fallback = gpu_literals.clone().map(GpuPlan::Required);
+        .map(|u| GpuPlan::Required(u.clone()));
+    let literal_note = match (&fallback, cfg.engine) {
+        // The split says what goes to the GPU.
+        (_, EngineChoice::Gpu | EngineChoice::Auto) => String::new(),
+        (Some(GpuPlan::Required(l)), EngineChoice::Cpu) => {
+            format!(", {} literal(s) for the GPU", l.len())
+        }
+        (_, EngineChoice::Cpu) => ", no literal set for the GPU".into(),
+    };
     let (cpu_side, (gpu, gpu_note)) = std::thread::scope(|s| {
-        let plan = (cfg.engine != EngineChoice::Cpu).then(|| {
-            let (p, fallback) = (&p, fallback.clone());
-            s.spawn(move || split::plan(&p.halves, &p.hirs, cfg, fallback))
-        });
+        let plan = match cfg.engine {
+            EngineChoice::Cpu => Err(fallback),
+            _ => {
+                let p = &p;
+                Ok(s.spawn(move || split::plan(&p.halves, &p.hirs, cfg, fallback)))
+            }
+        };
         let cpu_side = p.cpu_side(s);
         let plan = match plan {
-            None => (fallback, String::new()),
-            Some(h) => joined(h),
+            Err(fallback) => (fallback, String::new()),
+            Ok(h) => joined(h),
         };
         (cpu_side, plan)
     });
@@ -138,12 +149,6 @@ pub(super) fn compile_pack(
             "per-rule regexes for the rules with literals, one multi-pattern automaton for the others"
         }
         (false, false, false) => "one multi-pattern automaton",
-    };
-    let literal_note = match (&gpu_literals, cfg.engine) {
-        // The split says what goes to the GPU.
-        (_, EngineChoice::Gpu | EngineChoice::Auto) => String::new(),
-        (Some(l), EngineChoice::Cpu) => format!(", {} literal(s) for the GPU", l.len()),
-        (None, EngineChoice::Cpu) => ", no literal set for the GPU".into(),
     };
     Ok(Compiled {
         prefilter: finder,

@@ -29,9 +29,9 @@
 use super::GpuPlan;
 use super::SplitPlan;
 use crate::config::{Config, EngineChoice};
+use crate::parts::map_on_all_cores;
 use crate::pattern::glushkov;
 use crate::pattern::glushkov::book::RuleBook;
-use crate::pattern::per_rule::map_on_all_cores;
 use crate::pattern::required::{required_literals_avoiding, required_literals_within};
 use regex_syntax::hir::Hir;
 use std::collections::{HashMap, HashSet};

@@ -168,7 +168,7 @@ fn automata(rules: &[Hir], t: u8) -> Vec<Built> {
         };
         (ascii, full, trigrams::required(h))
     };
-    crate::pattern::per_rule::map_on_all_cores(rules, one)
+    crate::parts::map_on_all_cores(rules, one)
 }
 
 impl RuleBook {

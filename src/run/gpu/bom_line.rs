@@ -11,6 +11,7 @@
 //! engine (`Fallback::ByteOrderMark`), a cliff for folders of BOM files.
 
 use super::Shared;
+use std::borrow::Cow;
 
 /// Whether `bytes`' first line after its first `skip` bytes (the mark)
 /// holds a match of the pack (not yet inverted by `-v`); false when no
@@ -24,12 +25,18 @@ pub(super) fn first_line_matches(shared: &Shared, bytes: &[u8], skip: usize) -> 
     shared.compiled.line_matcher().is_match_line(&rest[..end])
 }
 
-/// The GPU's marks (file offsets, ascending) with the first line's start,
-/// offset 0, among them: as candidates, the CPU confirms each line.
-pub(super) fn with_first_line(offsets: &[u64]) -> Vec<u64> {
-    match offsets.first() {
-        Some(0) => offsets.to_vec(),
-        _ => std::iter::once(0).chain(offsets.iter().copied()).collect(),
+/// The marks `FileOffsets` searches by, and whether they are exact: the
+/// GPU's (file offsets, ascending) as they are, or with the first line
+/// the CPU's (`first_line`) those and the first line's start, offset 0,
+/// as candidates whose lines the CPU confirms.
+pub(super) fn marks(offsets: &[u64], exact: bool, first_line: bool) -> (Cow<'_, [u64]>, bool) {
+    match (first_line, offsets.first()) {
+        (false, _) => (Cow::Borrowed(offsets), exact),
+        (true, Some(0)) => (Cow::Borrowed(offsets), false),
+        (true, _) => (
+            std::iter::once(0).chain(offsets.iter().copied()).collect(),
+            false,
+        ),
     }
 }
 
@@ -39,8 +46,14 @@ mod tests {
 
     #[test]
     fn the_first_line_is_a_candidate_once() {
-        assert_eq!(with_first_line(&[]), vec![0]);
-        assert_eq!(with_first_line(&[0, 9]), vec![0, 9]);
-        assert_eq!(with_first_line(&[4, 9]), vec![0, 4, 9]);
+        let marks = |o: &[u64], exact, first| {
+            let (m, e) = marks(o, exact, first);
+            (m.into_owned(), e)
+        };
+        assert_eq!(marks(&[], true, true), (vec![0], false));
+        assert_eq!(marks(&[0, 9], true, true), (vec![0, 9], false));
+        assert_eq!(marks(&[4, 9], true, true), (vec![0, 4, 9], false));
+        assert_eq!(marks(&[4, 9], true, false), (vec![4, 9], true));
+        assert_eq!(marks(&[4], false, false), (vec![4], false));
     }
 }

@@ -268,17 +268,7 @@ pub fn sizes(items: &[Item], threads: usize) -> Vec<Option<u64>> {
             .map(|m| m.len()),
         _ => None,
     };
-    let per = items.len().div_ceil(threads.max(1)).max(256);
-    std::thread::scope(|s| {
-        let parts: Vec<_> = items
-            .chunks(per)
-            .map(|c| s.spawn(move || c.iter().map(size).collect::<Vec<_>>()))
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+    crate::parts::map_in_parts(items, threads, 256, size)
 }
 
 /// How the pipeline gets its backend: the channel it comes on, whether the

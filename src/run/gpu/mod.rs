@@ -330,16 +330,9 @@ fn search_entry(
     if let Some(why) = entry.untallied {
         fell(why, size);
     }
-    let candidates;
-    let (offsets, exact) = match first {
-        Some(_) => {
-            candidates = bom_line::with_first_line(&entry.offsets);
-            (&candidates[..], false)
-        }
-        None => (&entry.offsets[..], exact),
-    };
+    let (offsets, exact) = bom_line::marks(&entry.offsets, exact, first.is_some());
     let matcher = FileOffsets {
-        offsets,
+        offsets: &offsets,
         target,
         exact,
         skip,
@@ -394,16 +387,9 @@ fn search_poured(
         let Some(text) = pour::joined(&entry.kept, entry.total) else {
             return one::search_input(shared, input, None, cpu, 0, stream);
         };
-        let candidates;
-        let (offsets, exact) = match first_line {
-            true => {
-                candidates = bom_line::with_first_line(&entry.offsets);
-                (&candidates[..], false)
-            }
-            false => (&entry.offsets[..], exact),
-        };
+        let (offsets, exact) = bom_line::marks(&entry.offsets, exact, first_line);
         let matcher = FileOffsets {
-            offsets,
+            offsets: &offsets,
             target,
             exact,
             skip,
