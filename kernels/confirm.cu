@@ -27,7 +27,9 @@
 //            literals' first 3 bytes, little-endian)  first (u32[nkeys + 1])
 //            starts (u32[nlit + 1])  bytes (u8)  owner_start (u32[nlit + 1])
 //            owners (u32)  required (u32[rules*8]: each rule's trigram mask,
-//            book/trigrams.rs)  bitmap (u32[tiles*TILE_WORDS], not cand)
+//            book/trigrams.rs)  links (u32[nlit]: each literal's longest
+//            proper prefix among the literals, or NO_SLOT; the literals
+//            are in byte order)  bitmap (u32[tiles*TILE_WORDS], not cand)
 //            counts (u32[tiles], zeroed before: the kernel adds to them)
 //            tiles  unsure (u32[1], zeroed before; set to 1 when a line is
 //            marked unsure)
@@ -47,17 +49,32 @@
 // through their own automata, so their reads scatter, and a lane's work
 // varies with its line. Each warp therefore stages its own piece (and the
 // SPILL bytes after it, where lines end) in shared memory with coalesced
-// loads and goes on to its next piece without waiting for the block; a
-// lane skips the bytes that cannot start its automaton's match by a bit
-// test on its own column of shared memory (`first`), with no class
-// lookup; the narrow automata's words stay in registers and the wide ones
-// (rare) run from memory, so the kernel keeps enough warps resident to
-// hide the remaining loads. Before a rule's automaton walks the line, its
-// required trigrams are tested against the line's (found in the walk to
-// the line's end): most candidate rules stop there. The runs left are
-// queued and shared out over the warp's lanes once its lines are walked
-// (a lane's own line rarely needs one, so run in place they left most
-// lanes idle: ncu counted 3.2 of 32 active, 5.5 with the queue).
+// loads and goes on to its next piece without waiting for the block.
+// Before a rule's automaton walks the line, its required trigrams are
+// tested against the line's (found in the walk to the line's end): most
+// candidate rules stop there. The runs left are queued and run once the
+// warp's lines are walked, flattened: every lane holds a run and steps it
+// a byte per turn, and a lane whose run ended, or whose line another run
+// has marked, takes the next one. Lines and runs vary in length, so runs
+// shared out a round of 32 at a time kept most lanes waiting for the
+// longest (ncu: 3.85 of 32 lanes active with 10,000 rules), and a queue
+// of 64 overflowed (runs then went in place, on one lane): with 10,000
+// rules most 4 KiB pieces queue over 112 runs, and 1% of runs overflow
+// 128 (measured on the CPU mirror over 64 MiB of the logs corpus).
+// Nearly every run is of a one-word automaton (99.4%); the wider ones run
+// after them, a run per lane, their words in registers up to 4 and from
+// memory beyond. A lane whose line finds the queue full stalls (it goes on
+// from that literal start once the warp has run the queue), so no run
+// goes in place: a call there kept phase 1's values on the stack.
+//
+// The literals at a cand bit are found by a binary search of the literals
+// sharing its first 3 bytes and their prefix chain (`links`): trying each
+// (a key such as "htt" leads 1,125 of a 10,000-rule pack's literals) was
+// half the kernel's time. Offsets are 32-bit from the piece's start, and
+// the kernel takes 128 registers (two blocks an SM) so that nothing
+// spills: at 64 registers phase 1 spilled and local loads were a fifth of
+// the instructions (10,000 rules, 64 MiB: 5.65 ms at 64 registers, 4.62
+// ms at 128; before these changes 17 ms).
 
 #include "common.cuh"
 
@@ -73,13 +90,20 @@
 #define STAGED (PIECE_BYTES + SPILL)
 // Automaton runs a warp defers to run them on all its lanes: per run, the
 // line's start in the piece and the automaton (start | a << 12), and its
-// end from the piece's start, MATCHED once it ran and matched.
-#define QUEUE 64u
-#define MATCHED 0x80000000u
+// end from the piece's start, WIDE when the automaton has more than one
+// word.
+#define QUEUE 128u
+#define WIDE 0x80000000u
+// Offsets from a piece's start stay below this (a line's end is queued
+// beside WIDE).
+#define LINE_LIMIT 0x7fffffffu
+// A warp's marks: a bit per byte of its piece, set at the start of each
+// line found (atomicOr: any lane's run may mark any line).
+#define MARK_WORDS (PIECE_BYTES / 32u)
 // Dynamic shared memory: each warp's staged bytes and queue, then each
-// lane's column of byte_starts, then of its line's trigram mask (8 words
-// of 256 lanes each).
-#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 2u * 8u * 256u * 4u)
+// lane's column of its line's trigram mask (8 words of 256 lanes), then
+// each warp's marks.
+#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)
 
 struct Book {
     const u32* heads;
@@ -94,26 +118,17 @@ struct Book {
     const u32* exc_mask;
 };
 
-// Text bytes: from the block's staged copy of [base, base + len), else
-// from global memory.
-struct StagedBytes {
+// Text bytes at offsets from a warp's piece: from its staged copy of the
+// first len bytes, else from global memory (text is the piece's start).
+struct PieceBytes {
     const unsigned char* staged;
     const unsigned char* __restrict__ text;
-    u64 base;
-    u64 len;
-    __device__ __forceinline__ u32 operator()(u64 i) const
+    u32 len;
+    __device__ __forceinline__ u32 operator()(u32 k) const
     {
-        const u64 k = i - base;  // wraps above len when i < base
-        return k < len ? (u32)staged[k] : (u32)__ldg(text + i);
+        return k < len ? (u32)staged[k] : (u32)__ldg(text + k);
     }
 };
-
-// A lane's column of the block's `first` table: word k of its automaton's
-// byte_starts at first[k * 256].
-__device__ __forceinline__ bool may_start(const u32* first, u32 byte)
-{
-    return (first[(byte >> 5) * 256u] >> (byte & 31u)) & 1u;
-}
 
 // The bit of a trigram (book/trigrams.rs `bit`).
 __device__ __forceinline__ u32 trigram_bit(u32 t)
@@ -129,6 +144,22 @@ __device__ __forceinline__ bool may_match(const u32* __restrict__ required, u32 
 #pragma unroll
     for (u32 k = 0; k < 8; ++k) missing |= __ldg(q + k) & ~sig[k * 256u];
     return missing == 0u;
+}
+
+// Literal k (its first 3 bytes equal the line's at p) sorts at or below
+// the line [., e) from p: byte order, a line that ends inside the literal
+// being the smaller (multi.cuh `not_above`, within the line).
+__device__ __forceinline__ bool not_above(const PieceBytes& at, u32 p, u32 e,
+                                          const unsigned char* __restrict__ bytes,
+                                          const u32* __restrict__ starts, u32 k)
+{
+    const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
+    for (u32 i = 3; i < len; ++i) {
+        if (p + i >= e) return false;
+        const u32 t = at(p + i), c = __ldg(bytes + st + i);
+        if (t != c) return t > c;
+    }
+    return true;
 }
 
 __device__ __forceinline__ u32 book_hash(u32 key, u32 log2)
@@ -152,17 +183,24 @@ __device__ __forceinline__ Head head_of(const Book& b, u32 a)
             b.class_of + (u64)a * 256u};
 }
 
+// Whether byte may start a match of the automaton whose byte_starts
+// words are at bs.
+__device__ __forceinline__ bool may_start(const u32* __restrict__ bs, u32 byte)
+{
+    return (__ldg(bs + (byte >> 5)) >> (byte & 31u)) & 1u;
+}
+
 // Automaton a (present, of w <= N words, N <= 4) over the line [s, e):
 // whether it matches (run.rs `matches`). Its word tables are held in
 // registers for the whole line; first_bol is read at the line's start
 // only, last_eol at its end.
 template <u32 N>
-__device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
-                               const u32* first)
+__device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
     const u32 *tb = hd.tables, *mk = hd.masks, *map = hd.exc_map;
+    const u32* bs = b.byte_starts + (u64)a * 8u;
     const unsigned char* cls = hd.class_of;
     u32 d[N], nx[N], shift[N], loop[N], any_start[N], last[N], exc[N];
 #pragma unroll
@@ -177,10 +215,10 @@ __device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 
         }
     }
     bool live = false;
-    for (u64 i = s; i < e; ++i) {
+    for (u32 i = s; i < e; ++i) {
         const u32 byte = at(i);
         const bool at_start = i == s;
-        if (!live && !at_start && !may_start(first, byte)) continue;
+        if (!live && !at_start && !may_start(bs, byte)) continue;
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll
@@ -238,21 +276,21 @@ __device__ bool narrow_matches(const Book& b, u32 a, const StagedBytes& at, u64 
 // The same for an automaton of more than 4 words (rare): its state in
 // local memory, its tables read at every step, so that it costs the
 // kernel no registers.
-__device__ bool wide_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
-                             const u32* first)
+__device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
     const u32 *tb = hd.tables, *mk = hd.masks, *map = hd.exc_map;
+    const u32* bs = b.byte_starts + (u64)a * 8u;
     const unsigned char* cls = hd.class_of;
     u32 d[RULE_WORDS], nx[RULE_WORDS];
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) d[k] = 0u;
     bool live = false;
-    for (u64 i = s; i < e; ++i) {
+    for (u32 i = s; i < e; ++i) {
         const u32 byte = at(i);
         const bool at_start = i == s;
-        if (!live && !at_start && !may_start(first, byte)) continue;
+        if (!live && !at_start && !may_start(bs, byte)) continue;
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll 1
@@ -297,22 +335,64 @@ __device__ bool wide_matches(const Book& b, u32 a, const StagedBytes& at, u64 s,
     return false;
 }
 
-// Automaton a over the line, by its words; its byte_starts first copied
-// to the lane's column of `first`.
-__device__ bool automaton_matches(const Book& b, u32 a, const StagedBytes& at, u64 s, u64 e,
-                                  u32* first)
+// Automaton a over the line [s, e), by its words.
+__device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
 {
-    const u32* bs = b.byte_starts + (u64)a * 8u;
-#pragma unroll
-    for (u32 k = 0; k < 8; ++k) first[k * 256u] = __ldg(bs + k);
     const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
-    if (w == 1u) return narrow_matches<1>(b, a, at, s, e, first);
-    if (w == 2u) return narrow_matches<2>(b, a, at, s, e, first);
-    if (w <= 4u) return narrow_matches<4>(b, a, at, s, e, first);
-    return wide_matches(b, a, at, s, e, first);
+    if (w == 1u) return narrow_matches<1>(b, a, at, s, e);
+    if (w == 2u) return narrow_matches<2>(b, a, at, s, e);
+    if (w <= 4u) return narrow_matches<4>(b, a, at, s, e);
+    return wide_matches(b, a, at, s, e);
 }
 
-extern "C" __global__ void __launch_bounds__(256, 4)
+// A queued run of a one-word automaton, stepped a byte per call by a lane
+// of the flattened pass (narrow_matches<1> without its skip: the warp
+// steps together, so a lane skipping a byte would save no step).
+struct OneWordRun {
+    u32 d, shift, loop, any_start, bol, last, eol, exc;
+    const u32* masks;
+    const u32* exc_map;
+    const unsigned char* class_of;
+    u32 i, s, e;
+
+    __device__ __forceinline__ void load(const Book& b, u32 a, u32 start, u32 end)
+    {
+        const Head hd = head_of(b, a);
+        const u32* tb = hd.tables;
+        shift = __ldg(tb);
+        loop = __ldg(tb + 1);
+        any_start = __ldg(tb + 2);
+        bol = __ldg(tb + 3);
+        last = __ldg(tb + 4);
+        eol = __ldg(tb + 5);
+        exc = __ldg(tb + 6);
+        masks = hd.masks;
+        exc_map = hd.exc_map;
+        class_of = hd.class_of;
+        d = 0u;
+        i = s = start;
+        e = end;
+    }
+
+    // One byte (i < e): true when a match ends there.
+    __device__ __forceinline__ bool step(const Book& b, u32 byte)
+    {
+        u32 v = ((d << 1) & shift) | (d & loop) | any_start;
+        if (i == s) v |= bol;
+        u32 bits = d & exc;
+        while (bits) {
+            const u32 x = __ldg(exc_map + (u32)(__ffs(bits) - 1));
+            bits &= bits - 1u;
+            const u32 to = __ldg(b.exc_to + x);
+            for (u32 j = __ldg(b.exc_from + x); j < to; ++j) v |= __ldg(b.exc_mask + j);
+        }
+        d = v & __ldg(masks + __ldg(class_of + byte));
+        ++i;
+        return (d & last) != 0u;
+    }
+};
+
+extern "C" __global__ void __launch_bounds__(256, 2)
 confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __restrict__ cand,
         const u32* __restrict__ heads, const unsigned char* __restrict__ class_of,
         const u32* __restrict__ byte_starts, const u32* __restrict__ masks,
@@ -323,17 +403,17 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
         const u32* __restrict__ first, const u32* __restrict__ starts,
         const unsigned char* __restrict__ bytes, const u32* __restrict__ owner_start,
         const u32* __restrict__ owners, const u32* __restrict__ required,
-        u32* __restrict__ bitmap, u32* __restrict__ counts,
+        const u32* __restrict__ links, u32* __restrict__ bitmap, u32* __restrict__ counts,
         u64 tiles, u32* __restrict__ unsure)
 {
     extern __shared__ __align__(16) unsigned char shared[];
     const u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     unsigned char* staged = shared + warp * STAGED;
     u32* queue = (u32*)(shared + 8u * STAGED) + warp * QUEUE * 2u;
-    u32* lane_first = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u) + threadIdx.x;
+    u32* lane_sig = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u) + threadIdx.x;
+    u32* marks = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u) + warp * MARK_WORDS;
     __shared__ u32 queued[8];
     if (lane == 0) queued[warp] = 0u;
-    u32* lane_sig = lane_first + 8u * 256u;
     const Book b = {heads, class_of, byte_starts, masks, tables,
                     exc_map, exc_from, exc_to, exc_word, exc_mask};
     const u32 slot_mask = (1u << slot_log2) - 1u;
@@ -342,134 +422,209 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
     const u64 stride = (u64)gridDim.x * PIECES_PER_TILE;
     for (u64 piece = (u64)blockIdx.x * PIECES_PER_TILE + warp; piece < pieces; piece += stride) {
         const u64 base = piece * PIECE_BYTES;
-        const u64 len = n > base ? (n - base < STAGED ? n - base : STAGED) : 0u;
+        const u64 rest = n > base ? n - base : 0u;
+        const u32 len = (u32)min(rest, (u64)STAGED);
+        // Offsets from base stay below LINE_LIMIT; a line running past it
+        // is left to the CPU (unsure).
+        const u32 lim = (u32)min(rest, (u64)LINE_LIMIT);
         // SAFETY of the reads: base is a multiple of 16 and text 16-byte
         // aligned; a load at k*16 < len ends at most 15 bytes past n,
         // inside PAD_BYTES.
         const uint4* src = (const uint4*)(text + base);
         __syncwarp();  // the lanes are done with the last piece
-        for (u32 k = lane; (u64)k * 16u < len; k += 32u) ((uint4*)staged)[k] = __ldg(src + k);
+        for (u32 k = lane; k * 16u < len; k += 32u) ((uint4*)staged)[k] = __ldg(src + k);
+#pragma unroll
+        for (u32 k = 0; k < 4; ++k) marks[4u * lane + k] = 0u;
         __syncwarp();
-        const StagedBytes at = {staged, text, base, len};
-        const u64 lo = base + (u64)lane * BYTES_PER_THREAD;
-        const u64 hi = lo + BYTES_PER_THREAD;
-        u32 out[4] = {0u, 0u, 0u, 0u};
-        u64 s = first_line_start(at, n, term, lo, hi);
-        while (s < hi && s < n) {
-            // The line's end, whether it is ASCII, and its trigram mask
-            // (book/trigrams.rs `line_mask`: ASCII letters folded), found
-            // while the warp's lanes still walk their lines together.
-            u64 e = s;
-            u32 high = 0u, t = 0u;
+        const PieceBytes at = {staged, text + base, len};
+        const u32* const cand_words = cand + (base >> 5);
+        const u32 hi = (lane + 1u) * BYTES_PER_THREAD;
+        u32 s = (u32)(first_line_start(GlobalBytes{text}, n, term, base + lane * BYTES_PER_THREAD,
+                                       base + hi) -
+                      base);
+        // After a full queue: the literal start the lane's line goes on
+        // from, and the owners visited there already (queued).
+        u32 from = NO_SLOT, from_visits = 0u;
+        bool done = s >= hi || s >= lim;
+        for (;;) {
+            bool stalled = false;
+            while (!done && !stalled) {
+                // The line's end, whether it is ASCII, and its trigram mask
+                // (book/trigrams.rs `line_mask`: ASCII letters folded), from
+                // the staged copy, then, for the rare line running past it,
+                // from global memory.
+                u32 high = 0u, t = 0u;
 #pragma unroll
-            for (u32 k = 0; k < 8; ++k) lane_sig[k * 256u] = 0u;
-            for (; e < n; ++e) {
-                const u32 c = at(e);
-                if (c == term) break;
-                high |= c;
-                t = (t << 8) | (c - 65u < 26u ? c | 0x20u : c);
-                if (e >= s + 2u) {
-                    const u32 h = trigram_bit(t);
-                    lane_sig[(h >> 5) * 256u] |= 1u << (h & 31u);
-                }
-            }
-            const bool ascii = (high & 0x80u) == 0u;
-            // The line [s, e): its cand bits, in order. A rule without an
-            // automaton for the line makes it unsure (and ends it); the
-            // others' runs are queued (or run here when the queue is full).
-            bool open = false, matched = false;
-            u32 tried[TRIED];
-            u32 ntried = 0;
-            for (u64 w = s >> 5; !open && (w << 5) < e; ++w) {
-                u32 bits = __ldg(cand + w);
-                if ((w << 5) < s) bits &= 0xffffffffu << (s & 31u);
-                if (((w + 1) << 5) > e) bits &= (e & 31u) ? ((1u << (e & 31u)) - 1u) : 0u;
-                while (bits && !open) {
-                    const u64 p = (w << 5) + (u64)(__ffs(bits) - 1);
-                    bits &= bits - 1u;
-                    if (p + 3u > e) continue;
-                    const u32 key = at(p) | at(p + 1) << 8 | at(p + 2) << 16;
-                    u32 u = NO_SLOT;
-                    for (u32 hh = book_hash(key, slot_log2);; hh = (hh + 1u) & slot_mask) {
-                        const u32 x = __ldg(slots + hh);
-                        if (x == NO_SLOT) break;
-                        if (__ldg(keys + x) == key) { u = x; break; }
+                for (u32 k = 0; k < 8; ++k) lane_sig[k * 256u] = 0u;
+                auto take = [&](u32 c, u32 i) {
+                    high |= c;
+                    t = (t << 8) | (c - 65u < 26u ? c | 0x20u : c);
+                    if (i >= s + 2u) {
+                        const u32 h = trigram_bit(t);
+                        lane_sig[(h >> 5) * 256u] |= 1u << (h & 31u);
                     }
-                    if (u == NO_SLOT) continue;
-                    const u32 kend = __ldg(first + u + 1);
-                    for (u32 k = __ldg(first + u); k < kend && !open; ++k) {
-                        const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
-                        if (p + len > e) continue;
-                        bool same = true;
-                        for (u32 i = 3; i < len && same; ++i) same = at(p + i) == __ldg(bytes + st + i);
-                        if (!same) continue;
-                        const u32 oend = __ldg(owner_start + k + 1);
-                        for (u32 o = __ldg(owner_start + k); o < oend && !open; ++o) {
-                            const u32 r = __ldg(owners + o);
-                            // tried: indexed by unrolled compares, so it stays in registers.
-                            bool seen = false;
-#pragma unroll
-                            for (u32 t = 0; t < TRIED; ++t) seen = seen || (t < ntried && tried[t] == r);
-                            if (seen) continue;
-#pragma unroll
-                            for (u32 t = 0; t < TRIED; ++t) {
-                                if (t == ntried % TRIED) tried[t] = r;
+                };
+                u32 e = s;
+                for (; e < len; ++e) {
+                    const u32 c = staged[e];
+                    if (c == term) break;
+                    take(c, e);
+                }
+                if (e == len) {
+                    for (; e < lim; ++e) {
+                        const u32 c = __ldg(text + base + e);
+                        if (c == term) break;
+                        take(c, e);
+                    }
+                }
+                bool open = e == lim && (u64)lim < rest;
+                const bool ascii = (high & 0x80u) == 0u;
+                // A line another round's runs marked runs no more.
+                bool matched = (marks[s >> 5] >> (s & 31u)) & 1u;
+                // The line's cand bits, in order (from `from` after a full
+                // queue). A rule without an automaton for the line makes it
+                // unsure (and ends it); the others' runs are queued; a full
+                // queue stalls the lane until the warp has run it.
+                const u32 start = from == NO_SLOT ? s : from;
+                u32 tried[TRIED];
+                u32 ntried = 0;
+                for (u32 w = start >> 5; !open && !stalled && (w << 5) < e; ++w) {
+                    u32 bits = __ldg(cand_words + w);
+                    if ((w << 5) < start) bits &= 0xffffffffu << (start & 31u);
+                    if (((w + 1u) << 5) > e) bits &= (e & 31u) ? ((1u << (e & 31u)) - 1u) : 0u;
+                    while (bits && !open && !stalled) {
+                        const u32 p = (w << 5) + (u32)(__ffs(bits) - 1);
+                        bits &= bits - 1u;
+                        if (p + 3u > e) continue;
+                        const u32 key = at(p) | at(p + 1u) << 8 | at(p + 2u) << 16;
+                        u32 u = NO_SLOT;
+                        for (u32 hh = book_hash(key, slot_log2);; hh = (hh + 1u) & slot_mask) {
+                            const u32 x = __ldg(slots + hh);
+                            if (x == NO_SLOT) break;
+                            if (__ldg(keys + x) == key) { u = x; break; }
+                        }
+                        if (u == NO_SLOT) continue;
+                        // The greatest literal of the key's group not above
+                        // the line from p: every literal there is on its
+                        // chain of prefixes (links), the longest first.
+                        u32 lo = __ldg(first + u), top = __ldg(first + u + 1);
+                        const u32 group = lo;
+                        while (lo < top) {
+                            const u32 mid = (lo + top) >> 1;
+                            if (not_above(at, p, e, bytes, starts, mid)) lo = mid + 1u;
+                            else top = mid;
+                        }
+                        const u32 skip = p == from ? from_visits : 0u;
+                        u32 visit = 0u;
+                        bool occurs = false;
+                        for (u32 k = lo > group ? lo - 1u : NO_SLOT; k != NO_SLOT && !open && !stalled;
+                             k = __ldg(links + k)) {
+                            if (!occurs) {
+                                const u32 st = __ldg(starts + k), len_k = __ldg(starts + k + 1) - st;
+                                occurs = p + len_k <= e;
+                                for (u32 i = 3; i < len_k && occurs; ++i) occurs = at(p + i) == __ldg(bytes + st + i);
+                                if (!occurs) continue;
                             }
-                            ++ntried;
-                            if (!may_match(required, r, lane_sig)) continue;
-                            const u32 a = 2u * r + (ascii ? 0u : 1u);
-                            if (__ldg(heads + (u64)a * 8u + 4u) == 0u) {
-                                open = true;
-                            } else if (!matched) {
-                                const u64 eo = e - base;
-                                u32 slot = QUEUE;
-                                if (eo < MATCHED && a < (1u << 20)) slot = atomicAdd(queued + warp, 1u);
-                                if (slot < QUEUE) {
-                                    queue[2u * slot] = (u32)(s - base) | a << 12;
-                                    queue[2u * slot + 1u] = (u32)eo;
-                                } else {
-                                    matched = automaton_matches(b, a, at, s, e, lane_first);
+                            const u32 oend = __ldg(owner_start + k + 1);
+                            for (u32 o = __ldg(owner_start + k); o < oend && !open; ++o, ++visit) {
+                                if (visit < skip) continue;
+                                const u32 r = __ldg(owners + o);
+                                // tried: indexed by unrolled compares, so it stays in registers.
+                                bool seen = false;
+#pragma unroll
+                                for (u32 q = 0; q < TRIED; ++q) seen = seen || (q < ntried && tried[q] == r);
+                                if (seen) continue;
+#pragma unroll
+                                for (u32 q = 0; q < TRIED; ++q) {
+                                    if (q == ntried % TRIED) tried[q] = r;
+                                }
+                                ++ntried;
+                                if (!may_match(required, r, lane_sig)) continue;
+                                const u32 a = 2u * r + (ascii ? 0u : 1u);
+                                if (__ldg(heads + (u64)a * 8u + 4u) == 0u) {
+                                    open = true;
+                                } else if (!matched) {
+                                    const u32 slot = a < (1u << 20) ? atomicAdd(queued + warp, 1u) : QUEUE;
+                                    if (slot < QUEUE) {
+                                        const bool wide = __ldg(heads + (u64)a * 8u + 2u) > 1u;
+                                        queue[2u * slot] = s | a << 12;
+                                        queue[2u * slot + 1u] = e | (wide ? WIDE : 0u);
+                                    } else if (a < (1u << 20)) {
+                                        stalled = true;
+                                        from = p;
+                                        from_visits = visit;
+                                        break;
+                                    } else {
+                                        open = true;  // an automaton number past the queue's field
+                                    }
                                 }
                             }
                         }
                     }
                 }
+                if (stalled) break;
+                if (open) {
+                    atomicOr(marks + (s >> 5), 1u << (s & 31u));
+                    any_unsure = true;
+                }
+                s = e + 1u;
+                from = NO_SLOT;
+                done = s >= hi || s >= lim;
             }
-            if (open || matched) {
-                const u64 off = s - lo;
-                out[off >> 5] |= 1u << (off & 31u);
-                any_unsure = any_unsure || open;
-            }
-            s = e + 1;
-        }
-        // The queued runs, on every lane; then each lane marks its lines
-        // that one of them matched.
-        __syncwarp();
-        const u32 count = min(queued[warp], QUEUE);
-        for (u32 i = lane; i < count; i += 32u) {
-            const u32 x = queue[2u * i], eo = queue[2u * i + 1u];
-            if (automaton_matches(b, x >> 12, at, base + (x & 0xfffu), base + eo, lane_first)) {
-                queue[2u * i + 1u] = eo | MATCHED;
-            }
-        }
-        __syncwarp();
-        for (u32 i = 0; i < count; ++i) {
-            const u32 off = queue[2u * i] & 0xfffu;
-            if ((queue[2u * i + 1u] & MATCHED) && (off >> 7) == lane) {
-#pragma unroll
-                for (u32 k = 0; k < 4; ++k) {
-                    if (k == ((off & 127u) >> 5)) out[k] |= 1u << (off & 31u);
+            __syncwarp();
+            const u32 count = min(queued[warp], QUEUE);
+            // The queued one-word runs, flattened: each lane holds a run
+            // and steps it a byte per turn; a lane whose run ended (or whose
+            // line another run already marked) takes the next queued run.
+            OneWordRun run;
+            bool have = false;
+            for (u32 next = 0u;;) {
+                const u32 need = __ballot_sync(0xffffffffu, !have);
+                if (next < count && need) {
+                    const u32 k = next + __popc(need & ((1u << lane) - 1u));
+                    next += __popc(need);
+                    if (!have && k < count) {
+                        const u32 x = queue[2u * k], eo = queue[2u * k + 1u];
+                        if (!(eo & WIDE)) {
+                            run.load(b, x >> 12, x & 0xfffu, eo);
+                            have = true;
+                        }
+                    }
+                }
+                if (!__any_sync(0xffffffffu, have) && next >= count) break;
+                if (!have) continue;
+                const u32 bit = 1u << (run.s & 31u);
+                if (marks[run.s >> 5] & bit) {
+                    have = false;
+                } else if (run.i < run.e) {
+                    if (run.step(b, at(run.i))) {
+                        atomicOr(marks + (run.s >> 5), bit);
+                        have = false;
+                    }
+                } else {
+                    if (run.d & run.eol) atomicOr(marks + (run.s >> 5), bit);
+                    have = false;
                 }
             }
+            // The wider ones (rare), a run per lane.
+            for (u32 k = lane; k < count; k += 32u) {
+                const u32 x = queue[2u * k], eo = queue[2u * k + 1u];
+                const u32 o = x & 0xfffu, bit = 1u << (o & 31u);
+                if (!(eo & WIDE) || (marks[o >> 5] & bit)) continue;
+                if (automaton_matches(b, x >> 12, at, o, eo & ~WIDE)) atomicOr(marks + (o >> 5), bit);
+            }
+            __syncwarp();
+            if (lane == 0) queued[warp] = 0u;
+            __syncwarp();
+            if (!__any_sync(0xffffffffu, stalled)) break;
         }
-        __syncwarp();
-        if (lane == 0) queued[warp] = 0u;
         const u64 w0 = piece * (PIECE_BYTES / 32u) + (u64)lane * 4u;
         u32 cnt = 0u;
 #pragma unroll
-        for (int k = 0; k < 4; ++k) {
-            bitmap[w0 + k] = out[k];
-            cnt += __popc(out[k]);
+        for (u32 k = 0; k < 4; ++k) {
+            const u32 m = marks[4u * lane + k];
+            bitmap[w0 + k] = m;
+            cnt += __popc(m);
         }
         for (int o = 16; o > 0; o >>= 1) cnt += __shfl_down_sync(0xffffffffu, cnt, o);
         if (lane == 0 && cnt) atomicAdd(counts + piece / PIECES_PER_TILE, cnt);

@@ -29,8 +29,8 @@ pub(super) struct Tables {
     bytes: Buf<u8>,
     /// heads, byte_starts, masks, tables, exc_map, exc_from, exc_to,
     /// exc_word, exc_mask, slots, keys, first, starts, owner_start, owners,
-    /// required.
-    words: [Buf<u32>; 16],
+    /// required, links.
+    words: [Buf<u32>; 17],
     /// The confirmed lines' bitmap (swapped with the device's).
     out: Buf<u32>,
     /// Set by the kernel when it marked a line unsure.
@@ -55,7 +55,7 @@ pub(super) fn upload(b: &RuleBook, dev: &Device, t: &mut Tables) -> Result<(), G
     let s = &dev.stream;
     up(s, &mut t.class_of, &nonempty(&b.class_of))?;
     up(s, &mut t.bytes, &nonempty(&b.bytes))?;
-    let tables: [&[u32]; 16] = [
+    let tables: [&[u32]; 17] = [
         &b.heads,
         &b.byte_starts,
         &b.masks,
@@ -72,6 +72,7 @@ pub(super) fn upload(b: &RuleBook, dev: &Device, t: &mut Tables) -> Result<(), G
         &b.owner_start,
         &b.owners,
         &b.required,
+        &b.links,
     ];
     for (buf, data) in t.words.iter_mut().zip(tables) {
         up(s, buf, &nonempty(data))?;
@@ -126,6 +127,7 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
         .arg(g(13)?)
         .arg(g(14)?)
         .arg(g(15)?)
+        .arg(g(16)?)
         .arg(t.out.get("confirm")?)
         .arg(dev.counts.get("confirm")?)
         .arg(&tiles)
@@ -135,8 +137,9 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     // rule, class maps of 256 bytes, every automaton at most RULE_WORDS
     // words with an exception map entry per position, exception and
     // literal ranges inside their arrays, slots at most half full, 8
-    // trigram words per rule) were uploaded by `upload`; text (allocated
-    // by the driver, so aligned, with PAD_BYTES past its tiles), the multi
+    // trigram words per rule, a link per literal: NO_SLOT or an earlier
+    // literal of its key) were uploaded by `upload`; text (allocated by
+    // the driver, so aligned, with PAD_BYTES past its tiles), the multi
     // kernel's bitmap (read) and counts sized by reserve(n), `out` by the
     // ensure above to the same words, counts and `unsure` zeroed above; the
     // dynamic shared memory is CONFIRM_SHARED, which modules.rs allowed;

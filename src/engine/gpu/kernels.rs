@@ -58,12 +58,16 @@ pub const BLOCK: u32 = 256;
 /// (confirm.cu `SPILL`).
 pub const CONFIRM_SPILL: u32 = 256;
 /// Automaton runs a `confirm` warp queues (confirm.cu `QUEUE`).
-pub const CONFIRM_QUEUE: u32 = 64;
+pub const CONFIRM_QUEUE: u32 = 128;
 /// Dynamic shared memory of a `confirm` block (confirm.cu `SHARED_BYTES`):
-/// each of its 8 warps' staged bytes and queue of runs (2 words each), and
-/// two columns of 8 words per thread.
-pub const CONFIRM_SHARED: u32 =
-    TILE_BYTES as u32 + 8 * CONFIRM_SPILL + 8 * CONFIRM_QUEUE * 8 + 2 * 8 * BLOCK * 4;
+/// each of its 8 warps' staged bytes and queue of runs (2 words each), a
+/// column of 8 words per thread, and each warp's marks (a bit per byte of
+/// its piece): 55,296 bytes.
+pub const CONFIRM_SHARED: u32 = TILE_BYTES as u32
+    + 8 * CONFIRM_SPILL
+    + 8 * CONFIRM_QUEUE * 8
+    + 8 * BLOCK * 4
+    + TILE_BYTES as u32 / 32 * 4;
 /// Longest pattern the Boyer-Moore kernel takes (its tables live in shared
 /// memory: 1 KiB + 5 bytes per pattern byte). Longer patterns go to
 /// `prefix4`, which is exact for any length (it verifies from global memory).
@@ -318,10 +322,11 @@ mod tests {
         assert!(confirm.contains(&format!("#define SPILL {CONFIRM_SPILL}u")));
         assert!(confirm.contains(&format!("#define QUEUE {CONFIRM_QUEUE}u")));
         assert!(confirm.contains(
-            "#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 2u * 8u * 256u * 4u)"
+            "#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)"
         ));
         assert!(confirm.contains("#define STAGED (PIECE_BYTES + SPILL)"));
         assert!(confirm.contains("#define PIECE_BYTES (32u * BYTES_PER_THREAD)"));
+        assert!(confirm.contains("#define MARK_WORDS (PIECE_BYTES / 32u)"));
         assert_eq!(BLOCK, 256);
     }
 

@@ -119,12 +119,19 @@ pub struct RuleBook {
     /// [`trigrams::MASK_WORDS`] words per rule: the trigrams every match
     /// holds (`trigrams::required`); a line lacking one skips the rule.
     pub required: Vec<u32>,
-    /// Literal `k` is `bytes[starts[k]..starts[k + 1]]`, owned by rules
-    /// `owners[owner_start[k]..owner_start[k + 1]]`.
+    /// Literal `k` is `bytes[starts[k]..starts[k + 1]]` (in byte order),
+    /// owned by rules `owners[owner_start[k]..owner_start[k + 1]]`.
     pub starts: Vec<u32>,
     pub bytes: Vec<u8>,
     pub owner_start: Vec<u32>,
     pub owners: Vec<u32>,
+    /// Literal `k`'s longest proper prefix among the literals, or
+    /// [`NO_SLOT`]. The literals at a text position are the prefix chain of
+    /// the greatest literal of their key not above the text there, so one
+    /// binary search finds them (`multi.cuh`'s `group_longest` does the
+    /// same): a key such as `htt` leads 1,125 literals of a 10,000-rule
+    /// pack, and trying each made up most of the kernel's time.
+    pub links: Vec<u32>,
 }
 
 /// The first 3 bytes of `b`, little-endian.
@@ -214,6 +221,7 @@ impl RuleBook {
             owner_start: vec![0],
             owners: Vec::new(),
             required: Vec::new(),
+            links: Vec::new(),
         };
         let built = automata(rules, cfg.terminator);
         for (r, (ascii, full, required)) in built.iter().enumerate() {
@@ -281,11 +289,24 @@ impl RuleBook {
         self.tables.extend_from_slice(&has_exc);
     }
 
-    /// The literal index: literals sorted, grouped by their first 3 bytes.
+    /// The literal index: literals sorted, grouped by their first 3 bytes,
+    /// each linked to its longest proper prefix.
     fn index(&mut self, literals: &[Vec<u8>], owners: &[Vec<u32>]) {
         let mut order: Vec<usize> = (0..literals.len()).collect();
         order.sort_by(|&x, &y| literals[x].cmp(&literals[y]));
-        for &k in &order {
+        // The literals before this one that are prefixes of the last, in
+        // order: in byte order a prefix comes before what extends it.
+        let mut prefixes: Vec<usize> = Vec::new();
+        for (i, &k) in order.iter().enumerate() {
+            while let Some(&q) = prefixes.last() {
+                if literals[k].starts_with(&literals[order[q]]) {
+                    break;
+                }
+                prefixes.pop();
+            }
+            self.links
+                .push(prefixes.last().map_or(NO_SLOT, |&q| q as u32));
+            prefixes.push(i);
             let key = key3(&literals[k]);
             if self.keys.last() != Some(&key) {
                 self.keys.push(key);

@@ -49,24 +49,10 @@ impl RuleBook {
         if p + 3 > e {
             return false;
         }
-        let key = key3(&text[p..]);
-        let mask = (1u32 << self.slot_log2) - 1;
-        let mut h = book_hash(key, self.slot_log2);
-        let u = loop {
-            let u = self.slots[h as usize];
-            if u == NO_SLOT {
-                return false;
-            }
-            if self.keys[u as usize] == key {
-                break u as usize;
-            }
-            h = (h + 1) & mask;
+        let Some(u) = self.key_index(key3(&text[p..])) else {
+            return false;
         };
-        for k in self.first[u] as usize..self.first[u + 1] as usize {
-            let lit = &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize];
-            if p + lit.len() > e || &text[p..p + lit.len()] != lit {
-                continue;
-            }
+        for k in self.literals_at(u, &text[p..e]) {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
@@ -86,6 +72,51 @@ impl RuleBook {
             }
         }
         false
+    }
+
+    /// The index of `key` (a literal's first 3 bytes) in `keys`, if some
+    /// literal starts with it.
+    pub(super) fn key_index(&self, key: u32) -> Option<usize> {
+        let mask = (1u32 << self.slot_log2) - 1;
+        let mut h = book_hash(key, self.slot_log2);
+        loop {
+            let u = self.slots[h as usize];
+            if u == NO_SLOT {
+                return None;
+            }
+            if self.keys[u as usize] == key {
+                return Some(u as usize);
+            }
+            h = (h + 1) & mask;
+        }
+    }
+
+    /// The literals of key `u` that start `rest`, the longest first: the
+    /// prefix chain (`links`) of the greatest literal of the key not above
+    /// `rest`, from the first that occurs (the kernel's binary search).
+    pub(super) fn literals_at<'a>(
+        &'a self,
+        u: usize,
+        rest: &'a [u8],
+    ) -> impl Iterator<Item = usize> + 'a {
+        let lit = |k: usize| &self.bytes[self.starts[k] as usize..self.starts[k + 1] as usize];
+        let first = self.first[u] as usize;
+        let (mut lo, mut top) = (first, self.first[u + 1] as usize);
+        while lo < top {
+            let mid = (lo + top) / 2;
+            if lit(mid) <= rest {
+                lo = mid + 1;
+            } else {
+                top = mid;
+            }
+        }
+        let greatest = (lo > first).then(|| lo - 1);
+        std::iter::successors(greatest, |&k| {
+            Some(self.links[k])
+                .filter(|&q| q != NO_SLOT)
+                .map(|q| q as usize)
+        })
+        .skip_while(move |&k| !rest.starts_with(lit(k)))
     }
 
     /// Whether automaton `a` (present) matches `line`.

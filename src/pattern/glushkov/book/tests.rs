@@ -213,6 +213,39 @@ proptest! {
         }
     }
 
+    /// The literals found at each position (a binary search, then a
+    /// prefix chain) are those starting there, the longest first; keys and
+    /// prefixes shared as much as two letters allow.
+    #[test]
+    fn literals_at_are_those_starting_there(
+        lits in prop::collection::btree_set("[ab]{3,7}", 1..40),
+        text in "[ab]{0,80}",
+    ) {
+        let lits: Vec<String> = lits.into_iter().collect();
+        let c = cfg(&["-E"]);
+        let hirs = crate::pattern::glushkov::parse_rules(&lits, &c).unwrap();
+        let literals: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+        let owners: Vec<Vec<u32>> = (0..lits.len() as u32).map(|r| vec![r]).collect();
+        let b = RuleBook::build(&hirs, &literals, &owners, &c).unwrap();
+        let text = text.as_bytes();
+        for p in 0..text.len().saturating_sub(2) {
+            let rest = &text[p..];
+            let mut want: Vec<&[u8]> = literals
+                .iter()
+                .map(Vec::as_slice)
+                .filter(|l| rest.starts_with(l))
+                .collect();
+            want.sort_by_key(|l| std::cmp::Reverse(l.len()));
+            let got: Vec<&[u8]> = b
+                .key_index(key3(rest))
+                .into_iter()
+                .flat_map(|u| b.literals_at(u, rest))
+                .map(|k| &b.bytes[b.starts[k] as usize..b.starts[k + 1] as usize])
+                .collect();
+            prop_assert_eq!(got, want, "at {}", p);
+        }
+    }
+
     /// The ASCII automaton matches where the rule does, on ASCII lines.
     #[test]
     fn ascii_only_agrees_on_ascii_lines(
