@@ -57,6 +57,7 @@ impl<'r> Flow<'_, 'r> {
                 searcher.search(text, self.search.target, backread, cap, tally.as_ref())
             };
             stats::add_since(&self.stages.lane_ns, t);
+            self.stages.trace.note(job.id, Event::Searched);
             if !skip {
                 stats::add(&self.stages.chunks, 1);
                 stats::add(&self.stages.gpu_bytes, plan.len as u64);

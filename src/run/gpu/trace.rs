@@ -16,11 +16,13 @@ pub enum Event {
     Filled,
     /// A lane began searching it.
     Searching,
+    /// The GPU's answer is home (the lane then sorts it into pieces).
+    Searched,
     /// Its results are on the board.
     Posted,
 }
 
-const EVENTS: usize = 4;
+const EVENTS: usize = 5;
 
 /// Per chunk: microseconds since the pipeline started at each event, and
 /// the ring's free slots when it was leased.
@@ -86,15 +88,16 @@ impl Trace {
                 self.t0_unix,
                 self.t0.elapsed().as_secs_f64() * 1e3
             ),
-            "trace: chunk leased filled searching posted (ms) free-slots".into(),
+            "trace: chunk leased filled searching searched posted (ms) free-slots".into(),
         ];
         lines.extend(rows.iter().enumerate().map(|(id, r)| {
             format!(
-                "trace: {id} {} {} {} {} {}",
+                "trace: {id} {} {} {} {} {} {}",
                 ms(r.at_us[0]),
                 ms(r.at_us[1]),
                 ms(r.at_us[2]),
                 ms(r.at_us[3]),
+                ms(r.at_us[4]),
                 r.free_at_lease
             )
         }));
