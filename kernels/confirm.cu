@@ -70,7 +70,7 @@
 // The literals at a cand bit are found by a binary search of the literals
 // sharing its first 3 bytes and their prefix chain (`links`): trying each
 // (a key such as "htt" leads 1,125 of a 10,000-rule pack's literals) was
-// half the kernel's time. Offsets are 32-bit from the piece's start, and
+// a third of the kernel's time. Offsets are 32-bit from the piece's start, and
 // the kernel takes 128 registers (two blocks an SM) so that nothing
 // spills: at 64 registers phase 1 spilled and local loads were a fifth of
 // the instructions (10,000 rules, 64 MiB: 5.65 ms at 64 registers, 4.62

@@ -628,3 +628,52 @@ fn measure_split() {
         );
     }
 }
+
+/// Regression for the confirm kernel's full queue: every line here queues
+/// a run for each of 240 rules (all own `common`, none is turned away by
+/// its trigrams), so a warp's queue of 128 runs fills on nearly every
+/// line, and its threads stall and go on from the literal where they
+/// stopped; runs of wide automata (`.{200}`: 7 words) and narrow ones
+/// mix. Only the rule whose length fits matches a line, so a run skipped
+/// or run twice on resuming changes the answer. On a GPU, else simulated.
+#[test]
+fn full_queue_stalls_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack: String = (1..=240).map(|k| format!("^common.{{{k}}}$\n")).collect();
+    std::fs::write(dir.path().join("rules.txt"), pack).unwrap();
+    let lengths: Vec<usize> = (0..2000).map(|i| (i * 37) % 260).collect();
+    let text: String = lengths
+        .iter()
+        .map(|&l| format!("common{}\n", "x".repeat(l)))
+        .collect();
+    std::fs::write(dir.path().join("in.txt"), text).unwrap();
+    let want = lengths.iter().filter(|&&l| (1..=240).contains(&l)).count();
+    let env = match have_gpu() {
+        true => vec![],
+        false => {
+            eprintln!("no GPU: simulated");
+            vec![("GPUGREP_GPU_SIMULATE", "1".to_string())]
+        }
+    };
+    for flags in [&["-c"][..], &["-n"], &["-v", "-c"]] {
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["--stats", "-E", "-f", "rules.txt", "in.txt"].map(String::from));
+        let gpu = run("gpu", &args, dir.path(), &env);
+        let cpu = run("cpu", &args, dir.path(), &[]);
+        let err = String::from_utf8_lossy(&gpu.stderr);
+        assert!(
+            gpu.stdout == cpu.stdout,
+            "{flags:?}\n{err}\n{}",
+            common::diff(&cpu.stdout, &gpu.stdout)
+        );
+        assert!(err.contains("240 confirmed on the GPU"), "{err}");
+        assert!(!err.contains("fallback"), "{err}");
+    }
+    let count = run(
+        "gpu",
+        &["-c", "-E", "-f", "rules.txt", "in.txt"].map(String::from),
+        dir.path(),
+        &env,
+    );
+    assert_eq!(String::from_utf8_lossy(&count.stdout), format!("{want}\n"));
+}

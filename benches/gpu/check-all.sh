@@ -4,7 +4,8 @@
 # rule packs, the automaton, decompressed input, -i folded in the kernels
 # (gpu_fold, gpu_ignore_case), end to end, CLI suites
 # under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
-# on the new kernels; the differential kernels once more on the PTX
+# on the new kernels (synccheck on confirm); the differential kernels and
+# the rule book's kernels against their mirror once more on the PTX
 # (GPUGREP_GPU_CUBIN=0), which GPUs without a shipped cubin load. Groups
 # run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
 # $OUT/summary.txt.
@@ -49,6 +50,10 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     GPUGREP_DIFF_SMALL=1 run racecheck-split 250 \
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+    # The confirm kernel's warp collectives (ballots, __syncwarp).
+    GPUGREP_DIFF_SMALL=1 run synccheck-split 250 \
+        compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
+    GPUGREP_GPU_CUBIN=0 run split-ptx 200 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     # The PTX the driver compiles, where a GPU has no shipped cubin.
     GPUGREP_GPU_CUBIN=0 GPUGREP_DIFF_CASES=500 run diff-ptx 200 "$D/gpu_differential" --test-threads=1
 } &

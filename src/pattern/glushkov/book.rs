@@ -130,7 +130,7 @@ pub struct RuleBook {
     /// the greatest literal of their key not above the text there, so one
     /// binary search finds them (`multi.cuh`'s `group_longest` does the
     /// same): a key such as `htt` leads 1,125 literals of a 10,000-rule
-    /// pack, and trying each made up most of the kernel's time.
+    /// pack, and trying each was a third of the kernel's time.
     pub links: Vec<u32>,
 }
 
