@@ -50,6 +50,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     if selects_nothing(&cfg, patterns) {
         return Ok(ExitStatus::NothingSelected);
     }
+    gpu::prewarm(&cfg);
     let compiled = pattern::compile(patterns, &cfg)
         .map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
     for w in &compiled.warnings {

@@ -10,7 +10,7 @@ use super::debug;
 use super::searcher::Backend;
 use super::start::{Gate, GateWait};
 use crate::config::{Config, EngineChoice, Mode};
-use crate::engine::gpu::{GpuEngine, GpuError};
+use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
 use crate::knobs;
 use crate::pattern::compile::GpuPlan;
@@ -82,7 +82,7 @@ pub enum Wanted {
 /// `GPUGREP_GPU_SIMULATE=1` (a test knob): the pipeline's chunks are
 /// searched by the CPU mirror. Read here, when the engine is chosen, and
 /// nowhere else: the pipeline only sees the `Backend` it leads to.
-fn simulated() -> bool {
+pub(super) fn simulated() -> bool {
     knobs::get().gpu_simulate.or(false)
 }
 
@@ -107,7 +107,7 @@ pub fn wanted(
     let cpu_instead = |why: &str| {
         debug(cfg, prog, &format!("engine: cpu ({why})"));
         if cfg.engine == EngineChoice::Gpu && !simulated() {
-            GpuEngine::open().map_err(|e| e.to_string())?;
+            super::prewarm::open().map_err(|e| e.to_string())?;
         }
         Ok(Wanted::No)
     };
@@ -237,7 +237,7 @@ pub fn open_in_background(debug_on: bool, prog: &str) -> Wanted {
     let prog = prog.to_string();
     let opening = move || {
         let t = std::time::Instant::now();
-        let opened = GpuEngine::open().map(|engine| {
+        let opened = super::prewarm::open().map(|engine| {
             if debug_on {
                 eprintln!(
                     "{prog}: debug: engine: gpu ({}; started in {:.3} s)",
@@ -326,7 +326,7 @@ pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) ->
                 .name("gpu-init".into())
                 .spawn(move || {
                     if go.wait() {
-                        let _ = tx.send(GpuEngine::open().map(|e| Backend::Gpu(Box::new(e))));
+                        let _ = tx.send(super::prewarm::open().map(|e| Backend::Gpu(Box::new(e))));
                     }
                 });
             spawned.ok().and_then(|_| pending(rx, false, Some(gate)))

@@ -37,6 +37,7 @@ mod lane;
 mod offsets;
 mod pack;
 mod pour;
+mod prewarm;
 mod read;
 mod ring;
 mod searcher;
@@ -56,6 +57,12 @@ use crate::input::walk::{Input, Item};
 use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
 pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
+
+/// Opens CUDA while the patterns compile, for `--engine gpu`
+/// (`prewarm.rs`).
+pub fn prewarm(cfg: &crate::config::Config) {
+    prewarm::prewarm(cfg, choose::simulated());
+}
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
