@@ -223,6 +223,25 @@ fn run(engine: &str, args: &[String], dir: &std::path::Path, env: &[(&str, Strin
         .expect("run gpugrep")
 }
 
+/// Runs `args` on the GPU (with `env`) and on the CPU engine; asserts
+/// equal output; returns the GPU run's stderr.
+fn same_as_cpu(
+    args: &[String],
+    dir: &std::path::Path,
+    env: &[(&str, String)],
+    flags: &[&str],
+) -> String {
+    let gpu = run("gpu", args, dir, env);
+    let cpu = run("cpu", args, dir, &[]);
+    let err = String::from_utf8_lossy(&gpu.stderr).into_owned();
+    assert!(
+        gpu.stdout == cpu.stdout,
+        "{flags:?}\n{err}\n{}",
+        common::diff(&cpu.stdout, &gpu.stdout)
+    );
+    err
+}
+
 fn cases() -> usize {
     std::env::var("GPUGREP_SPLIT_CASES")
         .ok()
@@ -447,14 +466,7 @@ fn mixed_pack_goes_both_ways() {
     ] {
         let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
         args.extend(["--debug", "--stats", "-E", "-f", "rules.txt", "in.txt"].map(String::from));
-        let gpu = run("gpu", &args, dir.path(), &env);
-        let cpu = run("cpu", &args, dir.path(), &[]);
-        let err = String::from_utf8_lossy(&gpu.stderr);
-        assert!(
-            gpu.stdout == cpu.stdout,
-            "{flags:?}\n{err}\n{}",
-            common::diff(&cpu.stdout, &gpu.stdout)
-        );
+        let err = same_as_cpu(&args, dir.path(), &env, flags);
         assert!(
             err.contains("GPU split: 251 rule(s) by "),
             "{flags:?}\n{err}"
@@ -658,14 +670,7 @@ fn full_queue_stalls_and_resumes() {
     for flags in [&["-c"][..], &["-n"], &["-v", "-c"]] {
         let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
         args.extend(["--stats", "-E", "-f", "rules.txt", "in.txt"].map(String::from));
-        let gpu = run("gpu", &args, dir.path(), &env);
-        let cpu = run("cpu", &args, dir.path(), &[]);
-        let err = String::from_utf8_lossy(&gpu.stderr);
-        assert!(
-            gpu.stdout == cpu.stdout,
-            "{flags:?}\n{err}\n{}",
-            common::diff(&cpu.stdout, &gpu.stdout)
-        );
+        let err = same_as_cpu(&args, dir.path(), &env, flags);
         assert!(err.contains("240 confirmed on the GPU"), "{err}");
         assert!(!err.contains("fallback"), "{err}");
     }

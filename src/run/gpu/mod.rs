@@ -57,18 +57,18 @@ use crate::input::walk::{Input, Item};
 use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
 pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
-
-/// Opens CUDA while the patterns compile, for `--engine gpu`
-/// (`prewarm.rs`).
-pub fn prewarm(cfg: &crate::config::Config) {
-    prewarm::prewarm(cfg, choose::simulated());
-}
 use flow::{Flow, Search};
 use offsets::FileOffsets;
 use ring::Ring;
 use searcher::Target;
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
+
+/// Opens CUDA while the patterns compile, for `--engine gpu`
+/// (`prewarm.rs`).
+pub fn prewarm(cfg: &crate::config::Config) {
+    prewarm::prewarm(cfg, choose::simulated());
+}
 
 /// How much larger than its compressed size a file is taken to be when
 /// sizing chunks under `--decompress` (logs compress 4 to 10 times).
