@@ -59,16 +59,11 @@ use board::{Entry, Take};
 pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
 use flow::{Flow, Search};
 use offsets::FileOffsets;
+pub use prewarm::prewarm;
 use ring::Ring;
 use searcher::Target;
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
-
-/// Opens CUDA while the patterns compile, for `--engine gpu`
-/// (`prewarm.rs`).
-pub fn prewarm(cfg: &crate::config::Config) {
-    prewarm::prewarm(cfg, choose::simulated());
-}
 
 /// How much larger than its compressed size a file is taken to be when
 /// sizing chunks under `--decompress` (logs compress 4 to 10 times).

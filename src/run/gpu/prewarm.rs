@@ -22,9 +22,9 @@ use std::sync::Mutex;
 static AHEAD: Mutex<Option<Receiver<Result<GpuEngine, GpuError>>>> = Mutex::new(None);
 
 /// Starts opening CUDA in its own thread when the run asked for the GPU
-/// (`simulated`: the pipeline is the CPU mirror and opens nothing).
-pub fn prewarm(cfg: &Config, simulated: bool) {
-    if cfg.engine != EngineChoice::Gpu || simulated {
+/// (not when simulated: the pipeline is the CPU mirror and opens nothing).
+pub fn prewarm(cfg: &Config) {
+    if cfg.engine != EngineChoice::Gpu || super::choose::simulated() {
         return;
     }
     let (tx, rx) = mpsc::channel();
