@@ -335,18 +335,18 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
     return false;
 }
 
-// Automaton a over the line [s, e), by its words.
+// Automaton a (of more than one word: one-word runs go through
+// OneWordRun) over the line [s, e), by its words.
 __device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
 {
     const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
-    if (w == 1u) return narrow_matches<1>(b, a, at, s, e);
     if (w == 2u) return narrow_matches<2>(b, a, at, s, e);
     if (w <= 4u) return narrow_matches<4>(b, a, at, s, e);
     return wide_matches(b, a, at, s, e);
 }
 
 // A queued run of a one-word automaton, stepped a byte per call by a lane
-// of the flattened pass (narrow_matches<1> without its skip: the warp
+// of the flattened pass (narrow_matches for one word, without its skip: the warp
 // steps together, so a lane skipping a byte would save no step).
 struct OneWordRun {
     u32 d, shift, loop, any_start, bol, last, eol, exc;

@@ -72,6 +72,13 @@ __device__ __forceinline__ u32 multi_hash(u32 key)
     return (key * 0x9E3779B1u) >> (32u - FILTER_LOG2);
 }
 
+// The filter's bit of a 3-byte pattern (its bytes, little-endian): the
+// global 3-byte set is read only where this bit is set.
+__device__ __forceinline__ u32 multi_hash3(u32 bytes3)
+{
+    return (bytes3 * 0x2C1B3C6Du) >> (32u - FILTER_LOG2);
+}
+
 __device__ __forceinline__ bool has_bit(const u32* set, u32 i)
 {
     return (set[i >> 5] >> (i & 31u)) & 1u;

@@ -4,7 +4,7 @@
 # rule packs, the automaton, decompressed input, -i folded in the kernels
 # (gpu_fold, gpu_ignore_case), end to end, CLI suites
 # under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
-# on the new kernels (synccheck on confirm); the differential kernels and
+# on the new kernels (synccheck on confirm and multi); the differential kernels and
 # the rule book's kernels against their mirror once more on the PTX
 # (GPUGREP_GPU_CUBIN=0), which GPUs without a shipped cubin load. Groups
 # run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
@@ -56,6 +56,15 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
     GPUGREP_GPU_CUBIN=0 run split-ptx 200 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
     # The PTX the driver compiles, where a GPU has no shipped cubin.
     GPUGREP_GPU_CUBIN=0 GPUGREP_DIFF_CASES=500 run diff-ptx 200 "$D/gpu_differential" --test-threads=1
+} &
+{
+    # The multi kernel's warp-shared candidate searches (shuffles, won[]).
+    GPUGREP_DIFF_SMALL=1 run memcheck-multi 200 \
+        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_differential" gpu_multi --test-threads=1
+    GPUGREP_DIFF_SMALL=1 run racecheck-multi 200 \
+        compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_differential" gpu_multi --test-threads=1
+    GPUGREP_DIFF_SMALL=1 run synccheck-multi 200 \
+        compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_differential" gpu_multi --test-threads=1
 } &
 {
     GPUGREP_DIFF_SMALL=1 run memcheck-fold 250 \

@@ -118,7 +118,28 @@ proptest! {
 fn hash_matches_the_kernel_constant() {
     // multi.cuh: (key * 0x9E3779B1u) >> (32u - FILTER_LOG2)
     assert_eq!(hash(1), 0x9E37_79B1 >> 14);
+    // multi.cuh multi_hash3: (bytes3 * 0x2C1B3C6Du) >> (32u - FILTER_LOG2)
+    assert_eq!(hash3(1), 0x2C1B_3C6D >> 14);
     assert!(crate::engine::gpu::kernels::MULTI_PTX.contains(".entry multi("));
+}
+
+/// The global 3-byte set is read only behind the shared filter: every
+/// 3-byte pattern has its `hash3` bit there, so none is missed among
+/// longer patterns (the kernel's gate, mirrored by `reference`).
+#[test]
+fn three_byte_patterns_pass_the_filter_among_long_ones() {
+    let pats: Vec<Vec<u8>> = ["sh ", "err", "timed out", "abcd"]
+        .iter()
+        .map(|p| p.as_bytes().to_vec())
+        .collect();
+    let t = MultiTables::new(&pats).unwrap();
+    for p in ["sh ", "err"] {
+        let key = u32::from_le_bytes([p.as_bytes()[0], p.as_bytes()[1], p.as_bytes()[2], 0]);
+        assert!(has_bit(&t.filter, hash3(key)), "{p}");
+    }
+    let text = b"ssh x; error: timed out; abcd";
+    assert_eq!(t.reference(text), naive(text, &pats));
+    assert_eq!(t.reference(text), vec![1, 7, 14, 25]);
 }
 
 /// `fold4` (the kernels' SWAR step) lowers exactly the ASCII capitals,
