@@ -673,7 +673,7 @@ fn gpu_tally_matches_naive_counts() {
                         let mut at = s;
                         for line in chunk[s as usize..e as usize].split(|&b| b == b'\n') {
                             let end = at + line.len() as u64;
-                            lines += u32::from(any_in(at, end));
+                            lines += u64::from(any_in(at, end));
                             matches += apart(at, end);
                             at = end + 1;
                         }
@@ -684,7 +684,7 @@ fn gpu_tally_matches_naive_counts() {
                         FileCount {
                             lines,
                             matches: match count {
-                                MatchCount::Starts => (j - i) as u32,
+                                MatchCount::Starts => (j - i) as u64,
                                 MatchCount::NonOverlapping => matches,
                             },
                             ..FileCount::default()

@@ -422,8 +422,8 @@ fn kernels_match_reference() {
         unsure += usize::from(!sure);
         match lane.search_target(txt, target, None, u64::MAX, Some(&tally)) {
             Ok(ChunkFound::Counts(c)) if sure => {
-                let lines = txt.split(|&b| b == b'\n').count() as u32 - 1;
-                if c[0].lines != want.len() as u32 || c[0].total != lines {
+                let lines = txt.split(|&b| b == b'\n').count() as u64 - 1;
+                if c[0].lines != want.len() as u64 || c[0].total != lines {
                     mismatches += 1;
                     eprintln!(
                         "case {case}: tally {:?}, want {} of {lines}",
@@ -575,6 +575,95 @@ fn bom_first_line_is_judged_after_the_mark() {
     assert_eq!(
         String::from_utf8_lossy(&counts.stdout),
         "first.txt:2\nonly.txt:1\ndot.txt:0\nempty.txt:0\n"
+    );
+}
+
+/// `-c` over files cut across chunks is counted on the GPU piece by piece
+/// (each piece counts the lines it owns): every chunk tallied, no offsets
+/// shipped, and the counts (with `-v`, with a byte-order mark, with a
+/// piece whose chunk ships offsets after a long line) equal the CPU
+/// engine's. Before, a cut file's chunks shipped every marked line's
+/// offset (`CutChunk` under `--stats`).
+#[test]
+fn cut_files_are_tallied_piece_by_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..3000)
+        .map(|i| match i % 7 {
+            0 => format!("error: job {i} timed out\n"),
+            3 => format!("FAILED tests/test_{i}.py\n"),
+            5 => format!("exit code {}\n", i % 3),
+            _ => format!("step {i} ok\n"),
+        })
+        .collect();
+    let long = format!("{lines}{}\n{lines}", "x".repeat(300_000));
+    let files = [
+        ("plain.log", lines.clone()),
+        (
+            "bom.log",
+            format!("\u{feff}error: job 0 timed out\n{lines}"),
+        ),
+        ("long.log", long),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "^error: .* timed out\nFAILED .*test_\\w+\nexit code [1-9][0-9]*\n",
+    )
+    .unwrap();
+    for name in files.map(|(n, _)| n) {
+        for flags in [&["-c"][..], &["-v", "-c"]] {
+            let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+            args.extend(["--stats", "-E", "-f", "rules.txt", name].map(String::from));
+            let env = [
+                ("GPUGREP_GPU_SIMULATE", "1".to_string()),
+                ("GPUGREP_RULE_PACK", "rules".to_string()),
+                ("GPUGREP_GPU_CHUNK", "8192".to_string()),
+            ];
+            let gpu = run("gpu", &args, dir.path(), &env);
+            let cpu = run("cpu", &args, dir.path(), &env[1..2]);
+            let err = String::from_utf8_lossy(&gpu.stderr);
+            assert!(
+                gpu.stdout == cpu.stdout && gpu.status.code() == cpu.status.code(),
+                "{name} {flags:?}\n{err}\n{}",
+                common::diff(&cpu.stdout, &gpu.stdout)
+            );
+            assert!(
+                !err.contains("cut at a chunk end"),
+                "{name} {flags:?}\n{err}"
+            );
+            if name != "long.log" {
+                let chunks = err
+                    .split(" bytes in ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .unwrap_or("?");
+                assert!(
+                    err.contains(&format!("{chunks} tallied on the GPU")) && chunks != "1",
+                    "{name} {flags:?}: not every chunk tallied\n{err}"
+                );
+            }
+        }
+    }
+    let counts = run(
+        "cpu",
+        &[
+            "-c",
+            "-E",
+            "-f",
+            "rules.txt",
+            "plain.log",
+            "bom.log",
+            "long.log",
+        ]
+        .map(String::from),
+        dir.path(),
+        &[],
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&counts.stdout),
+        "plain.log:1143\nbom.log:1144\nlong.log:2286\n"
     );
 }
 

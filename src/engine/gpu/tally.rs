@@ -29,15 +29,29 @@ pub(crate) const TALLY_REACH: u32 = 1 << 18;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct FileCount {
     /// Lines holding a match (that `Select` accepts).
-    pub lines: u32,
+    pub lines: u64,
     /// Matches, as the tally's `MatchCount` counts them.
-    pub matches: u32,
+    pub matches: u64,
     /// Lines in the file, when the tally counts them (`Tally::total`; for
     /// `-v`): its terminators, plus one for a last line without one.
-    pub total: u32,
+    pub total: u64,
     /// `-w` met a byte that is not ASCII beside a match: the GPU cannot
     /// tell a word character there, and the CPU must search the file.
     pub cpu: bool,
+}
+
+impl std::ops::Add for FileCount {
+    type Output = FileCount;
+
+    /// Two pieces' counts of one file (`Search::cut_tally`).
+    fn add(self, o: FileCount) -> FileCount {
+        FileCount {
+            lines: self.lines + o.lines,
+            matches: self.matches + o.matches,
+            total: self.total + o.total,
+            cpu: self.cpu || o.cpu,
+        }
+    }
 }
 
 /// Which matches select their line.
@@ -143,7 +157,7 @@ impl Tally {
                 let file = &text[self.starts[k] as usize..self.ends[k] as usize];
                 let terms = file.iter().filter(|&&b| b == self.term).count();
                 let open = file.last().is_some_and(|&b| b != self.term);
-                c.total = (terms + usize::from(open)) as u32;
+                c.total = (terms + usize::from(open)) as u64;
             }
         }
         let is_match = |q: u64| matches.binary_search(&q).is_ok();
@@ -198,7 +212,7 @@ impl Tally {
                     let starts_line = p == s || text[p as usize - 1] == self.term;
                     let end = p + len_at(p);
                     let ends_line = end == e || text[end as usize] == self.term;
-                    counts[k].lines += u32::from(starts_line && ends_line);
+                    counts[k].lines += u64::from(starts_line && ends_line);
                     continue;
                 }
                 Select::Word => {
@@ -330,9 +344,9 @@ impl Device {
         self.stream.synchronize().map_err(cuda("tallying"))?;
         let gave_up = host.pop().unwrap_or(1) != 0;
         let each = |k: usize| FileCount {
-            lines: host[k],
-            matches: host[pieces + k],
-            total: host[2 * pieces + k],
+            lines: host[k].into(),
+            matches: host[pieces + k].into(),
+            total: host[2 * pieces + k].into(),
             cpu: host[3 * pieces + k] != 0,
         };
         Ok((!gave_up).then(|| (0..pieces).map(each).collect()))

@@ -41,7 +41,9 @@ pub struct Entry<'r> {
     pieces_left: usize,
     /// Match starts in the file (ascending once `take` sorted them).
     pub offsets: Vec<u64>,
-    /// The GPU's tally of the file, instead of offsets.
+    /// The GPU's tally of the file, instead of offsets: summed over its
+    /// pieces when it is cut (the pieces whose chunks shipped offsets
+    /// instead are in `offsets`, and `untallied` says why).
     pub count: Option<FileCount>,
     /// The CPU must search this file, and why (dense, read error, GPU
     /// failure, ...).
@@ -327,8 +329,8 @@ impl<'a, 'r> Board<'a, 'r> {
                     Some(Fallback::UnsureLines) => got.untallied,
                     _ => e.untallied.or(got.untallied),
                 };
-                if got.count.is_some() {
-                    e.count = got.count;
+                if let Some(c) = got.count {
+                    e.count = Some(e.count.map_or(c, |sum| sum + c));
                 }
                 // A settled file keeps the offsets that settled it; later
                 // pieces may have been left unread (`Flow::read_units`).

@@ -94,6 +94,10 @@ pub struct Search<'a> {
     /// Chunks of whole files report per-file tallies, not offsets,
     /// counting this way.
     pub tally: Option<TallyMode>,
+    /// Files cut across chunks are tallied too, piece by piece (each
+    /// piece counts the lines it owns, `pack::owned_lines`): a rule pack's
+    /// exact lines under `-c`, not decompressed (`setup::cut_tally`).
+    pub cut_tally: bool,
     /// How files are read (a byte-order mark is left out of a tally).
     pub encoding: EncodingPlan,
     /// `--decompress`, with the threads that may decompress one file.

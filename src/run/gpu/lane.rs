@@ -81,8 +81,10 @@ impl<'r> Flow<'_, 'r> {
     }
 
     /// What a chunk's files are tallied by, when the run tallies and the
-    /// chunk holds whole files only (a file cut into pieces ships offsets:
-    /// its lines may straddle them). A file that starts with a UTF-8
+    /// chunk holds whole files only, or pieces whose owned lines can be
+    /// counted (`Search::cut_tally`: each piece counts the lines it owns,
+    /// `pack::owned_lines`; elsewhere a cut file ships offsets, as its
+    /// lines may straddle the pieces). A file that starts with a UTF-8
     /// byte-order mark is tallied from after it, as the CPU engine searches
     /// it: a match starting inside the mark lies outside every file's
     /// range and counts nowhere, and lines start where the CPU's do, but
@@ -91,12 +93,26 @@ impl<'r> Flow<'_, 'r> {
     /// `search_entry` leaves it to the CPU).
     fn tally_of(&self, plan: &Plan, text: &[u8]) -> Option<Tally> {
         let mode = self.search.tally?;
-        if !plan.pieces.iter().all(|p| p.whole()) {
+        if !plan
+            .pieces
+            .iter()
+            .all(|p| p.whole() || self.search.cut_tally)
+        {
             return None;
         }
+        let overlap = self.search.target.cut_overlap(self.shape.chunk);
         let range = |p: &pack::Piece| {
-            let skip = self.skip_of(&text[p.chunk_off..p.chunk_off + p.len]);
-            ((p.chunk_off + skip) as u64, (p.chunk_off + p.len) as u64)
+            let bytes = &text[p.chunk_off..p.chunk_off + p.len];
+            let owned = match p.whole() {
+                true => 0..p.len,
+                false => pack::owned_lines(p, bytes, overlap, self.search.terminator),
+            };
+            let start = match p.file_off {
+                0 => self.skip_of(bytes),
+                _ => owned.start,
+            };
+            let end = owned.end.max(start);
+            ((p.chunk_off + start) as u64, (p.chunk_off + end) as u64)
         };
         let (starts, ends) = plan.pieces.iter().map(range).unzip();
         Some(Tally {
@@ -144,32 +160,33 @@ impl<'r> Flow<'_, 'r> {
 
     /// Per piece of a file cut across chunks, for a kind whose marks are
     /// exactly the selected lines (`Target::exact_lines`): the piece-relative
-    /// line starts whose lines lie whole in the piece (after its first
-    /// terminator unless it starts the file, at or before its last unless
-    /// it ends the file). A line cut at a piece's end was judged on part of
-    /// it; it lies whole in the next piece, whose overlap holds a
-    /// terminator before it (`long_lines`), and is judged there.
-    fn whole_lines(&self, plan: &Plan, text: &[u8]) -> Vec<std::ops::RangeInclusive<usize>> {
-        let t = self.search.terminator;
+    /// line starts it owns (`pack::owned_lines`), whose lines lie whole in
+    /// it, so that each line's mark counts once, as in a piece's tally. A
+    /// line cut at a piece's end was judged on part of it; it lies whole
+    /// in the next piece, whose overlap holds a terminator before it
+    /// (`long_lines`), and is judged there.
+    fn whole_lines(&self, plan: &Plan, text: &[u8]) -> Vec<std::ops::Range<usize>> {
+        let overlap = self.search.target.cut_overlap(self.shape.chunk);
         plan.pieces
             .iter()
             .map(|p| {
                 if !self.search.target.exact_lines() || p.whole() {
-                    return 0..=usize::MAX;
+                    return 0..usize::MAX;
                 }
                 let bytes = &text[p.chunk_off..p.chunk_off + p.len];
+                let owned = pack::owned_lines(p, bytes, overlap, self.search.terminator);
                 let lo = match p.file_off {
                     // The line holding a UTF-8 byte-order mark is judged
                     // after it, on the CPU (`bom_line`): its mark here
                     // must not settle the file (`Board::post`).
                     0 => usize::from(self.skip_of(bytes) > 0),
-                    _ => memchr::memchr(t, bytes).map_or(usize::MAX, |i| i + 1),
+                    _ => owned.start,
                 };
-                let hi = match p.last {
+                let end = match p.last {
                     true => usize::MAX,
-                    false => memchr::memrchr(t, bytes).unwrap_or(0),
+                    false => owned.end,
                 };
-                lo..=hi
+                lo..end
             })
             .collect()
     }
@@ -181,7 +198,7 @@ impl<'r> Flow<'_, 'r> {
         job: &Job,
         found: Result<ChunkFound, GpuError>,
         long: &[bool],
-        whole: &[std::ops::RangeInclusive<usize>],
+        whole: &[std::ops::Range<usize>],
         untallied: Option<Fallback>,
     ) -> Vec<Posted> {
         let plan = &job.plan;

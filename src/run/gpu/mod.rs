@@ -188,6 +188,7 @@ pub fn search(
         scheme,
         terminator,
         tally,
+        cut_tally: setup::cut_tally(shared, &target, tally.is_some()),
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
         far_ahead: setup::gpu_far_ahead(shared, &target),
@@ -302,24 +303,25 @@ fn search_entry(
     // A rule pack's first line after the mark is the CPU's (`bom_line`).
     let first = (skip > 0 && target.cuts_at_lines())
         .then(|| bom_line::first_line_matches(shared, bytes, skip));
-    if let Some(c) = entry.count {
-        let matching = u64::from(c.lines) + u64::from(first == Some(true));
+    if let Some(c) = entry.count.filter(|_| entry.untallied.is_none()) {
+        let matching = c.lines + u64::from(first == Some(true));
         // -v: the lines without a selecting match.
         let lines = match shared.cfg.invert {
-            true => u64::from(c.total).saturating_sub(matching),
+            true => c.total.saturating_sub(matching),
             false => matching,
         };
         let searched = size - skip as u64;
-        return one::tallied(shared, input, searched, lines, c.matches.into(), stream);
+        return one::tallied(shared, input, searched, lines, c.matches, stream);
     }
-    // Exact line marks of a file cut across chunks (not tallied): each is
-    // a selected line (`Lane::whole_lines` kept only lines judged whole).
+    // Exact line marks of a file cut across chunks (not tallied, or some
+    // of its pieces tallied): each is a selected line (`Lane::whole_lines`
+    // kept only the lines each piece owns, as its tally counts them).
     let cut = matches!(
         entry.untallied,
         Some(Fallback::CutChunk | Fallback::LongLine)
     );
     if cut && target.exact_lines() && setup::counts_lines(shared) {
-        let mut marked = entry.offsets.len() as u64;
+        let mut marked = entry.offsets.len() as u64 + entry.count.map_or(0, |c| c.lines);
         if let Some(first) = first {
             marked = marked - u64::from(entry.offsets.first() == Some(&0)) + u64::from(first);
         }
@@ -331,6 +333,11 @@ fn search_entry(
     }
     if let Some(why) = entry.untallied {
         fell(why, size);
+        // Some pieces tallied, others' marks to confirm: the tallied
+        // pieces left no marks, so the CPU searches the file.
+        if entry.count.is_some() {
+            return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+        }
     }
     let (offsets, exact) = bom_line::marks(&entry.offsets, exact, first.is_some());
     let matcher = FileOffsets {

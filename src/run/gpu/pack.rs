@@ -17,6 +17,8 @@
 //! crossing the cut is found once, by the next piece. Everything here is
 //! pure and tested against a naive search with chunks of a few bytes.
 
+use std::ops::Range;
+
 /// A run of one file's bytes inside a chunk.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Piece {
@@ -130,6 +132,30 @@ impl Packer {
     }
 }
 
+/// The line starts a piece owns, relative to it (`bytes` are the piece's,
+/// `overlap` the packer's, `t` the line terminator), for kinds whose cuts
+/// fall where each cut's overlap holds a terminator: from after its first
+/// terminator (from 0 when it starts the file) to the first line start in
+/// the overlap it shares with the next piece (to its end when it ends the
+/// file). The next piece's own first terminator is that one, so it owns
+/// the lines from there: every line of the file is owned by exactly one
+/// piece, and lies whole in it. Where the overlap holds no terminator a
+/// line crosses the cut (the file is the CPU's): the range is empty.
+pub fn owned_lines(piece: &Piece, bytes: &[u8], overlap: usize, t: u8) -> Range<usize> {
+    let lo = match piece.file_off {
+        0 => 0,
+        _ => memchr::memchr(t, bytes).map_or(bytes.len(), |i| i + 1),
+    };
+    let end = match piece.last {
+        true => bytes.len(),
+        false => {
+            let shared = bytes.len().saturating_sub(overlap);
+            memchr::memchr(t, &bytes[shared..]).map_or(lo, |i| shared + i + 1)
+        }
+    };
+    lo..end.max(lo)
+}
+
 /// Maps `offsets` (ascending match starts in a chunk laid out by `plan`,
 /// for an `m`-byte pattern) to files: `each(piece index, offset in the
 /// file)` for every match inside one piece, in order.
@@ -234,6 +260,49 @@ mod tests {
                     prop_assert_eq!(mine.len(), 1);
                     prop_assert!(mine[0].whole());
                 }
+            }
+        }
+    }
+
+    proptest! {
+        /// Cut at lines: with every cut's overlap holding a terminator,
+        /// each line start of a file is owned by exactly one piece, and
+        /// the line lies whole in it (its terminator inside the piece, or
+        /// the piece ends the file).
+        #[test]
+        fn every_line_is_owned_once_and_whole(
+            files in prop::collection::vec(prop::collection::vec(prop::sample::select(b"ab\n".to_vec()), 1..80), 1..5),
+            chunk in 8usize..40,
+            overlap in 2usize..6,
+        ) {
+            let mut packer = Packer::new(chunk, overlap + 1);
+            let mut plans = Vec::new();
+            for (i, f) in files.iter().enumerate() {
+                packer.push(i, f.len() as u64, &mut plans);
+            }
+            packer.flush(&mut plans);
+            let pieces: Vec<&Piece> = plans.iter().flat_map(|p| &p.pieces).collect();
+            for (i, f) in files.iter().enumerate() {
+                let mine: Vec<&&Piece> = pieces.iter().filter(|p| p.file == i).collect();
+                let bytes = |p: &Piece| &f[p.file_off as usize..p.file_off as usize + p.len];
+                // A line across a cut: the CPU's file (`Lane::long_lines`).
+                prop_assume!(mine.iter().all(|p| p.last || bytes(p)[p.len - overlap..].contains(&b'\n')));
+                let mut owned = Vec::new();
+                for p in &mine {
+                    let r = owned_lines(p, bytes(p), overlap, b'\n');
+                    for at in r {
+                        if at == 0 || bytes(p)[at - 1] == b'\n' {
+                            let end = bytes(p)[at..].iter().position(|&b| b == b'\n');
+                            prop_assert!(end.is_some() || p.last);
+                            owned.push(p.file_off + at as u64);
+                        }
+                    }
+                }
+                let starts: Vec<u64> = (0..f.len())
+                    .filter(|&k| k == 0 || f[k - 1] == b'\n')
+                    .map(|k| k as u64)
+                    .collect();
+                prop_assert_eq!(owned, starts);
             }
         }
     }

@@ -38,11 +38,11 @@ proptest! {
                     let starts = (0..file.len()).filter(|&p| file[p..].starts_with(&pattern)).count();
                     let apart: usize = file.split(|&b| b == b'\n').map(|l| non_overlapping(l, &pattern)).sum();
                     FileCount {
-                        lines: file.split(|&b| b == b'\n').filter(|l| has(l)).count() as u32,
+                        lines: file.split(|&b| b == b'\n').filter(|l| has(l)).count() as u64,
                         matches: match count {
                             MatchCount::Starts => starts,
                             MatchCount::NonOverlapping => apart,
-                        } as u32,
+                        } as u64,
                         ..FileCount::default()
                     }
                 })
