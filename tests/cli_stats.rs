@@ -79,7 +79,8 @@ fn stats_report_the_gpu_pipeline_stages() {
 /// `-c`, `-l`, `-L` and `-q` over chunks of whole files: the GPU's per-file
 /// tallies are printed (no offsets shipped), with a long line spanning
 /// several matches counted once. A file cut into pieces (`a` below with
-/// 8-byte chunks) still ships offsets.
+/// 8-byte chunks) is tallied piece by piece under `-c` (each piece counts
+/// the lines it owns), and ships offsets under `-l` (one settles it).
 #[test]
 fn counts_and_file_lists_are_tallied_on_the_gpu() {
     let dir = tempfile::tempdir().unwrap();
@@ -125,9 +126,11 @@ fn counts_and_file_lists_are_tallied_on_the_gpu() {
         run(&["--count-matches"], "1M"),
         ("a:4\nb:0\nc:2\n".into(), 1, Some(0))
     );
-    // `a` (10 bytes) is cut into pieces: its chunks ship offsets; `b` and
-    // `c` share a chunk of whole files, which is tallied.
-    assert_eq!(run(&["-c"], "8"), ("a:2\nb:0\nc:1\n".into(), 1, Some(0)));
+    // `a` (10 bytes) is cut into pieces; `b` and `c` share a chunk of
+    // whole files. Under -c every chunk is tallied; under -l the chunks
+    // of `a` ship offsets.
+    assert_eq!(run(&["-c"], "8"), ("a:2\nb:0\nc:1\n".into(), 3, Some(0)));
+    assert_eq!(run(&["-l"], "8"), ("a\nc\n".into(), 1, Some(0)));
     // Inverted, word and line searches are tallied too (issue 16): the
     // kernel counts every file's lines for -v and checks -w/-x itself.
     assert_eq!(
@@ -334,7 +337,7 @@ fn stats_name_every_fallback() {
     let offsets = "not tallied (offsets shipped, lines found on the CPU)";
     let cut = "chunk holds a piece of a file cut at a chunk end";
     assert_eq!(
-        run(&["-c", "x", "cut"], "4"),
+        run(&["-l", "x", "cut"], "4"),
         (
             vec![format!("{cut}: 1 files, 6 bytes {offsets}")],
             vec![format!("cut: not tallied on the GPU: {cut}")]

@@ -640,3 +640,79 @@ fn json_bytes_searched_under_max_count_is_the_cpu_engines() {
         assert_eq!(clean(&gpu.stdout), clean(&cpu.stdout), "{args:?}");
     }
 }
+
+/// `-c` and `--count-matches` with a literal set over files cut across
+/// chunks are tallied piece by piece: the pieces overlap by a line's worth
+/// and each counts the lines it owns, so every chunk is tallied and no
+/// offsets ship. Counts equal the CPU engine's with `-v`, `-w`, `-i` and
+/// a byte-order mark; a line longer than the overlap across a cut sends
+/// its file to the CPU, named under `--stats`. Simulated, and on the GPU
+/// when there is one.
+#[test]
+fn literal_sets_over_cut_files_are_tallied() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..3000)
+        .map(|i| match i % 5 {
+            0 => format!("error: job {i} timed out\n"),
+            2 => format!("FAILED Errors {i}\n"),
+            _ => format!("step {i} ok\n"),
+        })
+        .collect();
+    let files = [
+        ("plain.log", lines.clone()),
+        ("bom.log", format!("\u{feff}{lines}")),
+        (
+            "long.log",
+            format!("{lines}{}\n{lines}", "y".repeat(20_000)),
+        ),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(dir.path().join("words.txt"), "error\ntimed out\nFAILED\n").unwrap();
+    let mut envs = vec![vec![simulate()]];
+    if real_gpu() {
+        envs.push(Vec::new());
+    }
+    for env in &envs {
+        let mut env = env.clone();
+        env.push(("GPUGREP_GPU_CHUNK".to_string(), "8192".to_string()));
+        for name in ["plain.log", "bom.log", "long.log"] {
+            for flags in [
+                &["-c"][..],
+                &["-c", "-v"],
+                &["-c", "-w"],
+                &["-c", "-i"],
+                &["--count-matches"],
+            ] {
+                let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+                args.extend(["--stats", "-F", "-f", "words.txt", name].map(String::from));
+                let gpu = run_with("gpu", &args, dir.path(), false, &env);
+                let cpu = run("cpu", &args, dir.path());
+                let err = String::from_utf8_lossy(&gpu.stderr);
+                assert!(
+                    gpu.stdout == cpu.stdout && gpu.status.code() == cpu.status.code(),
+                    "{name} {flags:?} {env:?}\n{}",
+                    show_runs(&gpu, &cpu)
+                );
+                assert!(
+                    !err.contains("cut at a chunk end"),
+                    "{name} {flags:?}\n{err}"
+                );
+                if name == "long.log" {
+                    assert!(err.contains("longer than the overlap"), "{flags:?}\n{err}");
+                    continue;
+                }
+                let chunks = err
+                    .split(" bytes in ")
+                    .nth(1)
+                    .and_then(|r| r.split(' ').next())
+                    .unwrap_or("?");
+                assert!(
+                    err.contains(&format!("{chunks} tallied on the GPU")) && chunks != "1",
+                    "{name} {flags:?}: not every chunk tallied\n{err}"
+                );
+            }
+        }
+    }
+}

@@ -36,6 +36,7 @@ use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
 use crate::engine::gpu::GpuError;
+use crate::engine::gpu::LINE_OVERLAP;
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
@@ -95,8 +96,8 @@ pub struct Search<'a> {
     /// counting this way.
     pub tally: Option<TallyMode>,
     /// Files cut across chunks are tallied too, piece by piece (each
-    /// piece counts the lines it owns, `pack::owned_lines`): a rule pack's
-    /// exact lines under `-c`, not decompressed (`setup::cut_tally`).
+    /// piece counts the lines it owns, `pack::owned_lines`): under `-c`,
+    /// not decompressed (`setup::cut_tally`).
     pub cut_tally: bool,
     /// How files are read (a byte-order mark is left out of a tally).
     pub encoding: EncodingPlan,
@@ -105,6 +106,27 @@ pub struct Search<'a> {
     /// The GPU is known far ahead of the CPU engine here
     /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA.
     pub far_ahead: bool,
+}
+
+impl Search<'_> {
+    /// How many bytes a cut file's pieces overlap by: the kind's
+    /// (`Target::cut_overlap`), or, for a literal kind whose cut files are
+    /// tallied, a line's worth as for the kinds that report lines, so
+    /// that every line lies whole in the piece that owns it.
+    pub fn overlap(&self, chunk: usize) -> usize {
+        match self.cut_tally && !self.target.cuts_at_lines() {
+            true => LINE_OVERLAP
+                .min(chunk / 2)
+                .max(self.target.cut_overlap(chunk)),
+            false => self.target.cut_overlap(chunk),
+        }
+    }
+
+    /// A line longer than the overlap across a cut sends the file to the
+    /// CPU (`Lane::long_lines`): no piece holds the line whole.
+    pub fn cuts_at_lines(&self) -> bool {
+        self.target.cuts_at_lines() || self.cut_tally
+    }
 }
 
 /// The state shared by the packer, readers, lanes and workers.
@@ -322,7 +344,7 @@ impl<'a, 'r> Flow<'a, 'r> {
         units: &mpsc::Sender<Unit<'r>>,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
-        let overlap = self.search.target.cut_overlap(self.shape.chunk);
+        let overlap = self.search.overlap(self.shape.chunk);
         let mut packer = Packer::new(self.shape.chunk, overlap + 1);
         let mut plans = Vec::new();
         // Decompressed files laid out but not yet dispatched.

@@ -100,7 +100,7 @@ impl<'r> Flow<'_, 'r> {
         {
             return None;
         }
-        let overlap = self.search.target.cut_overlap(self.shape.chunk);
+        let overlap = self.search.overlap(self.shape.chunk);
         let range = |p: &pack::Piece| {
             let bytes = &text[p.chunk_off..p.chunk_off + p.len];
             let owned = match p.whole() {
@@ -138,16 +138,16 @@ impl<'r> Flow<'_, 'r> {
         }
     }
 
-    /// Per piece, for a kind that reports lines (`Target::cuts_at_lines`):
+    /// Per piece, for a kind that reports lines, or when cut files are
+    /// tallied (`Search::cuts_at_lines`):
     /// the piece is cut at its end and no line terminator lies in the bytes
     /// the next piece repeats, so a line longer than the overlap crosses
     /// the cut and no piece holds it whole: the file goes to the CPU.
     fn long_lines(&self, plan: &Plan, text: &[u8]) -> Vec<bool> {
-        let target = self.search.target;
-        if !target.cuts_at_lines() {
+        if !self.search.cuts_at_lines() {
             return vec![false; plan.pieces.len()];
         }
-        let overlap = target.cut_overlap(self.shape.chunk);
+        let overlap = self.search.overlap(self.shape.chunk);
         let t = self.search.terminator;
         plan.pieces
             .iter()
@@ -166,7 +166,7 @@ impl<'r> Flow<'_, 'r> {
     /// in the next piece, whose overlap holds a terminator before it
     /// (`long_lines`), and is judged there.
     fn whole_lines(&self, plan: &Plan, text: &[u8]) -> Vec<std::ops::Range<usize>> {
-        let overlap = self.search.target.cut_overlap(self.shape.chunk);
+        let overlap = self.search.overlap(self.shape.chunk);
         plan.pieces
             .iter()
             .map(|p| {

@@ -39,7 +39,7 @@ impl<'r> Flow<'_, 'r> {
         ring: &'r Ring,
         jobs: &mpsc::Sender<(Arc<Job>, Filling<'r>)>,
     ) {
-        let overlap = self.search.target.cut_overlap(self.shape.chunk);
+        let overlap = self.search.overlap(self.shape.chunk);
         let mut carry: Vec<u8> = Vec::new();
         let mut file_off = 0u64;
         // The file's first bytes, for the byte-order mark.
