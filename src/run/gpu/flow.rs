@@ -188,9 +188,17 @@ impl<'a, 'r> Flow<'a, 'r> {
         // would keep (auto, 16 GiB, 1,000 rules: 11.8-17.2 s with the CPU
         // taking 256 MiB files meanwhile, --engine gpu 4.8-5.6 s). If CUDA
         // fails, the board fails and the CPU takes every file.
+        // Likewise a literal set over files the GPU tallies cut into
+        // pieces: a CPU worker that takes one such file holds the run (16
+        // GiB in 64 files, 1,000 literals, -c: --engine gpu 0.93-1.09 s,
+        // auto 5.20 s with the CPU taking files while CUDA started).
         let bytes: u64 = sizes.iter().flatten().sum();
-        let cpu_waits =
-            shape.yield_when_ready && search.far_ahead && bytes >= EARLY_GPU_AHEAD_BYTES;
+        let big_files = search.cut_tally
+            && matches!(search.target, Target::Many(_))
+            && sizes.iter().flatten().any(|&s| s > shape.chunk as u64);
+        let cpu_waits = shape.yield_when_ready
+            && (search.far_ahead || big_files)
+            && bytes >= EARLY_GPU_AHEAD_BYTES;
         let board = Board::new(
             items.len(),
             shape.gpu_only || cpu_waits,
