@@ -453,3 +453,15 @@ pub fn show_runs(gpu: &std::process::Output, cpu: &std::process::Output) -> Stri
     };
     format!("  gpu: {}\n  cpu: {}", side(gpu), side(cpu))
 }
+
+/// Whether a GPU run's `--stats` say that every one of its chunks, more
+/// than one, was tallied on the GPU (`N bytes in C chunks ...; C tallied`).
+#[allow(dead_code)]
+pub fn every_chunk_tallied(stats: &str) -> bool {
+    let chunks = stats
+        .split(" bytes in ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .unwrap_or("?");
+    chunks != "1" && stats.contains(&format!("{chunks} tallied on the GPU"))
+}

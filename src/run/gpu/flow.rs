@@ -96,8 +96,8 @@ pub struct Search<'a> {
     /// counting this way.
     pub tally: Option<TallyMode>,
     /// Files cut across chunks are tallied too, piece by piece (each
-    /// piece counts the lines it owns, `pack::owned_lines`): under `-c`,
-    /// not decompressed (`setup::cut_tally`).
+    /// piece counts the lines it owns, `pack::owned_lines`): under `-c`
+    /// and `--count-matches`, not decompressed (`setup::cut_tally`).
     pub cut_tally: bool,
     /// How files are read (a byte-order mark is left out of a tally).
     pub encoding: EncodingPlan,

@@ -169,22 +169,22 @@ pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<Tally
     }
 }
 
-/// The output is a count of selected lines or a file name (`-c`, `-l`,
-/// `-L`, `-q`, not `--count-matches`), and `plain`: a search the exact
-/// lines a kind marks can answer alone.
 /// Whether files cut across chunks are tallied piece by piece (each piece
 /// counts the lines it owns): for a kind whose marks are exactly the
 /// selected lines, or literals (their pieces then overlap by a line's
-/// worth, `Search::overlap`); under `-c` and `--count-matches` (`-l`, `-L`, `-q` keep
-/// offsets, one of which settles a file and spares reading the rest), and
-/// not for decompressed files (their pieces are poured, `search_poured`,
-/// which reads offsets).
+/// worth, `Search::overlap`); under `-c` and `--count-matches` (`-l`,
+/// `-L`, `-q` keep offsets, one of which settles a file and spares reading
+/// the rest), and not for decompressed files (their pieces are poured,
+/// `search_poured`, which reads offsets).
 pub fn cut_tally(shared: &Shared, target: &Target, tallies: bool) -> bool {
     let kind = target.exact_lines() || matches!(target, Target::One(_) | Target::Many(_));
     let counts = matches!(shared.cfg.mode, Mode::Count | Mode::CountMatches);
     tallies && kind && counts && !shared.cfg.decompress
 }
 
+/// The output is a count of selected lines or a file name (`-c`, `-l`,
+/// `-L`, `-q`, not `--count-matches`), and `plain`: a search the exact
+/// lines a kind marks can answer alone.
 pub fn counts_lines(shared: &Shared) -> bool {
     matches!(
         shared.cfg.mode,
