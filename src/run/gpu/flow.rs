@@ -29,14 +29,11 @@ use super::pack::{Packer, Plan};
 use super::read::{span, unit_parts, Unit};
 use super::ring::{Filling, Ring};
 use super::searcher::{Backend, Target};
-use super::setup::TallyMode;
+use super::shape::{Search, Shape};
 use super::start::{Gate, Started};
 use super::stats::{self, Stages};
 use super::unpack::{Ahead, Opening, Unpacked, AHEAD_BYTES};
-use crate::encoding::boundary::Scheme;
-use crate::encoding::EncodingPlan;
 use crate::engine::gpu::GpuError;
-use crate::engine::gpu::LINE_OVERLAP;
 use crate::input::walk::{Input, Item};
 use std::collections::HashMap;
 use std::io::Read;
@@ -66,68 +63,6 @@ const EARLY_MIN_RINGS: u64 = 4;
 /// after 0.29 s, and auto took 1.28 s). Below it not measured: the CPU
 /// shares the files as before.
 const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
-
-/// Sizes and policies of one run.
-#[derive(Clone, Copy, Debug)]
-pub struct Shape {
-    pub chunk: usize,
-    pub ring: usize,
-    pub lanes: usize,
-    pub readers: usize,
-    /// Workers wait for the packer instead of claiming files (`--engine gpu`).
-    pub gpu_only: bool,
-    /// Workers claim files only until the GPU is ready (auto, when the GPU
-    /// is the faster side and the CPU would read every file whole too).
-    pub yield_when_ready: bool,
-    /// One match settles a file (`-l`, `-L`, matches final): the rest of a
-    /// file cut into pieces is neither read nor searched once one of its
-    /// pieces matched.
-    pub settle: bool,
-}
-
-/// What every chunk is searched for, and how.
-pub struct Search<'a> {
-    pub target: &'a Target,
-    /// The back-read chunks get (patterns transcoded into a multi-byte
-    /// encoding whose sure bytes include the terminator).
-    pub scheme: Option<Scheme>,
-    pub terminator: u8,
-    /// Chunks of whole files report per-file tallies, not offsets,
-    /// counting this way.
-    pub tally: Option<TallyMode>,
-    /// Files cut across chunks are tallied too, piece by piece (each
-    /// piece counts the lines it owns, `pack::owned_lines`): under `-c`
-    /// and `--count-matches`, not decompressed (`setup::cut_tally`).
-    pub cut_tally: bool,
-    /// How files are read (a byte-order mark is left out of a tally).
-    pub encoding: EncodingPlan,
-    /// `--decompress`, with the threads that may decompress one file.
-    pub decompress: Option<usize>,
-    /// The GPU is known far ahead of the CPU engine here
-    /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA.
-    pub far_ahead: bool,
-}
-
-impl Search<'_> {
-    /// How many bytes a cut file's pieces overlap by: the kind's
-    /// (`Target::cut_overlap`), or, for a literal kind whose cut files are
-    /// tallied, a line's worth as for the kinds that report lines, so
-    /// that every line lies whole in the piece that owns it.
-    pub fn overlap(&self, chunk: usize) -> usize {
-        match self.cut_tally && !self.target.cuts_at_lines() {
-            true => LINE_OVERLAP
-                .min(chunk / 2)
-                .max(self.target.cut_overlap(chunk)),
-            false => self.target.cut_overlap(chunk),
-        }
-    }
-
-    /// A line longer than the overlap across a cut sends the file to the
-    /// CPU (`Lane::long_lines`): no piece holds the line whole.
-    pub fn cuts_at_lines(&self) -> bool {
-        self.target.cuts_at_lines() || self.cut_tally
-    }
-}
 
 /// The state shared by the packer, readers, lanes and workers.
 pub struct Flow<'a, 'r> {

@@ -5,8 +5,8 @@
 //! Each is decided once per run, before the first chunk.
 
 use super::choose::AUTO_REGEX_MIN_LITERALS;
-use super::flow::Shape;
 use super::searcher::Target;
+use super::shape::Shape;
 use crate::config::{BinaryMode, Config, Mode};
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;

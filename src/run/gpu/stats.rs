@@ -7,7 +7,7 @@
 //! line per reason that happened, `--debug` names each file, so no cliff
 //! hides (issue 16).
 
-use super::flow::Shape;
+use super::shape::Shape;
 use super::trace::Trace;
 use crate::engine::gpu::Timings;
 use crate::pattern::compile::GpuPlan;
