@@ -147,11 +147,13 @@ impl Target {
     /// (`cuts_at_lines`). A split pack: the same (a literal across a cut
     /// lies in a line that starts in the overlap, or in a long line that
     /// sends the file to the CPU), and at least the longest literal less one.
-    pub fn cut_overlap(&self, chunk: usize) -> usize {
-        match self {
-            Target::Automaton(_) => LINE_OVERLAP.min(chunk / 2),
-            Target::Split(_) => LINE_OVERLAP.min(chunk / 2).max(self.longest() - 1),
-            _ => self.longest().max(1) - 1,
+    /// `at_lines`: a literal's cuts too fall at lines, as the automaton's
+    /// (its cut files are tallied by the lines each piece owns).
+    pub fn cut_overlap(&self, chunk: usize, at_lines: bool) -> usize {
+        let pattern = self.longest().max(1) - 1;
+        match at_lines || self.cuts_at_lines() {
+            true => LINE_OVERLAP.min(chunk / 2).max(pattern),
+            false => pattern,
         }
     }
 

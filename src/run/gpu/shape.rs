@@ -7,7 +7,6 @@ use super::searcher::Target;
 use super::setup::TallyMode;
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
-use crate::engine::gpu::LINE_OVERLAP;
 
 /// Sizes and policies of one run.
 #[derive(Clone, Copy, Debug)]
@@ -51,17 +50,11 @@ pub struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// How many bytes a cut file's pieces overlap by: the kind's
-    /// (`Target::cut_overlap`), or, for a literal kind whose cut files are
-    /// tallied, a line's worth as for the kinds that report lines, so
-    /// that every line lies whole in the piece that owns it.
+    /// How many bytes a cut file's pieces overlap by (`Target::cut_overlap`):
+    /// a line's worth where cut files are tallied, as for the kinds that
+    /// report lines, so that every line lies whole in the piece that owns it.
     pub fn overlap(&self, chunk: usize) -> usize {
-        match self.cut_tally && !self.target.cuts_at_lines() {
-            true => LINE_OVERLAP
-                .min(chunk / 2)
-                .max(self.target.cut_overlap(chunk)),
-            false => self.target.cut_overlap(chunk),
-        }
+        self.target.cut_overlap(chunk, self.cut_tally)
     }
 
     /// A line longer than the overlap across a cut sends the file to the
