@@ -242,6 +242,14 @@ fn same_as_cpu(
     err
 }
 
+/// The CPU engine's `-c -E -f rules.txt` over `names` in `dir`: the
+/// answer a test's GPU runs matched, pinned against counts made by hand.
+fn cpu_counts(dir: &std::path::Path, names: &[&str]) -> String {
+    let mut args: Vec<String> = ["-c", "-E", "-f", "rules.txt"].map(String::from).to_vec();
+    args.extend(names.iter().map(|n| n.to_string()));
+    String::from_utf8_lossy(&run("cpu", &args, dir, &[]).stdout).into_owned()
+}
+
 fn cases() -> usize {
     std::env::var("GPUGREP_SPLIT_CASES")
         .ok()
@@ -556,24 +564,11 @@ fn bom_first_line_is_judged_after_the_mark() {
         }
     }
     // The CPU engine's answer, which the GPU's matched above.
-    let counts = run(
-        "cpu",
-        &[
-            "-c",
-            "-E",
-            "-f",
-            "rules.txt",
-            "first.txt",
-            "only.txt",
-            "dot.txt",
-            "empty.txt",
-        ]
-        .map(String::from),
-        dir.path(),
-        &[],
-    );
     assert_eq!(
-        String::from_utf8_lossy(&counts.stdout),
+        cpu_counts(
+            dir.path(),
+            &["first.txt", "only.txt", "dot.txt", "empty.txt"]
+        ),
         "first.txt:2\nonly.txt:1\ndot.txt:0\nempty.txt:0\n"
     );
 }
@@ -641,23 +636,8 @@ fn cut_files_are_tallied_piece_by_piece() {
             }
         }
     }
-    let counts = run(
-        "cpu",
-        &[
-            "-c",
-            "-E",
-            "-f",
-            "rules.txt",
-            "plain.log",
-            "bom.log",
-            "long.log",
-        ]
-        .map(String::from),
-        dir.path(),
-        &[],
-    );
     assert_eq!(
-        String::from_utf8_lossy(&counts.stdout),
+        cpu_counts(dir.path(), &["plain.log", "bom.log", "long.log"]),
         "plain.log:1143\nbom.log:1144\nlong.log:2286\n"
     );
 }
