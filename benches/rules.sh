@@ -4,15 +4,18 @@
 # gpu and auto when a GPU is present), ripgrep, ugrep, GNU grep (the 100
 # pack only, by default) and Hyperscan (benches/hs/hsgrep.c). Every tool's
 # -c total must equal gpugrep cpu's; the table gives seconds, GB/s, and each
-# tool's time over gpugrep cpu's.
+# tool's time over the first row's. With FLAG=-n every tool prints the
+# matching lines with their numbers (`-h -n`; hsgrep -n) into /dev/null,
+# timed, and then once more into `wc -l`, untimed: that count is compared.
 #
 #   benches/rules.sh [SIZE]          (default 200M; the logs corpus)
 #
 # Environment: BIN (dir holding gpugrep, gpugrep-corpus and optionally rg,
 # ugrep, hsgrep; default target/release, else .dev), THREADS (default
 # nproc), WORK (default /tmp/gpugrep-rules), SIZES ("100 1000 10000"),
-# GNU_SIZES ("100"), TOOL_TIMEOUT (seconds per run, default 300), RUNS
-# (best of, default 2). hsgrep is built here when cc and <hs/hs.h> exist
+# GNU_SIZES ("100"; empty for none), TOOL_TIMEOUT (seconds per run, default 300), RUNS
+# (best of, default 2), FLAG (-c, or -n), CPU (1; 0 leaves out gpugrep's
+# CPU engine). hsgrep is built here when cc and <hs/hs.h> exist
 # (Debian: libhyperscan-dev) and BIN holds none; benches/gpu/pack-dev.sh
 # copies it into .dev/ for the device machine, which has no compiler.
 set -u
@@ -21,9 +24,12 @@ SIZE=${1:-200M}
 THREADS=${THREADS:-$(nproc)}
 WORK=${WORK:-/tmp/gpugrep-rules}
 SIZES=${SIZES:-100 1000 10000}
-GNU_SIZES=${GNU_SIZES:-100}
+GNU_SIZES=${GNU_SIZES-100}
 TOOL_TIMEOUT=${TOOL_TIMEOUT:-300}
 RUNS=${RUNS:-2}
+FLAG=${FLAG:--c}
+CPU=${CPU:-1}
+[[ $FLAG == -c || $FLAG == -n ]] || { echo "FLAG: -c or -n" >&2; exit 2; }
 if [[ -z ${BIN:-} ]]; then
     if [[ -x target/release/gpugrep ]]; then BIN=target/release; else BIN=.dev; fi
 fi
@@ -58,26 +64,32 @@ command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 && GPU=yes
 calc() { awk "BEGIN { print $1 }"; }
 sum() { awk -F: '{ s += $NF } END { print s + 0 }'; }
 
-# run LABEL RULES CMD...: best-of-$RUNS seconds and the -c total, or "timeout".
+# run LABEL RULES CMD...: best-of-$RUNS seconds and the -c total (-n: the
+# lines printed, counted in a run of its own), or "timeout".
 run() {
     local label=$1 rules=$2; shift 2
     local best= total= t0 t1 out rc
     for ((r = 0; r < RUNS; r++)); do
         t0=$(date +%s.%N)
-        out=$(timeout "$TOOL_TIMEOUT" "$@" 2>"$WORK/stderr")
+        if [[ $FLAG == -n ]]; then
+            timeout "$TOOL_TIMEOUT" "$@" >/dev/null 2>"$WORK/stderr"
+        else
+            out=$(timeout "$TOOL_TIMEOUT" "$@" 2>"$WORK/stderr")
+        fi
         rc=$?
         t1=$(date +%s.%N)
         if ((rc == 124)); then echo "timeout"; return; fi
         if ((rc > 1)); then echo "error:$(head -c 200 "$WORK/stderr" | tr '\n' ' ')"; return; fi
-        total=$(echo "$out" | sum)
+        [[ $FLAG == -c ]] && total=$(echo "$out" | sum)
         local s; s=$(calc "$t1 - $t0")
         if [[ -z $best ]] || (($(calc "$s < $best"))); then best=$s; fi
     done
+    [[ $FLAG == -n ]] && total=$(timeout "$TOOL_TIMEOUT" "$@" 2>/dev/null | wc -l)
     echo "$best $total"
 }
 
-printf '# %s of logs (%d bytes), %d threads, -E -c -f rules-N.txt, best of %d\n' "$SIZE" "$BYTES" "$THREADS" "$RUNS"
-printf '%-7s %-18s %9s %8s %10s %6s %8s\n' rules tool seconds GB/s count agree "x cpu"
+printf '# %s of logs (%d bytes), %d threads, -E %s -f rules-N.txt, best of %d\n' "$SIZE" "$BYTES" "$THREADS" "$FLAG" "$RUNS"
+printf '%-7s %-18s %9s %8s %10s %6s %8s\n' rules tool seconds GB/s count agree "x first"
 for n in $SIZES; do
     rules=$WORK/rules-$n.txt
     ref=
@@ -92,16 +104,19 @@ for n in $SIZES; do
         printf '%-7s %-18s %9.3f %8.2f %10s %6s %8.2f\n' "$n" "$label" "$s" \
             "$(calc "$BYTES / $s / 1e9")" "$c" "$agree" "$(calc "$s / $ref")"
     }
-    row "gpugrep cpu" "$(run cpu "$rules" "$BIN/gpugrep" --engine cpu -j"$THREADS" -h -c -E -f "$rules" -r "$CORPUS")"
+    ((CPU)) && row "gpugrep cpu" "$(run cpu "$rules" "$BIN/gpugrep" --engine cpu -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
     if [[ $GPU == yes ]]; then
-        row "gpugrep gpu" "$(run gpu "$rules" "$BIN/gpugrep" --engine gpu -j"$THREADS" -h -c -E -f "$rules" -r "$CORPUS")"
-        row "gpugrep auto" "$(run auto "$rules" "$BIN/gpugrep" -j"$THREADS" -h -c -E -f "$rules" -r "$CORPUS")"
+        row "gpugrep gpu" "$(run gpu "$rules" "$BIN/gpugrep" --engine gpu -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+        row "gpugrep auto" "$(run auto "$rules" "$BIN/gpugrep" -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
     fi
-    [[ -n $HS ]] && row "hyperscan" "$(run hs "$rules" "$HS" -j "$THREADS" -f "$rules" "$CORPUS")"
-    [[ -n $RG ]] && row "rg -j$THREADS" "$(run rg "$rules" "$RG" -j"$THREADS" --no-filename -c -f "$rules" "$CORPUS")"
-    [[ -n $UG ]] && row "ugrep -J$THREADS" "$(run ug "$rules" "$UG" -J"$THREADS" -h -c -E -f "$rules" -r "$CORPUS")"
-    if [[ -n $GG && " $GNU_SIZES " == *" $n "* ]]; then
-        row "GNU grep" "$(run gnu "$rules" "$GG" -h -c -E -f "$rules" -r "$CORPUS")"
+    hs_flag=(); [[ $FLAG == -n ]] && hs_flag=(-n)
+    [[ -n $HS ]] && row "hyperscan" "$(run hs "$rules" "$HS" -j "$THREADS" "${hs_flag[@]}" -f "$rules" "$CORPUS")"
+    [[ -n $RG ]] && row "rg -j$THREADS" "$(run rg "$rules" "$RG" -j"$THREADS" --no-filename "$FLAG" -f "$rules" "$CORPUS")"
+    [[ -n $UG ]] && row "ugrep -J$THREADS" "$(run ug "$rules" "$UG" -J"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+    # (Not under -n: GNU grep stops at its first match when stdout is
+    # /dev/null.)
+    if [[ -n $GG && $FLAG == -c && " $GNU_SIZES " == *" $n "* ]]; then
+        row "GNU grep" "$(run gnu "$rules" "$GG" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
     fi
     # Compile time alone: one empty file.
     : >"$WORK/empty"

@@ -642,6 +642,74 @@ fn cut_files_are_tallied_piece_by_piece() {
     );
 }
 
+/// A pack the GPU decides exactly prints its marked lines as they are
+/// (`-n`, `-v`, `-o`, context, `-b`), with no confirm on the CPU, over
+/// whole and cut files, a file's lines split between threads; but a file where a line was unsure (`FAIL\w+` has
+/// only its ASCII automaton, so a FAIL on a line with other bytes is a
+/// candidate) has its marks confirmed, and `--stats` names it. Were its
+/// marks printed as they are, "FAIL é" (no word byte after FAIL) would be.
+/// On a GPU, else simulated.
+#[test]
+fn printed_lines_of_an_exact_pack_are_its_marks() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = |tail: &str| -> String {
+        (0..1500)
+            .map(|i| match i % 5 {
+                0 => format!("error: job {i} timed out\n"),
+                1 => format!("FAIL{tail}{i}\n"),
+                2 => format!("exit code {}\n", i % 3),
+                3 => format!("FAIL {tail}\n"),
+                _ => format!("step {i} ok\n"),
+            })
+            .collect()
+    };
+    std::fs::write(dir.path().join("ascii.log"), lines("")).unwrap();
+    std::fs::write(dir.path().join("mixed.log"), lines("é")).unwrap();
+    std::fs::write(
+        dir.path().join("rules.txt"),
+        "^error: .* timed out\nFAIL\\w+\nexit code [1-9][0-9]*\n",
+    )
+    .unwrap();
+    // Files of 4 KiB and more are split between the threads (as 32 MiB
+    // and more are): each thread prints the marked lines of its part.
+    let mut env = vec![
+        ("GPUGREP_RULE_PACK", "rules".to_string()),
+        ("GPUGREP_GPU_CHUNK", "8192".to_string()),
+        ("GPUGREP_SPLIT_MIN", "4096".to_string()),
+    ];
+    if !have_gpu() {
+        eprintln!("no GPU: simulated");
+        env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
+    }
+    for name in ["ascii.log", "mixed.log"] {
+        for flags in [&["-n"][..], &["-n", "-v"], &["-o"], &["-n", "-C1"], &["-b"]] {
+            let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+            let rest = ["-j4", "--debug", "--stats", "-E", "-f", "rules.txt", name];
+            args.extend(rest.map(String::from));
+            let err = same_as_cpu(&args, dir.path(), &env, flags);
+            assert!(
+                err.contains("the marked lines are exact"),
+                "{name} {flags:?}\n{err}"
+            );
+            let unsure = err.contains("gpu fallback: a rule-pack line the GPU could not decide");
+            assert_eq!(unsure, name == "mixed.log", "{name} {flags:?}\n{err}");
+            assert!(
+                err.contains("cpu: 0 files searched by the CPU engine"),
+                "{name} {flags:?}\n{err}"
+            );
+        }
+    }
+    // The answer both engines gave, counted by hand: FAIL<i> or FAILé<i>
+    // (300; é is a word byte), the error lines (300) and exit codes 1 and
+    // 2 (200); "FAIL " and "FAIL é" are none.
+    let n = |name: &str| {
+        let args = ["-c", "-E", "-f", "rules.txt", name].map(String::from);
+        String::from_utf8_lossy(&run("cpu", &args, dir.path(), &[]).stdout).into_owned()
+    };
+    assert_eq!(n("ascii.log"), "800\n");
+    assert_eq!(n("mixed.log"), "800\n");
+}
+
 fn compiled(args: &[&str], rules: &[Vec<u8>]) -> gpugrep::pattern::Compiled {
     use clap::Parser;
     let argv = std::iter::once("gpugrep").chain(args.iter().copied());

@@ -1,9 +1,11 @@
 /*
  * hsgrep: Hyperscan's answer to `grep -E -c -f RULES` (issue 17's rule-pack
  * benchmark, benches/rules.sh): the number of lines, over every file, that
- * at least one rule matches.
+ * at least one rule matches; with -n, `grep -h -n`'s output instead: each
+ * matching line with its number, a file's lines together and in order
+ * (files in the order the threads finish them, as rg -j prints).
  *
- *     hsgrep [-j THREADS] [-i] -f RULES PATH...      (directories recursed)
+ *     hsgrep [-j THREADS] [-i] [-n] -f RULES PATH...      (directories recursed)
  *
  * Every rule is compiled into one block-mode database with
  * HS_FLAG_SINGLEMATCH (a rule reports once per scan) and HS_FLAG_MULTILINE
@@ -35,6 +37,21 @@ static size_t nfiles, capfiles;
 static atomic_size_t next_file;
 static hs_database_t *db;
 static hs_scratch_t *proto;
+static int numbered;
+static pthread_mutex_t out_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A file's printed lines, written to stdout whole. */
+struct out { char *buf; size_t len, cap; };
+
+static void put(struct out *o, const char *p, size_t n) {
+    if (o->len + n > o->cap) {
+        o->cap = (o->len + n) * 2;
+        o->buf = realloc(o->buf, o->cap);
+        if (!o->buf) { perror("realloc"); exit(2); }
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+}
 
 static int add_file(const char *path, const struct stat *st, int type, struct FTW *f) {
     (void)st; (void)f;
@@ -58,6 +75,7 @@ static int on_match(unsigned id, unsigned long long from, unsigned long long to,
 static void *worker(void *arg) {
     unsigned long long *total = arg;
     hs_scratch_t *s = NULL;
+    struct out o = {0};
     if (hs_clone_scratch(proto, &s) != HS_SUCCESS) { fprintf(stderr, "hsgrep: scratch\n"); exit(2); }
     for (;;) {
         size_t i = atomic_fetch_add(&next_file, 1);
@@ -71,30 +89,46 @@ static void *worker(void *arg) {
         if (p == MAP_FAILED) { perror(files[i]); continue; }
         madvise((void *)p, st.st_size, MADV_SEQUENTIAL);
         const char *end = p + st.st_size, *line = p;
+        unsigned long long number = 0;
+        o.len = 0;
         while (line < end) {
             const char *nl = memchr(line, '\n', end - line);
             const char *le = nl ? nl : end;
             int hit = 0;
+            number++;
             hs_scan(db, line, (unsigned)(le - line), 0, s, on_match, &hit);
             *total += hit;
+            if (hit && numbered) {
+                char num[24];
+                put(&o, num, (size_t)snprintf(num, sizeof num, "%llu:", number));
+                put(&o, line, (size_t)(le - line));
+                put(&o, "\n", 1);
+            }
             line = le + 1;
         }
         munmap((void *)p, st.st_size);
+        if (o.len) {
+            pthread_mutex_lock(&out_lock);
+            fwrite(o.buf, 1, o.len, stdout);
+            pthread_mutex_unlock(&out_lock);
+        }
     }
     hs_free_scratch(s);
+    free(o.buf);
     return NULL;
 }
 
 int main(int argc, char **argv) {
     int threads = 1, caseless = 0, opt;
     const char *rules = NULL;
-    while ((opt = getopt(argc, argv, "j:if:")) != -1) {
+    while ((opt = getopt(argc, argv, "j:inf:")) != -1) {
         if (opt == 'j') threads = atoi(optarg);
         else if (opt == 'i') caseless = 1;
+        else if (opt == 'n') numbered = 1;
         else if (opt == 'f') rules = optarg;
-        else { fprintf(stderr, "usage: hsgrep [-j N] [-i] -f RULES PATH...\n"); return 2; }
+        else { fprintf(stderr, "usage: hsgrep [-j N] [-i] [-n] -f RULES PATH...\n"); return 2; }
     }
-    if (!rules || optind >= argc || threads < 1) { fprintf(stderr, "usage: hsgrep [-j N] [-i] -f RULES PATH...\n"); return 2; }
+    if (!rules || optind >= argc || threads < 1) { fprintf(stderr, "usage: hsgrep [-j N] [-i] [-n] -f RULES PATH...\n"); return 2; }
     FILE *f = fopen(rules, "r");
     if (!f) { perror(rules); return 2; }
     char **exprs = NULL; unsigned *flags = NULL, *ids = NULL; size_t n = 0, cap = 0;
@@ -132,6 +166,6 @@ int main(int argc, char **argv) {
     for (int i = 0; i < threads; i++) pthread_create(&tid[i], NULL, worker, &counts[i]);
     unsigned long long total = 0;
     for (int i = 0; i < threads; i++) { pthread_join(tid[i], NULL); total += counts[i]; }
-    printf("%llu\n", total);
+    if (!numbered) printf("%llu\n", total);
     return 0;
 }

@@ -64,6 +64,21 @@ pub fn search_input<'a>(
     base: usize,
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
+    let split = shared.split_threads;
+    search_split(shared, input, preloaded, (prefilter, base, split), stream)
+}
+
+/// [`search_input`], where a slice of at least `split::SPLIT_MIN_BYTES`
+/// may be split between `split_threads` threads (a large file of a GPU
+/// run, whose marks leave only lines to print: one 2 GiB file's output
+/// held the printer for 2.3 s while the other threads waited).
+pub fn search_split<'a>(
+    shared: &'a Shared,
+    input: &'a Input,
+    preloaded: Option<&'a [u8]>,
+    (prefilter, base, split_threads): (&'a dyn Matcher, usize, usize),
+    stream: Option<&mut dyn Write>,
+) -> io::Result<FileResult> {
     let cfg = &shared.cfg;
     // Not with -l, -L or -q, as GNU grep.
     let start = match preloaded.is_none() && input.path.is_none() && cfg.max_count.is_some() {
@@ -75,8 +90,7 @@ pub fn search_input<'a>(
         shared,
         input,
         preloaded,
-        prefilter,
-        base,
+        (prefilter, base, split_threads),
         stream,
         &mut result,
     )?;
@@ -93,8 +107,7 @@ fn search_opened(
     shared: &Shared,
     input: &Input,
     preloaded: Option<&[u8]>,
-    prefilter: &dyn Matcher,
-    prefilter_base: usize,
+    (prefilter, prefilter_base, split_threads): (&dyn Matcher, usize, usize),
     stream: Option<&mut dyn Write>,
     result: &mut FileResult,
 ) -> io::Result<()> {
@@ -138,7 +151,8 @@ fn search_opened(
         Haystack::Stream { .. } => prefilter,
         Haystack::Slice { .. } | Haystack::Decoded { .. } => &*shared.compiled.prefilter,
     };
-    search_haystack(shared, input, &hay, prefilter, stream, &display, result)?;
+    let how = (prefilter, split_threads);
+    search_haystack(shared, input, &hay, how, stream, &display, result)?;
     // A mapped file that shrank during the search: what was found stands
     // (its lost end read as zeros), and the file is reported.
     if opened.map().is_some_and(source::Mapped::truncated) {
@@ -153,7 +167,7 @@ fn search_haystack(
     shared: &Shared,
     input: &Input,
     hay: &Haystack,
-    prefilter: &dyn Matcher,
+    (prefilter, split_threads): (&dyn Matcher, usize),
     stream: Option<&mut dyn Write>,
     display: &str,
     result: &mut FileResult,
@@ -182,7 +196,7 @@ fn search_haystack(
     // too, instead of each line being confirmed again on the CPU.
     let c = &shared.compiled;
     let confirm = c.confirm.is_some() && !c.prefilter.selects_lines();
-    let search = Search::new(cfg, prefilter, matcher, confirm, shared.split_threads);
+    let search = Search::new(cfg, prefilter, matcher, confirm, split_threads);
     let searched = search.search(hay, &mut printer)?;
     let outcome = searched.outcome;
     if let Some(e) = &searched.error {

@@ -70,8 +70,15 @@ impl<'r> Flow<'_, 'r> {
                     true => Fallback::LongLine,
                     false => Fallback::CutChunk,
                 }),
-                // (Where nothing is tallied every line is confirmed anyway.)
-                (Ok(ChunkFound::Unsure(_)), Some(_)) if !skip => Some(Fallback::UnsureLines),
+                // An unsure chunk's marks are candidates: named where the
+                // marks would otherwise be final (a tally, or a pack's exact
+                // lines, `search_entry`); elsewhere every mark is confirmed.
+                (Ok(ChunkFound::Unsure(_)), _)
+                    if !skip
+                        && (self.search.tally.is_some() || self.search.target.exact_lines()) =>
+                {
+                    Some(Fallback::UnsureLines)
+                }
                 _ => None,
             };
             let posted = self.results(&job, found, &long, &whole, untallied);

@@ -218,6 +218,7 @@ pub fn search(
                     false => search_entry(shared, input, &entry, &target, exact, &stages, stream),
                 };
                 stats::add_since(&stages.output_ns, t);
+                stages.trace.file(i, t);
                 r
             }
         }
@@ -341,6 +342,7 @@ fn search_entry(
             return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
         }
     }
+    let exact = exact || offsets::marks_are_lines(target, entry.untallied);
     let (offsets, exact) = bom_line::marks(&entry.offsets, exact, first.is_some());
     let matcher = FileOffsets {
         offsets: &offsets,
@@ -348,7 +350,10 @@ fn search_entry(
         exact,
         skip,
     };
-    one::search_input(shared, input, Some(bytes), &matcher, skip, stream)
+    // A large file's lines are shared by every thread (`search::split`):
+    // the ordered printer waits for its output while the others' pile up.
+    let split = shared.cfg.threads;
+    one::search_split(shared, input, Some(bytes), (&matcher, skip, split), stream)
 }
 
 /// The lines of `bytes`: its terminators, plus one for a last line
@@ -398,6 +403,7 @@ fn search_poured(
         let Some(text) = pour::joined(&entry.kept, entry.total) else {
             return one::search_input(shared, input, None, cpu, 0, stream);
         };
+        let exact = exact || offsets::marks_are_lines(target, entry.untallied);
         let (offsets, exact) = bom_line::marks(&entry.offsets, exact, first_line);
         let matcher = FileOffsets {
             offsets: &offsets,

@@ -5,6 +5,7 @@
 //! the CPU engine, and the GPU can never change what is printed.
 
 use super::searcher::Target;
+use super::stats::Fallback;
 use crate::engine::Matcher;
 use std::ops::Range;
 
@@ -14,13 +15,23 @@ pub struct FileOffsets<'s> {
     pub target: &'s Target,
     /// False when the offsets are a regex's required literals: candidates,
     /// whose whole line the regex confirms (the literal may sit anywhere
-    /// in the match).
+    /// in the match). True for a pack's line starts when they are exactly
+    /// the selected lines (`marks_are_lines`).
     pub exact: bool,
     /// The bytes searched are the file's after its first `skip` (a UTF-8
     /// byte-order mark); offsets are the file's. A match starting inside
     /// the mark is none; a candidate there (a line start) stands for the
     /// first line.
     pub skip: usize,
+}
+
+/// Whether a file's marks are exactly its selected lines' starts, so that
+/// printing them (`-n`, `-o`, context) needs no confirm on the CPU: a pack
+/// the GPU decides exactly (`Target::exact_lines`; each cut piece kept the
+/// lines it owns, `Lane::whole_lines`), and no piece of the file was
+/// unsure (`Fallback::UnsureLines`, whose marks are candidates).
+pub fn marks_are_lines(target: &Target, untallied: Option<Fallback>) -> bool {
+    target.exact_lines() && untallied != Some(Fallback::UnsureLines)
 }
 
 impl Matcher for FileOffsets<'_> {
@@ -58,6 +69,12 @@ impl Matcher for FileOffsets<'_> {
 
     fn is_exact(&self) -> bool {
         self.exact
+    }
+
+    /// Exact line starts (a pack's exact lines, `Target::exact_lines`)
+    /// select their lines: the confirm step only finds what to print.
+    fn selects_lines(&self) -> bool {
+        self.exact && matches!(self.target, Target::Automaton(_) | Target::Split(_))
     }
 }
 

@@ -1,6 +1,7 @@
 //! `GPUGREP_GPU_TRACE=1` (a measurement knob): when each chunk was
-//! leased, filled, searched and posted, printed under `--debug` as one
-//! line per chunk, so a stall in the pipeline shows where it is (the
+//! leased, filled, searched and posted, and when each GPU file's lines
+//! and output were made, printed under `--debug` as one line per chunk
+//! and per file, so a stall in the pipeline shows where it is (the
 //! `--stats` stage totals are sums over threads and cannot). Off, every
 //! call is one branch on a `None`; on, one lock per chunk and stage.
 
@@ -38,6 +39,9 @@ pub struct Trace {
     /// start and end as a script timed them.
     t0_unix: f64,
     rows: Option<Mutex<Vec<Row>>>,
+    /// Per GPU file: its index and when its lines and output began and
+    /// ended (microseconds since `t0`).
+    files: Option<Mutex<Vec<(usize, u64, u64)>>>,
 }
 
 impl Trace {
@@ -48,6 +52,7 @@ impl Trace {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0.0, |d| d.as_secs_f64()),
             rows: on.then(|| Mutex::new(Vec::new())),
+            files: on.then(|| Mutex::new(Vec::new())),
         }
     }
 
@@ -59,6 +64,15 @@ impl Trace {
     /// Notes a lease, with the ring's free slots left.
     pub fn leased(&self, id: usize, free: usize) {
         self.note_with(id, Event::Leased, Some(free));
+    }
+
+    /// Notes file `i`'s lines and output, begun at `began`, as done now.
+    pub fn file(&self, i: usize, began: Instant) {
+        let Some(files) = &self.files else { return };
+        let us = |t: Instant| t.saturating_duration_since(self.t0).as_micros() as u64;
+        if let Ok(mut f) = files.lock() {
+            f.push((i, us(began), us(Instant::now())));
+        }
     }
 
     fn note_with(&self, id: usize, event: Event, free: Option<usize>) {
@@ -101,6 +115,18 @@ impl Trace {
                 r.free_at_lease
             )
         }));
+        let mut files = self
+            .files
+            .as_ref()
+            .and_then(|f| f.lock().ok().map(|f| f.clone()))
+            .unwrap_or_default();
+        files.sort_unstable();
+        lines.push("trace: file output-began output-ended (ms)".into());
+        lines.extend(
+            files
+                .iter()
+                .map(|&(i, a, b)| format!("trace: file {i} {} {}", ms(Some(a)), ms(Some(b)))),
+        );
         lines
     }
 }
