@@ -174,3 +174,46 @@ fn listed_files_past_the_byte_bound_print_what_one_thread_prints() {
         }
     }
 }
+
+/// A file with more output than a part (1 MiB) sends it to the printer in
+/// parts while it is searched, which the printer writes when the file is
+/// next and keeps otherwise: with several such files, dense and sparse,
+/// searched by several threads (and a 2 KiB bound on what waits, which
+/// stops threads while parts wait), the output is the one-thread output.
+#[test]
+fn files_printed_in_parts_print_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x51_7cc1_b727_220a);
+    let mut list = String::new();
+    for i in 0..10 {
+        let len = [100, 1_500_000, 3_000_000][rng.below(3)];
+        let name = format!("f{i}.txt");
+        std::fs::write(dir.path().join(&name), rng.bytes(len, b"aab\n")).unwrap();
+        list.push_str(&name);
+        list.push('\n');
+    }
+    std::fs::write(dir.path().join("list"), list).unwrap();
+    for flags in [&["-n"][..], &["-b", "--line-buffered"], &["-o"]] {
+        let args = |threads: &'static str| {
+            let mut a = vec![threads, "--files-from", "list", "ab"];
+            a.extend(flags);
+            a
+        };
+        let one = run(&args("-j1"), dir.path());
+        assert!(one.0.len() > 4 << 20, "{flags:?}: {} bytes", one.0.len());
+        for threads in ["-j3", "-j8"] {
+            for bound in [None, Some("2K")] {
+                let mut cmd = Command::new(common::bin());
+                if let Some(b) = bound {
+                    cmd.env("GPUGREP_LEAD_BYTES", b);
+                }
+                let out = cmd
+                    .args(args(threads))
+                    .current_dir(dir.path())
+                    .output()
+                    .unwrap();
+                assert!(out.stdout == one.0, "{flags:?} {threads} {bound:?}");
+            }
+        }
+    }
+}

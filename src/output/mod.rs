@@ -214,6 +214,20 @@ impl<'a> Output for Printer<'a, '_> {
         if let Format::Standard(s) = &mut self.format {
             s.matches += piece.matches;
         }
+        // Written through to a stream as it is, not copied behind what is
+        // buffered (a split file's piece: tens of MB of dense output).
+        if self.stream.is_some() && !self.hold && !piece.out.is_empty() {
+            self.write_through()?;
+            if let Some(stream) = self.stream.as_mut() {
+                stream.write_all(&piece.out)?;
+                if self.line_buffered {
+                    stream.flush()?;
+                }
+            }
+            self.wrote = true;
+            self.passed = true;
+            return Ok(());
+        }
         self.out().extend_from_slice(&piece.out);
         self.flush_if_full()
     }

@@ -6,11 +6,14 @@
 //! thread prints the buffers in input order, so the output is the same
 //! with 1 thread or 64.
 
+mod part;
+
 use super::one::FileResult;
 use super::{Printed, Shared};
 use crate::config::Mode;
 use crate::error::Message;
 use crate::input::walk::{self, Input, Item};
+use part::{PartWriter, Sent, Waiting};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -218,8 +221,12 @@ fn search_parallel(
     };
     // Workers holding a batch (which they may hand back in part).
     let holding = AtomicUsize::new(0);
+    // A file's output goes to the printer in parts as it is made
+    // (`part`), but where a group separator may be owed before it (context),
+    // which is known only once the file is searched.
+    let in_parts = !(shared.cfg.context_given && shared.cfg.mode == Mode::Lines);
     std::thread::scope(|scope| -> io::Result<()> {
-        let (tx, rx) = mpsc::channel::<Vec<(usize, io::Result<FileResult>)>>();
+        let (tx, rx) = mpsc::channel::<Sent>();
         for _ in 0..workers {
             let tx = tx.clone();
             let (stop, printed, held_bytes) = (&stop, &printed, &held_bytes);
@@ -259,7 +266,7 @@ fn search_parallel(
                         // waits for; the rest of its batch goes back.
                         if !unsent.is_empty() {
                             unsent_bytes = 0;
-                            if tx.send(std::mem::take(&mut unsent)).is_err() {
+                            if tx.send(Sent::Done(std::mem::take(&mut unsent))).is_err() {
                                 break 'work;
                             }
                         }
@@ -278,6 +285,12 @@ fn search_parallel(
                     }
                     let r = match &item {
                         Item::Error(msg) => Ok(error_result(msg)),
+                        Item::Input(input) if in_parts => {
+                            let mut parts = PartWriter::new(i, &tx, held_bytes);
+                            let mut r = job(i, input, Some(&mut parts));
+                            parts.finish(&mut r);
+                            r
+                        }
                         Item::Input(input) => job(i, input, None),
                     };
                     let bytes = held(&r);
@@ -286,22 +299,26 @@ fn search_parallel(
                     unsent.push((i, r));
                     if unsent_bytes >= SEND_BYTES {
                         unsent_bytes = 0;
-                        if tx.send(std::mem::take(&mut unsent)).is_err() {
+                        if tx.send(Sent::Done(std::mem::take(&mut unsent))).is_err() {
                             break 'work;
                         }
                     }
                 }
-                if !unsent.is_empty() && tx.send(unsent).is_err() {
+                if !unsent.is_empty() && tx.send(Sent::Done(unsent)).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
         let mut pending: BTreeMap<usize, io::Result<FileResult>> = BTreeMap::new();
+        let mut parts = Waiting::default();
         let mut want = 0;
         let outcome = (|| -> io::Result<()> {
-            for results in rx.iter() {
-                pending.extend(results);
+            for sent in rx.iter() {
+                match sent {
+                    Sent::Part(i, part) => parts.take((i, part), want, out, &held_bytes)?,
+                    Sent::Done(results) => pending.extend(results),
+                }
                 while let Some(r) = pending.remove(&want) {
                     want += 1;
                     printed.store(want, Ordering::Release);
@@ -311,6 +328,7 @@ fn search_parallel(
                     if state.stop(shared) {
                         return Ok(());
                     }
+                    parts.write_ready(want, out, &held_bytes)?;
                 }
             }
             Ok(())
