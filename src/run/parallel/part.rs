@@ -4,8 +4,9 @@
 //! One large file with dense output (a GPU run's 1.8 GB log file printed
 //! with `-n`: 700 MB of lines) then grew one buffer of that size while the
 //! printer waited for it and every other thread, past the bound on what
-//! may wait, slept; the buffers' page faults and unmaps were more system
-//! time than the search's. Now a worker's output goes out in parts of
+//! may wait, slept (16 GiB of logs on 16 cores: 8.5 s, under five cores
+//! busy, 17.7 s of system time beside 23 s of user time). Now a worker's
+//! output goes out in parts of
 //! [`PART_BYTES`]: the printer writes the parts of the file it waits for
 //! as they come and keeps the others' until their turn. A file with less
 //! output than a part sends none: its output stays in its result, as
