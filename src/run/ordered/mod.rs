@@ -100,7 +100,7 @@ pub(super) fn search_trees(
         match start {
             Start::Item(Item::Error(msg)) => {
                 let id = ids.item();
-                known.insert(id, Ok(error_result(&msg)));
+                known.insert(id, Box::new(Ok(error_result(&msg))));
                 top.push(Child::File(id));
             }
             Start::Item(item) => {
@@ -119,7 +119,7 @@ pub(super) fn search_trees(
         }
     }
     let queue = Queue::new(tasks, workers);
-    let lead = Lead::new(known.values());
+    let lead = Lead::new(known.values().map(|r| &**r));
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files

@@ -16,7 +16,10 @@ pub(super) struct Printer<'a> {
     pub(super) shared: &'a Shared,
     pub(super) inbox: &'a Inbox,
     pub(super) listings: HashMap<usize, Vec<Child>>,
-    pub(super) results: HashMap<usize, io::Result<FileResult>>,
+    /// Boxed: a large directory's results all wait until it is listed,
+    /// and the table's empty slots then cost 16 bytes, not a result's 150
+    /// (20,516 files of one directory, `-j2 -c`: 5.2 MB of table).
+    pub(super) results: HashMap<usize, Box<io::Result<FileResult>>>,
     pub(super) lead: &'a Lead,
 }
 
@@ -53,7 +56,7 @@ impl Printer<'_> {
                             last.1 += 1;
                         }
                         self.lead.printed(held(&result));
-                        let mut result = result?;
+                        let mut result = (*result)?;
                         state.emit(self.shared, out, &mut result)?;
                         if state.stop(self.shared) {
                             return Ok(());
@@ -82,7 +85,9 @@ impl Printer<'_> {
                 Msg::Listed(node, children) => {
                     self.listings.insert(node, children);
                 }
-                Msg::Found(found) => self.results.extend(found),
+                Msg::Found(found) => self
+                    .results
+                    .extend(found.into_iter().map(|(id, r)| (id, Box::new(r)))),
             }
         }
         true
