@@ -210,25 +210,16 @@ impl<'a> Output for Printer<'a, '_> {
             Format::Json(_) => None,
         }
     }
-    fn append(&mut self, piece: StandardSink<'a>) -> io::Result<()> {
+    fn append(&mut self, mut piece: StandardSink<'a>) -> io::Result<()> {
         if let Format::Standard(s) = &mut self.format {
             s.matches += piece.matches;
         }
-        // Written through to a stream as it is, not copied behind what is
-        // buffered (a split file's piece: tens of MB of dense output).
-        if self.stream.is_some() && !self.hold && !piece.out.is_empty() {
-            self.write_through()?;
-            if let Some(stream) = self.stream.as_mut() {
-                stream.write_all(&piece.out)?;
-                if self.line_buffered {
-                    stream.flush()?;
-                }
-            }
-            self.wrote = true;
-            self.passed = true;
-            return Ok(());
+        // Behind an empty buffer the piece's output becomes the buffer,
+        // not a copy (a split file's piece: tens of MB of dense output).
+        match self.out().is_empty() {
+            true => std::mem::swap(self.out(), &mut piece.out),
+            false => self.out().extend_from_slice(&piece.out),
         }
-        self.out().extend_from_slice(&piece.out);
         self.flush_if_full()
     }
 }
