@@ -242,6 +242,15 @@ fn same_as_cpu(
     err
 }
 
+/// Writes `files` (name, text) and the pack `rules` (as rules.txt) into
+/// `dir`.
+fn write_case(dir: &std::path::Path, files: &[(&str, String)], rules: &str) {
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    std::fs::write(dir.join("rules.txt"), rules).unwrap();
+}
+
 /// The CPU engine's `-c -E -f rules.txt` over `names` in `dir`: the
 /// answer a test's GPU runs matched, pinned against counts made by hand.
 fn cpu_counts(dir: &std::path::Path, names: &[&str]) -> String {
@@ -523,14 +532,7 @@ fn bom_first_line_is_judged_after_the_mark() {
         ("dot.txt", format!("\u{feff}err\n{filler}")),
         ("empty.txt", "\u{feff}".to_string()),
     ];
-    for (name, text) in &files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    std::fs::write(
-        dir.path().join("rules.txt"),
-        "^err [0-9]+\n^.err\nFAIL.*x\n",
-    )
-    .unwrap();
+    write_case(dir.path(), &files, "^err [0-9]+\n^.err\nFAIL.*x\n");
     let names = files.map(|(n, _)| n.to_string());
     for chunk in ["", "64"] {
         for flags in [
@@ -599,14 +601,8 @@ fn cut_files_are_tallied_piece_by_piece() {
         ),
         ("long.log", long),
     ];
-    for (name, text) in &files {
-        std::fs::write(dir.path().join(name), text).unwrap();
-    }
-    std::fs::write(
-        dir.path().join("rules.txt"),
-        "^error: .* timed out\nFAILED .*test_\\w+\nexit code [1-9][0-9]*\n",
-    )
-    .unwrap();
+    let rules = "^error: .* timed out\nFAILED .*test_\\w+\nexit code [1-9][0-9]*\n";
+    write_case(dir.path(), &files, rules);
     for name in files.map(|(n, _)| n) {
         for flags in [&["-c"][..], &["-v", "-c"]] {
             let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
@@ -663,13 +659,9 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
             })
             .collect()
     };
-    std::fs::write(dir.path().join("ascii.log"), lines("")).unwrap();
-    std::fs::write(dir.path().join("mixed.log"), lines("é")).unwrap();
-    std::fs::write(
-        dir.path().join("rules.txt"),
-        "^error: .* timed out\nFAIL\\w+\nexit code [1-9][0-9]*\n",
-    )
-    .unwrap();
+    let files = [("ascii.log", lines("")), ("mixed.log", lines("é"))];
+    let rules = "^error: .* timed out\nFAIL\\w+\nexit code [1-9][0-9]*\n";
+    write_case(dir.path(), &files, rules);
     // Files of 4 KiB and more are split between the threads (as 32 MiB
     // and more are): each thread prints the marked lines of its part.
     let mut env = vec![
