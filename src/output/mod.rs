@@ -9,6 +9,7 @@
 
 pub mod color;
 pub mod json;
+pub mod spare;
 pub mod standard;
 pub mod summary;
 
@@ -40,6 +41,8 @@ pub struct Printer<'a, 'w> {
     hold: bool,
     /// Some output went to the stream.
     passed: bool,
+    /// The output, kept whole (no stream), moved into a kept buffer.
+    adopted: bool,
 }
 
 /// Write the buffer through to the stream past this size.
@@ -95,6 +98,7 @@ impl<'a, 'w> Printer<'a, 'w> {
             wrote: false,
             hold: false,
             passed: false,
+            adopted: false,
         }
     }
 
@@ -151,14 +155,21 @@ impl<'a, 'w> Printer<'a, 'w> {
             format,
             stream,
             line_buffered,
+            adopted,
             ..
         } = self;
-        let Some(stream) = stream.as_mut() else {
-            return Ok(());
-        };
         let out = match format {
             Format::Standard(s) => &mut s.out,
             Format::Json(j) => &mut j.out,
+        };
+        let Some(stream) = stream.as_mut() else {
+            // Kept whole for the caller: dense output grows into a buffer
+            // of a file already printed (`spare`).
+            if !*adopted && out.len() >= spare::ADOPT_AT {
+                *adopted = true;
+                spare::adopt(out);
+            }
+            return Ok(());
         };
         stream.write_all(out)?;
         self.passed |= !out.is_empty();
@@ -210,15 +221,18 @@ impl<'a> Output for Printer<'a, '_> {
             Format::Json(_) => None,
         }
     }
-    fn append(&mut self, mut piece: StandardSink<'a>) -> io::Result<()> {
+    fn append(&mut self, piece: &mut StandardSink<'a>) -> io::Result<()> {
         if let Format::Standard(s) = &mut self.format {
-            s.matches += piece.matches;
+            s.matches += std::mem::take(&mut piece.matches);
         }
         // Behind an empty buffer the piece's output becomes the buffer,
-        // not a copy (a split file's piece: tens of MB of dense output).
+        // not a copy, and the piece takes the emptied one.
         match self.out().is_empty() {
             true => std::mem::swap(self.out(), &mut piece.out),
-            false => self.out().extend_from_slice(&piece.out),
+            false => {
+                self.out().extend_from_slice(&piece.out);
+                piece.out.clear();
+            }
         }
         self.flush_if_full()
     }

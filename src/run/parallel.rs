@@ -14,7 +14,7 @@ use super::{Printed, Shared};
 use crate::config::Mode;
 use crate::error::Message;
 use crate::input::walk::{self, Input, Item};
-use part::{PartWriter, Sent, Waiting};
+use part::{PartWriter, Sent, Shelf, Waiting};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -207,7 +207,8 @@ fn search_parallel(
         .get()
         .map_or(bytes_ahead, |b| usize::try_from(b).unwrap_or(usize::MAX));
     let printed = AtomicUsize::new(0);
-    let held_bytes = AtomicUsize::new(0);
+    let shelf = Shelf::new(workers);
+    let held_bytes = &shelf.held;
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
     // Items a worker could not search yet (the bounds), handed back so that
     // the files next to be printed are shared by every worker rather than
@@ -230,7 +231,8 @@ fn search_parallel(
         let (tx, rx) = mpsc::channel::<Sent>();
         for _ in 0..workers {
             let tx = tx.clone();
-            let (stop, printed, held_bytes) = (&stop, &printed, &held_bytes);
+            let (stop, printed, shelf) = (&stop, &printed, &shelf);
+            let held_bytes = &shelf.held;
             let (take, pool, holding) = (&take, &pool, &holding);
             // The file `i` may be searched: it is among the next `workers`
             // to print, or neither too many files nor too many bytes wait.
@@ -287,7 +289,7 @@ fn search_parallel(
                     let r = match &item {
                         Item::Error(msg) => Ok(error_result(msg)),
                         Item::Input(input) if in_parts => {
-                            let mut parts = PartWriter::new(i, &tx, held_bytes);
+                            let mut parts = PartWriter::new(i, &tx, shelf);
                             let mut r = job(i, input, Some(&mut parts));
                             parts.finish(&mut r);
                             r
@@ -317,7 +319,7 @@ fn search_parallel(
         let outcome = (|| -> io::Result<()> {
             for sent in rx.iter() {
                 match sent {
-                    Sent::Part(i, part) => parts.take((i, part), want, out, &held_bytes)?,
+                    Sent::Part(i, part) => parts.take((i, part), want, out, &shelf)?,
                     Sent::Done(results) => pending.extend(results),
                 }
                 while let Some(r) = pending.remove(&want) {
@@ -329,7 +331,7 @@ fn search_parallel(
                     if state.stop(shared) {
                         return Ok(());
                     }
-                    parts.write_ready(want, out, &held_bytes)?;
+                    parts.write_ready(want, out, &shelf)?;
                 }
             }
             Ok(())

@@ -46,6 +46,7 @@ impl Printed {
                 out.write_all(&sep)?;
             }
             out.write_all(&r.out)?;
+            crate::output::spare::give(std::mem::take(&mut r.out));
             if cfg.line_buffered {
                 out.flush()?;
             }

@@ -19,6 +19,7 @@
 
 mod binary;
 mod haystack;
+mod nul;
 mod searcher;
 mod split;
 mod stream;
@@ -97,8 +98,9 @@ pub trait Output: Sink {
     fn flush(&mut self) -> io::Result<()>;
     /// A printer for one piece, `None` when the output cannot be split.
     fn piece(&self) -> Option<Self::Piece>;
-    /// Appends a searched piece's output, in order.
-    fn append(&mut self, piece: Self::Piece) -> io::Result<()>;
+    /// Appends a searched piece's output, in order, leaving the piece
+    /// empty to print another.
+    fn append(&mut self, piece: &mut Self::Piece) -> io::Result<()>;
 }
 
 /// How one input is searched: the options, the matchers, the binary rule,

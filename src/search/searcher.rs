@@ -2,6 +2,7 @@
 //! hands selected lines, context and gaps to a [`Sink`], across the blocks
 //! of one input.
 
+use super::nul::NulWindow;
 use super::{Line, Outcome, SearchOptions, Sink};
 use crate::engine::Matcher;
 use memchr::{memchr, memrchr};
@@ -28,6 +29,8 @@ pub struct Searcher<'m> {
     /// `-m` was reached: only trailing context remains.
     limit_reached: bool,
     binary: bool,
+    /// Where the lines to print were last searched for NUL bytes.
+    nul: NulWindow,
 }
 
 /// A line's bounds in a buffer: `start..end`, `end` at its terminator.
@@ -77,6 +80,7 @@ impl<'m> Searcher<'m> {
             done: false,
             limit_reached: opts.max_count == Some(0),
             binary: false,
+            nul: NulWindow::default(),
         }
     }
 
@@ -137,6 +141,7 @@ impl<'m> Searcher<'m> {
         from: usize,
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
+        self.nul.reset();
         let mut pos = from;
         while !self.done && !self.limit_reached && pos < buf.len() {
             let found = self.next_matching_line(buf, pos);
@@ -204,7 +209,7 @@ impl<'m> Searcher<'m> {
             return Ok(());
         }
         let line = self.make_line(buf, base, span);
-        if self.opts.stop_on_nul && line.bytes.contains(&0) {
+        if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
             self.binary = true;
             self.done = true;
             return Ok(());
@@ -243,7 +248,7 @@ impl<'m> Searcher<'m> {
         while self.after_left > 0 && pos < limit && pos < buf.len() {
             let span = line_at(buf, pos, self.opts.terminator);
             let line = self.make_line(buf, base, span);
-            if self.opts.stop_on_nul && line.bytes.contains(&0) {
+            if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
                 self.binary = true;
                 self.done = true;
                 return Ok(());
@@ -282,7 +287,7 @@ impl<'m> Searcher<'m> {
         while pos < start {
             let span = line_at(buf, pos, t);
             let line = self.make_line(buf, base, span);
-            if self.opts.stop_on_nul && line.bytes.contains(&0) {
+            if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
                 self.binary = true;
                 self.done = true;
                 return Ok(());
@@ -306,10 +311,16 @@ impl<'m> Searcher<'m> {
     }
 
     fn make_line<'b>(&mut self, buf: &'b [u8], base: u64, span: Span) -> Line<'b> {
-        let number = self
-            .opts
-            .line_numbers
-            .then(|| self.line_number(buf, base, span.start));
+        let number = self.opts.line_numbers.then(|| {
+            let n = self.line_number(buf, base, span.start);
+            // The next line is counted from past this one, whose
+            // terminator is known (dense output counted each line twice).
+            if span.end < buf.len() {
+                self.count_pos = base + span.end as u64 + 1;
+                self.count_line = n + 1;
+            }
+            n
+        });
         Line {
             bytes: &buf[span.start..span.end],
             number,
