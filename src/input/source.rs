@@ -52,8 +52,16 @@ impl std::ops::Deref for Mapped {
 }
 
 /// Files at least this large are always mapped (reading them would need a
-/// buffer as large).
+/// buffer as large), and may be split between threads (`search::split`).
 const ALWAYS_MAP_BYTES: u64 = 64 << 20;
+
+/// The size from which files are mapped: [`ALWAYS_MAP_BYTES`], or less
+/// with `GPUGREP_SPLIT_MIN` (a test knob), so that tests can split small
+/// files among many.
+pub fn map_from() -> u64 {
+    let knob = crate::knobs::get().split_min.get();
+    knob.map_or(ALWAYS_MAP_BYTES, |n| n.min(ALWAYS_MAP_BYTES))
+}
 
 /// Opens `path` for searching: mapped when `map` or when large, else left
 /// to read. Directories are an error ("Is a directory").
@@ -67,24 +75,27 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
         // Pipes, devices and files that claim no size (/proc) are streamed.
         return Ok(Source::Stream(Box::new(file)));
     }
-    if !map && meta.len() < ALWAYS_MAP_BYTES {
+    if !map && meta.len() < map_from() {
         return Ok(Source::File(file, meta.len()));
     }
-    // SAFETY: the map is read-only and private to this process; a file
-    // truncated by another process while we search it faults (SIGBUS) past
-    // its new end, which `truncation` turns into zeros and a report.
-    match unsafe { Mmap::map(&file) } {
-        Ok(map) => Ok(Source::Mapped(Mapped::Map(
-            Watch::new(map.as_ptr(), map.len()),
-            map,
-        ))),
-        Err(_) => {
+    match map_file(&file) {
+        Some(mapped) => Ok(Source::Mapped(mapped)),
+        None => {
             let mut buf = Vec::with_capacity(meta.len() as usize);
             let mut file = file;
             file.read_to_end(&mut buf)?;
             Ok(Source::Mapped(Mapped::Owned(buf)))
         }
     }
+}
+
+/// `file` mapped, watched for shrinking; `None` when it cannot be mapped.
+pub fn map_file(file: &File) -> Option<Mapped> {
+    // SAFETY: the map is read-only and private to this process; a file
+    // truncated by another process while we search it faults (SIGBUS) past
+    // its new end, which `truncation` turns into zeros and a report.
+    let map = unsafe { Mmap::map(file) }.ok()?;
+    Some(Mapped::Map(Watch::new(map.as_ptr(), map.len()), map))
 }
 
 /// Opens a file for reading, also when its path is longer than `PATH_MAX`

@@ -129,7 +129,7 @@ fn search_opened(
     let options = OpenOptions {
         decompress: cfg.decompress,
         decompress_threads: shared.decompress_threads,
-        map: shared.split_threads > 1,
+        map: shared.map_inputs,
         quits_early: cfg.mode.first_match_ends(),
     };
     let mut opened = match search::open(input, preloaded, options) {

@@ -177,7 +177,14 @@ fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<
             if end == whole {
                 break;
             }
-            // Larger than the first block: room for a stream's block and
+            // Larger than the first block: a large file is mapped, as a
+            // listed one is (`source::open`), so that its lines may be
+            // split between threads (64 logs of 270 MB, `-n`, 16 cores:
+            // 24 s read by one thread each, rg 5.1 s).
+            if let Some(mapped) = map_large(&file) {
+                return Ok(Storage::Mapped(mapped));
+            }
+            // Else room for a stream's block and
             // a carried line too, taken once, so that a stream's first
             // resize neither moves the buffer nor leaves the old one
             // behind in the allocator.
@@ -196,6 +203,12 @@ fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<
     // The stream goes on from here, its first block searched where it was
     // read (before, it read the file again from its start).
     Ok(Storage::Started(buf, n, Box::new(file)))
+}
+
+/// `file` mapped when it is at least [`source::map_from`] long.
+fn map_large(file: &std::fs::File) -> Option<Mapped> {
+    let len = file.metadata().ok()?.len();
+    (len >= source::map_from()).then(|| source::map_file(file))?
 }
 
 impl<'d> Opened<'d> {
