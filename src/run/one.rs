@@ -130,6 +130,7 @@ fn search_opened(
         decompress: cfg.decompress,
         decompress_threads: shared.decompress_threads,
         map: shared.map_inputs,
+        map_large: shared.split_threads > 1,
         quits_early: cfg.mode.first_match_ends(),
     };
     let mut opened = match search::open(input, preloaded, options) {

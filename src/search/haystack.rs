@@ -109,6 +109,9 @@ pub struct OpenOptions {
     pub decompress_threads: usize,
     /// Map regular files: one large file split between threads.
     pub map: bool,
+    /// Map a walked file from `source::map_from` (its lines may be split
+    /// between threads); else it is read in blocks.
+    pub map_large: bool,
     /// The first selected line ends the search (`-l`, `-L`, `-q`): a file
     /// is read whole only up to [`FIRST_BLOCK`], and streams on after it.
     pub quits_early: bool,
@@ -151,14 +154,18 @@ pub fn open<'d>(
             Source::File(file, _) => file,
         },
     };
-    read_small(file, o.quits_early)
+    read_small(file, o.quits_early, o.map_large)
         .map(Opened::new)
         .map_err(summarised)
 }
 
 /// A small regular file read whole, without the stream's copies; a larger
 /// one streams on from what was read, its first block searched in place.
-fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<'static>> {
+fn read_small(
+    mut file: std::fs::File,
+    quits_early: bool,
+    map_large: bool,
+) -> io::Result<Storage<'static>> {
     // Where the first selected line ends the search, most files end in
     // their first block: `-l` over 943 files of 840 KB read 256 KiB of each
     // (32 ms on 2 threads, rg 14 ms reading 64 KiB).
@@ -181,7 +188,7 @@ fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<
             // listed one is (`source::open`), so that its lines may be
             // split between threads (64 logs of 270 MB, `-n`, 16 cores:
             // 24 s read by one thread each, rg 5.1 s).
-            if let Some(mapped) = map_large(&file) {
+            if let Some(mapped) = map_large.then(|| large_mapped(&file)).flatten() {
                 return Ok(Storage::Mapped(mapped));
             }
             // Else room for a stream's block and
@@ -206,7 +213,7 @@ fn read_small(mut file: std::fs::File, quits_early: bool) -> io::Result<Storage<
 }
 
 /// `file` mapped when it is at least [`source::map_from`] long.
-fn map_large(file: &std::fs::File) -> Option<Mapped> {
+fn large_mapped(file: &std::fs::File) -> Option<Mapped> {
     let len = file.metadata().ok()?.len();
     (len >= source::map_from()).then(|| source::map_file(file))?
 }

@@ -15,8 +15,9 @@
 //! Parts are filled to the size they were made with and the printer hands
 //! them back emptied ([`Shelf`]): grown by doubling and freed on the
 //! printer's thread, fresh parts cost a page fault per 4 KiB of output and
-//! a copy per doubling (dense `-n` over 840 MB of logs on 2 cores: 0.6 s
-//! of system time beside 1.0 s of user time).
+//! a copy per doubling (GPU `-n`, 16 GiB of logs, 1,000 rules, H100 host:
+//! 1.9 M minor faults before, 1.15 M with this and `search::split`'s
+//! pieces streamed).
 
 use super::super::one::FileResult;
 use std::collections::HashMap;
