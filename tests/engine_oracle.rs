@@ -400,3 +400,63 @@ fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
     let zed = text.replace('\n', "\0");
     assert_eq!(engine_lines(zed.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
 }
+
+/// Counts only (`-c`): the searcher counts lines without handing them over.
+#[derive(Default)]
+struct CountOnly(u64);
+
+impl Sink for CountOnly {
+    fn selected(&mut self, _: &Line) -> io::Result<bool> {
+        self.0 += 1;
+        Ok(true)
+    }
+    fn context(&mut self, _: &Line) -> io::Result<()> {
+        Ok(())
+    }
+    fn gap(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+    fn counts_only(&self) -> bool {
+        true
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The `-c` fast path (`Sink::counts_only`) counts what the oracle
+    /// selects, block by block as a stream is searched too.
+    #[test]
+    fn counting_fast_path_matches_naive_oracle(
+        text in text_strategy(),
+        pat in "[ab_ -]{1,3}|a[b ]*b|[[:alpha:]]+_",
+        ci in any::<bool>(), word in any::<bool>(), cut in 0usize..300,
+    ) {
+        let cfg = config(&with_flags(vec!["-E"], ci, word, false, false));
+        let compiled = compile(&[pat.as_bytes().to_vec()], &cfg).unwrap();
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: false,
+            stop_on_nul: false,
+            separators: false,
+        };
+        let oracle = line_oracle(&pat, ci, word, false);
+        let want = naive_selected(&text, |l| oracle.is_match(l), false).len() as u64;
+        // Whole, and in two blocks cut after a terminator.
+        let cut = text[..cut.min(text.len())].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let mut s = Searcher::new(opts, &*compiled.prefilter, compiled.confirm.as_deref());
+        let mut sink = CountOnly::default();
+        s.search_block(&text[..cut], 0, 0, &mut sink).unwrap();
+        s.search_last_block(&text, 0, cut, &mut sink).unwrap();
+        prop_assert_eq!(sink.0, 0, "the fast path hands no line over");
+        prop_assert_eq!(s.outcome().selected, want);
+        let whole = Searcher::new(opts, &*compiled.prefilter, compiled.confirm.as_deref())
+            .search_slice(&text, &mut CountOnly::default())
+            .unwrap();
+        prop_assert_eq!(whole.selected, want);
+    }
+}

@@ -189,6 +189,9 @@ impl<'a, 'w> Printer<'a, 'w> {
 }
 
 impl Sink for Printer<'_, '_> {
+    fn counts_only(&self) -> bool {
+        matches!(&self.format, Format::Standard(s) if s.counts_only())
+    }
     fn selected(&mut self, line: &Line) -> io::Result<bool> {
         let go_on = self.sink().selected(line)?;
         self.maybe_flush()?;

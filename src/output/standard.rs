@@ -229,6 +229,11 @@ pub(super) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str
 }
 
 impl Sink for StandardSink<'_> {
+    /// `-c`: a selected line prints nothing and changes nothing here.
+    fn counts_only(&self) -> bool {
+        self.opts.mode == Mode::Count
+    }
+
     fn selected(&mut self, line: &Line) -> io::Result<bool> {
         match self.opts.mode {
             Mode::Count => return Ok(true),

@@ -54,6 +54,11 @@ pub trait Sink {
     fn context(&mut self, line: &Line) -> io::Result<()>;
     /// Lines were skipped between two groups of context.
     fn gap(&mut self) -> io::Result<()>;
+    /// Selected lines are only counted (`-c`): the searcher may count
+    /// them without handing each over.
+    fn counts_only(&self) -> bool {
+        false
+    }
 }
 
 /// What the searcher does, independent of the pattern.
