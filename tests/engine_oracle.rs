@@ -54,19 +54,24 @@ fn config(args: &[&str]) -> Config {
     Config::from_cli(Cli::try_parse_from(argv).unwrap()).unwrap()
 }
 
-/// Runs the engine over `text` and returns the selected line numbers.
-fn engine_lines(text: &[u8], patterns: &[Vec<u8>], cfg: &Config) -> Vec<u64> {
-    let compiled = compile(patterns, cfg).unwrap();
-    let opts = SearchOptions {
+/// The searcher's options for `cfg`, without context or a NUL watch.
+fn search_options(cfg: &Config, line_numbers: bool) -> SearchOptions {
+    SearchOptions {
         terminator: cfg.terminator,
         invert: cfg.invert,
         max_count: cfg.max_count,
         before: 0,
         after: 0,
-        line_numbers: true,
+        line_numbers,
         stop_on_nul: false,
         separators: true,
-    };
+    }
+}
+
+/// Runs the engine over `text` and returns the selected line numbers.
+fn engine_lines(text: &[u8], patterns: &[Vec<u8>], cfg: &Config) -> Vec<u64> {
+    let compiled = compile(patterns, cfg).unwrap();
+    let opts = search_options(cfg, true);
     let mut sink = Collect::default();
     Searcher::new(opts, &*compiled.prefilter, compiled.confirm.as_deref())
         .search_slice(text, &mut sink)
@@ -434,16 +439,7 @@ proptest! {
     ) {
         let cfg = config(&with_flags(vec!["-E"], ci, word, false, false));
         let compiled = compile(&[pat.as_bytes().to_vec()], &cfg).unwrap();
-        let opts = SearchOptions {
-            terminator: b'\n',
-            invert: false,
-            max_count: None,
-            before: 0,
-            after: 0,
-            line_numbers: false,
-            stop_on_nul: false,
-            separators: false,
-        };
+        let opts = search_options(&cfg, false);
         let oracle = line_oracle(&pat, ci, word, false);
         let want = naive_selected(&text, |l| oracle.is_match(l), false).len() as u64;
         // Whole, and in two blocks cut after a terminator.
