@@ -232,7 +232,6 @@ fn search_parallel(
         for _ in 0..workers {
             let tx = tx.clone();
             let (stop, printed, shelf) = (&stop, &printed, &shelf);
-            let held_bytes = &shelf.held;
             let (take, pool, holding) = (&take, &pool, &holding);
             // The file `i` may be searched: it is among the next `workers`
             // to print, or neither too many files nor too many bytes wait.

@@ -224,9 +224,7 @@ impl<'m> Searcher<'m> {
             return Ok(());
         }
         let line = self.make_line(buf, base, span);
-        if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
-            self.binary = true;
-            self.done = true;
+        if self.ends_at_nul(buf, span) {
             return Ok(());
         }
         self.gap_if_needed(base + span.start as u64, sink)?;
@@ -263,9 +261,7 @@ impl<'m> Searcher<'m> {
         while self.after_left > 0 && pos < limit && pos < buf.len() {
             let span = line_at(buf, pos, self.opts.terminator);
             let line = self.make_line(buf, base, span);
-            if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
-                self.binary = true;
-                self.done = true;
+            if self.ends_at_nul(buf, span) {
                 return Ok(());
             }
             sink.context(&line)?;
@@ -302,9 +298,7 @@ impl<'m> Searcher<'m> {
         while pos < start {
             let span = line_at(buf, pos, t);
             let line = self.make_line(buf, base, span);
-            if self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end) {
-                self.binary = true;
-                self.done = true;
+            if self.ends_at_nul(buf, span) {
                 return Ok(());
             }
             self.gap_if_needed(base + pos as u64, sink)?;
@@ -323,6 +317,17 @@ impl<'m> Searcher<'m> {
             sink.gap()?;
         }
         Ok(())
+    }
+
+    /// Whether the line at `span`, about to go to the sink, holds a NUL
+    /// under the binary watch: binary data found late ends the search there.
+    fn ends_at_nul(&mut self, buf: &[u8], span: Span) -> bool {
+        let nul = self.opts.stop_on_nul && self.nul.has_nul(buf, span.start, span.end);
+        if nul {
+            self.binary = true;
+            self.done = true;
+        }
+        nul
     }
 
     fn make_line<'b>(&mut self, buf: &'b [u8], base: u64, span: Span) -> Line<'b> {
