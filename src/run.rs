@@ -21,6 +21,7 @@ use crate::input::walk::{self, Input, Item};
 use crate::output::json::write_summary;
 use crate::output::standard::PrintOptions;
 use crate::pattern::{self, Compiled};
+use crate::search::Helpers;
 use parallel::{search_items, search_walking, BYTES_AHEAD};
 use printed::Printed;
 use std::io::{self, IsTerminal, Write};
@@ -49,6 +50,9 @@ pub struct Shared {
     pub decompress_threads: usize,
     /// Standard output's file, when inputs must not be it.
     pub output_file: Option<OutputFile>,
+    /// The search threads' offers of a split file's pieces (`search::help`),
+    /// enabled where several threads search many inputs.
+    pub helpers: Helpers,
 }
 
 /// Runs the whole search and returns the exit status; `Err`: what ends
@@ -123,6 +127,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
             n => (cfg_threads / n).max(1),
         },
         output_file,
+        helpers: Helpers::default(),
     };
     let quiet = shared.cfg.mode == Mode::Quiet;
     let inputs = match gpu {

@@ -197,7 +197,8 @@ fn search_haystack(
     // too, instead of each line being confirmed again on the CPU.
     let c = &shared.compiled;
     let confirm = c.confirm.is_some() && !c.prefilter.selects_lines();
-    let search = Search::new(cfg, prefilter, matcher, confirm, split_threads);
+    let mut search = Search::new(cfg, prefilter, matcher, confirm, split_threads);
+    search.helpers = shared.helpers.enabled();
     let searched = search.search(hay, &mut printer)?;
     let outcome = searched.outcome;
     if let Some(e) = &searched.error {

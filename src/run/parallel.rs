@@ -7,7 +7,7 @@
 //! prints the buffers in input order, so the output is the same with 1
 //! thread or 64.
 
-mod part;
+pub(super) mod part;
 
 use super::one::FileResult;
 use super::{Printed, Shared};
@@ -227,12 +227,23 @@ fn search_parallel(
     // (`part`), but where a group separator may be owed before it (context),
     // which is known only once the file is searched.
     let in_parts = !(shared.cfg.context_given && shared.cfg.mode == Mode::Lines);
+    // A worker that would wait searches pieces of a large file another
+    // splits (`search::help`), earliest first.
+    let helpers = &shared.helpers;
+    if workers > 1 {
+        helpers.enable();
+    }
+    let help_or_wait = || {
+        if !helpers.help_any() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    };
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Sent>();
         for _ in 0..workers {
             let tx = tx.clone();
             let (stop, printed, shelf) = (&stop, &printed, &shelf);
-            let (take, pool, holding) = (&take, &pool, &holding);
+            let (take, pool, holding, help_or_wait) = (&take, &pool, &holding, &help_or_wait);
             // The file `i` may be searched: it is among the next `workers`
             // to print, or neither too many files nor too many bytes wait.
             let may_search = move |i: usize| {
@@ -250,7 +261,7 @@ fn search_parallel(
                     // batch; once none does, the pool is looked at once more
                     // (an item returned before that worker let go is there).
                     if holding.load(Ordering::Acquire) > 0 {
-                        std::thread::sleep(std::time::Duration::from_millis(1));
+                        help_or_wait();
                         continue;
                     }
                     batch = take().into_iter();
@@ -279,7 +290,7 @@ fn search_parallel(
                             continue 'work;
                         }
                         while !may_search(i) && !stop.load(Ordering::Relaxed) {
-                            std::thread::sleep(std::time::Duration::from_millis(1));
+                            help_or_wait();
                         }
                     }
                     if stop.load(Ordering::Relaxed) {

@@ -14,11 +14,13 @@
 //! Around it, the searcher's other jobs, one file each: opening an input
 //! and sniffing its byte-order mark into a [`Haystack`] (`haystack`), the
 //! one binary-data rule (`binary`), streaming (`stream`) and splitting one
-//! large slice between threads (`split`). [`Search::search`] runs them for
-//! one haystack; what is printed, and how, is the printers' (`output`).
+//! large slice between threads (`split`, with the run's threads: `help`).
+//! [`Search::search`] runs them for one haystack; what is printed, and
+//! how, is the printers' (`output`).
 
 mod binary;
 mod haystack;
+mod help;
 mod nul;
 mod searcher;
 mod split;
@@ -26,6 +28,7 @@ mod stream;
 
 pub use binary::{BinaryRule, BINARY_PROBE};
 pub use haystack::{open, Haystack, OpenOptions, Opened, Recycled, Unopened};
+pub use help::Helpers;
 pub use searcher::{count_byte, prefilter_selects, Searcher};
 
 use crate::config::{BinaryMode, Config, Mode};
@@ -123,6 +126,9 @@ pub struct Search<'m> {
     pub line_buffered: bool,
     /// Threads that may split a large slice (1: no split).
     pub split_threads: usize,
+    /// The run's search threads, which search a split slice's pieces
+    /// (else threads are started for them).
+    pub helpers: Option<&'m Helpers>,
     /// The first selected line settles the input (`-l`, `-L`, `-q`).
     pub first_match_ends: bool,
 }
@@ -168,6 +174,7 @@ impl<'m> Search<'m> {
             binary,
             line_buffered: cfg.line_buffered,
             split_threads,
+            helpers: None,
             first_match_ends: cfg.mode.first_match_ends(),
         }
     }

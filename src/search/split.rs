@@ -2,25 +2,30 @@
 //! searched into a [`Output::piece`], appended in order as soon as every
 //! piece before it is.
 //!
-//! Only when the run has this one input and nothing ties one line's output
-//! to another's (no context, `-m` or JSON). Line numbers do not: the
-//! threads first count each piece's lines in parallel, so every piece
-//! numbers its lines without counting the pieces before it.
+//! Only when nothing ties one line's output to another's (no context, `-m`
+//! or JSON). Line numbers do not: each piece's lines are counted first, in
+//! parallel, so every piece numbers its lines without counting the pieces
+//! before it.
 //!
 //! There are more pieces than threads (about [`PIECE_BYTES`] each), taken
 //! in order: with one piece per thread, a 1.76 GB log file printed with
-//! `-n` held 700 MB of output in new memory until its last piece was done,
-//! and the ordered printer waited for all of it. Now the output flows as
-//! pieces are done, what waits is a few pieces' output, and the piece
-//! printers are reused.
+//! `-n` held 700 MB of output until its last piece was done, and the
+//! ordered printer waited for all of it. Now the output flows as pieces
+//! are done, what waits is a few pieces' output, and the piece printers
+//! are reused.
+//!
+//! Who searches the pieces: threads started for the slice when it is the
+//! run's only input; among many inputs, the run's own search threads,
+//! through the offer of [`Helpers`] (`help`), earliest file first.
 
+use super::help::{Helpers, Step};
 use super::searcher::count_byte;
-use super::{Outcome, Output, Search, SearchOptions};
+use super::{Outcome, Output, Search, SearchOptions, Sink};
 use std::collections::BTreeMap;
 use std::io;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Condvar, Mutex, PoisonError};
 
 /// Below this size a slice is searched by one thread.
 const SPLIT_MIN_BYTES: usize = 32 << 20;
@@ -68,51 +73,128 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
     Some(cuts)
 }
 
-/// Runs `work(k)` for every piece `k` on `threads` threads, pieces taken
-/// in order.
-fn for_each_piece(threads: usize, pieces: usize, work: impl Fn(usize) + Sync) {
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(pieces) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= pieces {
-                    break;
-                }
-                work(k);
-            });
-        }
-    });
-}
-
-/// The number of each piece's first line: each piece's terminators are
-/// counted by the threads, then summed in order.
-fn first_lines(data: &[u8], cuts: &[usize], terminator: u8, threads: usize) -> Vec<u64> {
-    let counts: Vec<AtomicUsize> = cuts.windows(2).map(|_| AtomicUsize::new(0)).collect();
-    for_each_piece(threads, counts.len(), |k| {
-        let n = count_byte(&data[cuts[k]..cuts[k + 1]], terminator);
-        counts[k].store(n as usize, Ordering::Relaxed);
-    });
-    let mut line = 1;
-    counts
-        .iter()
-        .map(|c| {
-            let first = line;
-            line += c.load(Ordering::Relaxed) as u64;
-            first
-        })
-        .collect()
-}
-
 /// A piece searched: its place, and how it ended with its printer.
 type Searched<P> = (usize, io::Result<(Outcome, P)>);
+
+/// The pieces of one slice, taken one at a time by whichever thread
+/// searches them: first each piece's lines are counted (for `-n`), then
+/// the pieces are searched, each into a free piece printer.
+struct Pieces<'a, 's, P> {
+    search: &'a Search<'s>,
+    data: &'a [u8],
+    cuts: &'a [usize],
+    /// Lines counted: the next piece to count, the pieces counted, and
+    /// each piece's terminators.
+    next_count: AtomicUsize,
+    counted: AtomicUsize,
+    lines: Vec<AtomicU64>,
+    /// The next piece to search.
+    next: AtomicUsize,
+    /// The search ended early (binary data, `-l`, an error).
+    ended: AtomicBool,
+    /// Free piece printers (at most `threads + 2` are out at once, which
+    /// bounds the output waiting for a slow piece).
+    free: Mutex<Vec<P>>,
+    freed: Condvar,
+    done: mpsc::Sender<Searched<P>>,
+}
+
+impl<P: Sink + Send> Pieces<'_, '_, P> {
+    fn count(&self) -> usize {
+        self.cuts.len() - 1
+    }
+
+    /// Takes and does one piece's work; `wait`: for a free printer.
+    fn step(&self, wait: bool) -> Step {
+        if self.ended.load(Ordering::Relaxed) {
+            return Step::Done;
+        }
+        let pieces = self.count();
+        if self.search.opts.line_numbers && self.counted.load(Ordering::Acquire) < pieces {
+            let k = self.next_count.fetch_add(1, Ordering::Relaxed);
+            if k < pieces {
+                let part = &self.data[self.cuts[k]..self.cuts[k + 1]];
+                let n = count_byte(part, self.search.opts.terminator);
+                self.lines[k].store(n, Ordering::Relaxed);
+                self.counted.fetch_add(1, Ordering::Release);
+                return Step::Ran;
+            }
+            // The last counts are being taken: they are short.
+            while self.counted.load(Ordering::Acquire) < pieces {
+                std::thread::yield_now();
+            }
+        }
+        let Some(mut printer) = self.take_printer(wait) else {
+            return Step::Busy;
+        };
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        if k >= pieces {
+            self.give_printer(printer);
+            return Step::Done;
+        }
+        let (start, end) = (self.cuts[k], self.cuts[k + 1]);
+        let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let mut s = self.search.searcher(self.search.opts);
+            if self.search.opts.line_numbers {
+                s.number_lines_from(start as u64, self.first_line(k));
+            }
+            s.search_last_block(&self.data[..end], 0, start, &mut printer)
+                .map(|()| s.outcome())
+        }));
+        let searched = match searched {
+            Ok(r) => r.map(|o| (o, printer)),
+            Err(_) => Err(io::Error::other("search thread failed")),
+        };
+        // The receiver lives as long as the pieces (it is the caller's).
+        let _ = self.done.send((k, searched));
+        Step::Ran
+    }
+
+    /// The number of piece `k`'s first line (every piece is counted).
+    fn first_line(&self, k: usize) -> u64 {
+        1 + self.lines[..k]
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum::<u64>()
+    }
+
+    fn take_printer(&self, wait: bool) -> Option<P> {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(p) = free.pop() {
+                return Some(p);
+            }
+            if !wait || self.ended.load(Ordering::Relaxed) {
+                return None;
+            }
+            free = self
+                .freed
+                .wait(free)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    fn give_printer(&self, printer: P) {
+        let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        free.push(printer);
+        drop(free);
+        self.freed.notify_one();
+    }
+
+    fn end(&self) {
+        self.ended.store(true, Ordering::Relaxed);
+        // Threads waiting for a printer end.
+        let _free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
+        self.freed.notify_all();
+    }
+}
 
 /// Searches the pieces in parallel and appends their output in order. A
 /// piece that meets binary data ends the output there, as one thread would.
 ///
-/// The calling thread appends (the sink is its own); the threads search
-/// into piece printers it hands out and takes back emptied, at most
-/// `threads + 2` of them, which bounds the output waiting for a slow piece.
+/// The calling thread appends (the sink is its own). Searching are threads
+/// started here, or, given `search.helpers`, the calling thread itself and
+/// the run's threads that help it.
 pub(super) fn search<O: Output>(
     search: &Search,
     data: &[u8],
@@ -120,103 +202,134 @@ pub(super) fn search<O: Output>(
     sink: &mut O,
 ) -> io::Result<Outcome> {
     let threads = search.split_threads;
-    let first_lines = match search.opts.line_numbers {
-        true => first_lines(data, cuts, search.opts.terminator, threads),
-        false => Vec::new(),
-    };
     let pieces = cuts.len() - 1;
-    let (spare_tx, spare_rx) = mpsc::channel::<O::Piece>();
+    let mut free = Vec::with_capacity(threads + 2);
     for _ in 0..threads + 2 {
-        let piece = sink
+        let printer = sink
             .piece()
             .ok_or_else(|| io::Error::other("no split output"))?;
-        // The receiver is alive: it is ours.
-        let _ = spare_tx.send(piece);
+        free.push(printer);
     }
-    let mut spare_tx = Some(spare_tx);
-    let spare_rx = Mutex::new(spare_rx);
-    let ended = AtomicBool::new(false);
-    let next = AtomicUsize::new(0);
-    let mut total = Outcome::default();
-    let mut error = None;
-    std::thread::scope(|scope| {
-        let (done_tx, done_rx) = mpsc::channel::<Searched<O::Piece>>();
-        for _ in 0..threads.min(pieces) {
-            let done_tx = done_tx.clone();
-            let (spare_rx, ended, next, first_lines) = (&spare_rx, &ended, &next, &first_lines);
-            scope.spawn(move || loop {
-                if ended.load(Ordering::Relaxed) {
+    let (done, done_rx) = mpsc::channel::<Searched<O::Piece>>();
+    let work = Pieces {
+        search,
+        data,
+        cuts,
+        next_count: AtomicUsize::new(0),
+        counted: AtomicUsize::new(0),
+        lines: (0..pieces).map(|_| AtomicU64::new(0)).collect(),
+        next: AtomicUsize::new(0),
+        ended: AtomicBool::new(false),
+        free: Mutex::new(free),
+        freed: Condvar::new(),
+        done,
+    };
+    let mut order = InOrder {
+        waiting: BTreeMap::new(),
+        want: 0,
+        total: Outcome::default(),
+        error: None,
+    };
+    match search.helpers {
+        Some(helpers) => helped(helpers, &work, &done_rx, &mut order, sink),
+        None => std::thread::scope(|scope| {
+            for _ in 0..threads.min(pieces) {
+                scope.spawn(|| while work.step(true) == Step::Ran {});
+            }
+            for searched in done_rx.iter() {
+                order.add(searched, &work, sink);
+                if order.want == pieces || work.ended.load(Ordering::Relaxed) {
                     break;
-                }
-                let spare = spare_rx.lock().map(|rx| rx.recv());
-                let Ok(Ok(mut piece)) = spare else {
-                    break;
-                };
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                if k >= pieces {
-                    break;
-                }
-                let (start, end) = (cuts[k], cuts[k + 1]);
-                let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    let mut s = search.searcher(search.opts);
-                    if let Some(&line) = first_lines.get(k) {
-                        s.number_lines_from(start as u64, line);
-                    }
-                    s.search_last_block(&data[..end], 0, start, &mut piece)
-                        .map(|()| s.outcome())
-                }));
-                let searched = match searched {
-                    Ok(r) => r.map(|o| (o, piece)),
-                    Err(_) => Err(io::Error::other("search thread failed")),
-                };
-                if done_tx.send((k, searched)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(done_tx);
-        let mut waiting = BTreeMap::new();
-        let mut want = 0;
-        for (k, searched) in done_rx.iter() {
-            waiting.insert(k, searched);
-            while let Some(searched) = waiting.remove(&want) {
-                want += 1;
-                if ended.load(Ordering::Relaxed) {
-                    continue;
-                }
-                let stop = match searched {
-                    Ok((o, mut piece)) => {
-                        total.selected += o.selected;
-                        total.binary |= o.binary;
-                        let appended = sink.append(&mut piece);
-                        if let Some(tx) = &spare_tx {
-                            let _ = tx.send(piece);
-                        }
-                        let settled = o.selected > 0 && search.first_match_ends;
-                        appended.map(|()| o.binary || settled)
-                    }
-                    Err(e) => Err(e),
-                };
-                match stop {
-                    Ok(false) => {}
-                    Ok(true) => ended.store(true, Ordering::Relaxed),
-                    Err(e) => {
-                        error = Some(e);
-                        ended.store(true, Ordering::Relaxed);
-                    }
                 }
             }
-            if ended.load(Ordering::Relaxed) {
-                // Threads waiting for a printer end.
-                spare_tx = None;
-            }
-        }
-        if !ended.load(Ordering::Relaxed) && want < pieces && error.is_none() {
-            error = Some(io::Error::other("search thread failed"));
-        }
-    });
-    match error {
+            work.end();
+        }),
+    }
+    if order.want < pieces && !work.ended.load(Ordering::Relaxed) && order.error.is_none() {
+        order.error = Some(io::Error::other("search thread failed"));
+    }
+    match order.error {
         Some(e) => Err(e),
-        None => Ok(total),
+        None => Ok(order.total),
+    }
+}
+
+/// The calling thread searches its pieces itself, appending what is done
+/// between them, and offers them to the run's other threads; it first
+/// helps an older offer (an earlier file) that has pieces left.
+fn helped<O: Output>(
+    helpers: &Helpers,
+    work: &Pieces<O::Piece>,
+    done_rx: &mpsc::Receiver<Searched<O::Piece>>,
+    order: &mut InOrder<O::Piece>,
+    sink: &mut O,
+) {
+    let pieces = work.count();
+    let step = || work.step(false);
+    helpers.offer(&step, |seq| {
+        while order.want < pieces && !work.ended.load(Ordering::Relaxed) {
+            while let Ok(searched) = done_rx.try_recv() {
+                order.add(searched, work, sink);
+            }
+            if order.want == pieces || work.ended.load(Ordering::Relaxed) {
+                break;
+            }
+            if helpers.help(seq) {
+                continue;
+            }
+            if work.step(false) != Step::Ran {
+                // Every piece or printer is out: wait for one.
+                match done_rx.recv() {
+                    Ok(searched) => order.add(searched, work, sink),
+                    Err(_) => break,
+                }
+            }
+        }
+        work.end();
+    });
+}
+
+/// Searched pieces appended in order, and what they found.
+struct InOrder<P> {
+    waiting: BTreeMap<usize, io::Result<(Outcome, P)>>,
+    /// The next piece to append.
+    want: usize,
+    total: Outcome,
+    error: Option<io::Error>,
+}
+
+impl<P: Sink + Send> InOrder<P> {
+    /// Takes a searched piece and appends every piece now in order,
+    /// handing their printers back; ends the search at binary data, at
+    /// the first match where that settles it, or at an error.
+    fn add<O: Output<Piece = P>>(
+        &mut self,
+        (k, searched): Searched<P>,
+        work: &Pieces<P>,
+        sink: &mut O,
+    ) {
+        self.waiting.insert(k, searched);
+        while let Some(searched) = self.waiting.remove(&self.want) {
+            self.want += 1;
+            if work.ended.load(Ordering::Relaxed) {
+                continue;
+            }
+            let stop = searched.and_then(|(o, mut printer)| {
+                self.total.selected += o.selected;
+                self.total.binary |= o.binary;
+                let appended = sink.append(&mut printer);
+                work.give_printer(printer);
+                let settled = o.selected > 0 && work.search.first_match_ends;
+                appended.map(|()| o.binary || settled)
+            });
+            match stop {
+                Ok(false) => {}
+                Ok(true) => work.end(),
+                Err(e) => {
+                    self.error = Some(e);
+                    work.end();
+                }
+            }
+        }
     }
 }

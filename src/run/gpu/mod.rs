@@ -350,8 +350,10 @@ fn search_entry(
         exact,
         skip,
     };
-    // A large file's lines are shared by every thread (`search::split`):
-    // the ordered printer waits for its output while the others' pile up.
+    // A large file's lines are shared by every thread (`search::split`,
+    // pieces taken by the run's threads, earliest file first:
+    // `search::help`): the ordered printer waits for its output while the
+    // others' pile up.
     let split = shared.cfg.threads;
     one::search_split(shared, input, Some(bytes), (&matcher, skip, split), stream)
 }

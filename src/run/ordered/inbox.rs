@@ -15,6 +15,8 @@
 //! alone; the threads' throttle reads it too.
 
 use super::Msg;
+use crate::run::parallel::part::SendPart;
+use std::io;
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// Messages that wait before the printer is woken for what it waits for:
@@ -93,6 +95,7 @@ impl Inbox {
         let holds = match (s.want, &msg) {
             (Want::Listing(n), Msg::Listed(node, _)) => n == *node,
             (Want::Result(id), Msg::Found(found)) => found.iter().any(|(i, _)| *i == id),
+            (Want::Result(id), Msg::Part(i, _)) => *i == id,
             _ => false,
         };
         s.msgs.push(msg);
@@ -158,6 +161,15 @@ impl Inbox {
             s.want = want;
             s = self.woken.wait(s).unwrap_or_else(PoisonError::into_inner);
         }
+    }
+}
+
+/// Parts of a file's output go to the printer with the other messages
+/// (the search stops through its own flag, not through a failed send).
+impl SendPart for Inbox {
+    fn send_part(&self, i: usize, part: Vec<u8>) -> io::Result<()> {
+        self.send(Msg::Part(i, part));
+        Ok(())
     }
 }
 

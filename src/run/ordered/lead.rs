@@ -14,6 +14,7 @@
 
 use crate::run::one::FileResult;
 pub(super) use crate::run::parallel::held;
+use crate::run::parallel::part::Shelf;
 use crate::run::parallel::{BYTES_AHEAD, WALK_BATCH};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -39,16 +40,23 @@ pub(super) fn files_ahead(workers: usize) -> usize {
 pub(super) struct Lead {
     files: AtomicUsize,
     bytes: AtomicUsize,
+    /// Parts of files' output sent before their results, and the emptied
+    /// parts the printer hands back (`parallel::part`).
+    pub(super) parts: Shelf,
     /// The printer's next step is a directory not yet listed.
     awaiting_listing: AtomicBool,
 }
 
 impl Lead {
     /// The lead of results known before the search (operands' errors).
-    pub(super) fn new<'r>(known: impl Iterator<Item = &'r io::Result<FileResult>>) -> Lead {
+    pub(super) fn new<'r>(
+        known: impl Iterator<Item = &'r io::Result<FileResult>>,
+        workers: usize,
+    ) -> Lead {
         let lead = Lead {
             files: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
+            parts: Shelf::new(workers),
             awaiting_listing: AtomicBool::new(false),
         };
         known.for_each(|r| {
@@ -89,12 +97,17 @@ impl Lead {
     /// Twice [`BYTES_AHEAD`] waits to be printed: past that a thread does
     /// not search even the printer's next files (`Queue::trade_front`).
     pub(super) fn far_too_many_bytes(&self) -> bool {
-        self.bytes.load(Ordering::Acquire) > 2 * BYTES_AHEAD
+        self.waiting_bytes() > 2 * BYTES_AHEAD
     }
 
     /// More than [`BYTES_AHEAD`] of output waits to be printed.
     pub(super) fn too_many_bytes(&self) -> bool {
-        self.bytes.load(Ordering::Acquire) > BYTES_AHEAD
+        self.waiting_bytes() > BYTES_AHEAD
+    }
+
+    /// Results' and parts' bytes waiting to be printed.
+    fn waiting_bytes(&self) -> usize {
+        self.bytes.load(Ordering::Acquire) + self.parts.held.load(Ordering::Acquire)
     }
 }
 
@@ -114,7 +127,7 @@ mod tests {
 
     #[test]
     fn the_file_bound_holds_unless_a_listing_is_awaited() {
-        let lead = Lead::new(std::iter::empty());
+        let lead = Lead::new(std::iter::empty(), 2);
         let one = Ok(FileResult::default());
         for _ in 0..3 {
             lead.add(&one);

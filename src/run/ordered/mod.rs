@@ -15,6 +15,15 @@
 //! wait to be printed than `ahead` allows, a thread holding a later batch
 //! trades it for an earlier task, or waits, unless its batch holds the file
 //! the printer waits for.
+//!
+//! A file's output goes to the printer in parts of 1 MiB as it is made
+//! (`parallel::part`), which the printer writes at once for the file it
+//! waits for. A large file is split into pieces that the threads search
+//! earliest file first (`search::help`): a thread that would wait, or that
+//! holds a later file, searches pieces of the earliest. Before, each
+//! file's output was kept whole until its turn and each thread split its
+//! file with threads of its own (16 GiB of logs in 64 files printed with
+//! `-n`, 16 cores: 13-18 s, 4 M page faults; rg 5-6 s).
 
 mod inbox;
 mod lead;
@@ -22,8 +31,11 @@ mod listing;
 mod printer;
 mod queue;
 
+use super::parallel::part::PartWriter;
+use super::parallel::part::Waiting;
 use super::parallel::{error_result, Job, SEND_BYTES};
 use super::{Printed, Shared};
+use crate::config::Mode;
 use crate::input::walk::{tree_key, Filters, Item, Start};
 use crate::run::one::FileResult;
 use inbox::{Inbox, Want};
@@ -47,8 +59,12 @@ enum Child {
 enum Msg {
     /// A directory (node id) was listed.
     Listed(usize, Vec<Child>),
-    /// Files were searched (item id, result).
+    /// Files were searched (item id, result); a result's output follows
+    /// its parts.
     Found(Vec<(usize, io::Result<FileResult>)>),
+    /// Part of a file's output (item id), in order, sent while the file is
+    /// searched (`parallel::part`).
+    Part(usize, Vec<u8>),
 }
 
 /// Ids for directories and files, shared by the threads.
@@ -119,13 +135,22 @@ pub(super) fn search_trees(
         }
     }
     let queue = Queue::new(tasks, workers);
-    let lead = Lead::new(known.values().map(|r| &**r));
+    let lead = Lead::new(known.values().map(|r| &**r), workers);
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files
         .or(lead::files_ahead(workers));
     let prompt = shared.cfg.line_buffered || io::stdout().is_terminal();
     let inbox = Inbox::new(workers, prompt);
+    // A file's output goes to the printer in parts as it is made, but
+    // where a group separator may be owed before it (context).
+    let in_parts = !(shared.cfg.context_given && shared.cfg.mode == Mode::Lines);
+    // A thread that would wait searches pieces of a large file another
+    // splits (`search::help`), earliest first.
+    let helpers = &shared.helpers;
+    if workers > 1 {
+        helpers.enable();
+    }
     std::thread::scope(|scope| -> io::Result<()> {
         for w in 0..workers {
             let (queue, ids, filters, inbox) = (&queue, &ids, &filters, &inbox);
@@ -134,7 +159,11 @@ pub(super) fn search_trees(
                 // Tells the printer this thread ended, however it ends.
                 let _closing = Closing(inbox);
                 let mut searched = false;
-                while let Some(mut task) = queue.take(searched, || inbox.nudge()) {
+                let idle = || {
+                    inbox.nudge();
+                    helpers.help_any()
+                };
+                while let Some(mut task) = queue.take(searched, idle) {
                     // Too far ahead of the printer: earlier work first, or
                     // wait for it to catch up.
                     while lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
@@ -156,7 +185,9 @@ pub(super) fn search_trees(
                             }
                         }
                         inbox.nudge();
-                        std::thread::sleep(std::time::Duration::from_micros(100));
+                        if !helpers.help_any() {
+                            std::thread::sleep(std::time::Duration::from_micros(100));
+                        }
                     }
                     searched = matches!(task.work, Work::Search(_));
                     match task.work {
@@ -174,6 +205,12 @@ pub(super) fn search_trees(
                             while let Some((id, item)) = queue.next_held(w) {
                                 let result = match &item {
                                     Item::Error(msg) => Ok(error_result(msg)),
+                                    Item::Input(input) if in_parts => {
+                                        let mut parts = PartWriter::new(id, inbox, &lead.parts);
+                                        let mut r = job(id, input, Some(&mut parts));
+                                        parts.finish(&mut r);
+                                        r
+                                    }
                                     Item::Input(input) => job(id, input, None),
                                 };
                                 unsent += lead.add(&result);
@@ -203,6 +240,7 @@ pub(super) fn search_trees(
             inbox: &inbox,
             listings: HashMap::from([(0, top)]),
             results: known,
+            parts: Waiting::default(),
             lead: &lead,
         };
         let outcome = printer.print(out, state);

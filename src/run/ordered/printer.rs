@@ -6,6 +6,7 @@ use super::inbox::{Inbox, Want};
 use super::lead::{held, Lead};
 use super::{Child, Msg};
 use crate::run::one::FileResult;
+use crate::run::parallel::part::Waiting;
 use crate::run::{Printed, Shared};
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -20,6 +21,8 @@ pub(super) struct Printer<'a> {
     /// and the table's empty slots then cost 16 bytes, not a result's 150
     /// (20,516 files of one directory, `-j2 -c`: 5.2 MB of table).
     pub(super) results: HashMap<usize, Box<io::Result<FileResult>>>,
+    /// Parts of files' output sent before the printer reached them.
+    pub(super) parts: Waiting,
     pub(super) lead: &'a Lead,
 }
 
@@ -33,7 +36,7 @@ impl Printer<'_> {
             self.lead
                 .awaiting_listing(!self.listings.contains_key(&node));
             let Some(children) = self.listings.get(&node) else {
-                if !self.receive(Want::Listing(node)) {
+                if !self.receive(Want::Listing(node), out)? {
                     break;
                 }
                 continue;
@@ -50,7 +53,7 @@ impl Printer<'_> {
                     }
                     path.push((dir, 0));
                 }
-                Child::File(id) => match self.results.remove(&id) {
+                Child::File(id) => match self.head(id, out)? {
                     Some(result) => {
                         if let Some(last) = path.last_mut() {
                             last.1 += 1;
@@ -63,7 +66,7 @@ impl Printer<'_> {
                         }
                     }
                     None => {
-                        if !self.receive(Want::Result(id)) {
+                        if !self.receive(Want::Result(id), out)? {
                             break;
                         }
                     }
@@ -73,13 +76,29 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// Takes what the search threads left, waiting for `want`; false when
-    /// every search thread has ended and nothing is left.
-    fn receive(&mut self, want: Want) -> bool {
+    /// File `id` is next: writes its parts that came before, and takes its
+    /// result if it is there.
+    fn head(
+        &mut self,
+        id: usize,
+        out: &mut dyn Write,
+    ) -> io::Result<Option<Box<io::Result<FileResult>>>> {
+        self.parts.write_ready(id, out, &self.lead.parts)?;
+        Ok(self.results.remove(&id))
+    }
+
+    /// Takes what the search threads left, waiting for `want`, and writes
+    /// the parts of the file it waits for; false when every search thread
+    /// has ended and nothing is left.
+    fn receive(&mut self, want: Want, out: &mut dyn Write) -> io::Result<bool> {
         let msgs = self.inbox.take(want);
         if msgs.is_empty() {
-            return false;
+            return Ok(false);
         }
+        let head = match want {
+            Want::Result(id) => id,
+            _ => usize::MAX,
+        };
         for msg in msgs {
             match msg {
                 Msg::Listed(node, children) => {
@@ -88,8 +107,9 @@ impl Printer<'_> {
                 Msg::Found(found) => self
                     .results
                     .extend(found.into_iter().map(|(id, r)| (id, Box::new(r)))),
+                Msg::Part(id, part) => self.parts.take((id, part), head, out, &self.lead.parts)?,
             }
         }
-        true
+        Ok(true)
     }
 }

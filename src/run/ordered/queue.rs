@@ -8,6 +8,10 @@ use std::collections::{BinaryHeap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex};
 
+/// How often a thread waiting for a task looks for pieces to search
+/// while others search (`search::help`).
+const HELP_POLL: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// A place in the output order: the operand's index, then the path's
 /// `tree_key` (depth first, names in byte order).
 pub(super) type Key = (usize, Vec<u8>);
@@ -88,8 +92,9 @@ impl Queue {
     /// ([`Queue::steal`]), waiting while threads still listing may add
     /// tasks or threads searching may take more batches; `None` when all
     /// is done or the search stopped. `searched`: the caller's last task
-    /// was a search; `idle` runs before the caller waits (unlocked).
-    pub(super) fn take(&self, searched: bool, idle: impl Fn()) -> Option<Task> {
+    /// was a search; `idle` runs before the caller waits (unlocked), and
+    /// says whether it found work to do meanwhile (`search::help`).
+    pub(super) fn take(&self, searched: bool, idle: impl Fn() -> bool) -> Option<Task> {
         let mut s = self.state.lock().ok()?;
         s.searching -= usize::from(searched);
         let mut nudged = false;
@@ -117,15 +122,18 @@ impl Queue {
                 // Unlocked, then everything is looked at again: tasks or
                 // files to steal may have come meanwhile.
                 drop(s);
-                idle();
-                nudged = true;
+                nudged = !idle();
                 s = self.state.lock().ok()?;
                 continue;
             }
             nudged = false;
             s.idle += 1;
-            let woken = self.ready.wait(s);
-            s = woken.ok()?;
+            // A thread searching may offer a large file's pieces (which
+            // wakes no one here): look again now and then.
+            s = match s.searching {
+                0 => self.ready.wait(s).ok()?,
+                _ => self.ready.wait_timeout(s, HELP_POLL).ok()?.0,
+            };
             s.idle -= 1;
         }
     }
