@@ -78,9 +78,10 @@ impl Helpers {
     }
 
     /// Offers `work` to the other threads while `owner` runs; `owner` gets
-    /// the offer's number, to help older ones first ([`Helpers::help`]).
-    /// Returns once no helper runs `work` any more.
-    pub fn offer<'w, R>(&self, work: &'w Work<'w>, owner: impl FnOnce(u64) -> R) -> R {
+    /// the offer (its number, to help older ones first with
+    /// [`Helpers::help`], and how many help now). Returns once no helper
+    /// runs `work` any more.
+    pub fn offer<'w, R>(&self, work: &'w Work<'w>, owner: impl FnOnce(&Offered) -> R) -> R {
         let seq = self.next.fetch_add(1, Ordering::Relaxed);
         // SAFETY: the reference is held only in the offer's `lent.work`,
         // and read only under that lock into a call counted in `inside`.
@@ -103,7 +104,7 @@ impl Helpers {
             helpers: self,
             offer: &offer,
         };
-        owner(seq)
+        owner(&Offered(&offer))
     }
 
     /// Runs one step of the oldest offer older than `before` that has
@@ -131,6 +132,21 @@ impl Helpers {
     /// Helps any offer; false when none had anything to take.
     pub fn help_any(&self) -> bool {
         self.help(u64::MAX)
+    }
+}
+
+/// An offer as its owner sees it.
+pub struct Offered<'a>(&'a Offer);
+
+impl Offered<'_> {
+    /// The offer's number: older offers have smaller ones.
+    pub fn seq(&self) -> u64 {
+        self.0.seq
+    }
+
+    /// Threads running the offer's work now.
+    pub fn helping(&self) -> usize {
+        lock(&self.0.lent).inside
     }
 }
 
@@ -208,8 +224,10 @@ mod tests {
             lock(&taken).push("new");
             Step::Ran
         };
-        helpers.offer(&old, |old_seq| {
-            helpers.offer(&new, |new_seq| {
+        helpers.offer(&old, |old| {
+            let old_seq = old.seq();
+            helpers.offer(&new, |new| {
+                let new_seq = new.seq();
                 assert!(old_seq < new_seq);
                 // The newer offer's owner helps only older ones.
                 assert!(helpers.help(new_seq));

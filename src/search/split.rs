@@ -174,6 +174,13 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         }
     }
 
+    fn free_printers(&self) -> usize {
+        self.free
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
     fn give_printer(&self, printer: P) {
         let mut free = self.free.lock().unwrap_or_else(PoisonError::into_inner);
         free.push(printer);
@@ -254,9 +261,13 @@ pub(super) fn search<O: Output>(
     }
 }
 
-/// The calling thread searches its pieces itself, appending what is done
-/// between them, and offers them to the run's other threads; it first
-/// helps an older offer (an earlier file) that has pieces left.
+/// The calling thread offers the pieces to the run's other threads and
+/// appends what they searched, in order; it searches pieces itself when
+/// no older offer (an earlier file) has pieces left and enough piece
+/// printers are free for its helpers meanwhile. Searching whenever it
+/// could, it appended only between its own pieces: the helpers' printers
+/// all waited to be appended, the helpers left, and a 16 GiB log
+/// directory printed with `-n` kept under four of 16 cores busy.
 fn helped<O: Output>(
     helpers: &Helpers,
     work: &Pieces<O::Piece>,
@@ -266,7 +277,7 @@ fn helped<O: Output>(
 ) {
     let pieces = work.count();
     let step = || work.step(false);
-    helpers.offer(&step, |seq| {
+    helpers.offer(&step, |offer| {
         while order.want < pieces && !work.ended.load(Ordering::Relaxed) {
             while let Ok(searched) = done_rx.try_recv() {
                 order.add(searched, work, sink);
@@ -274,20 +285,30 @@ fn helped<O: Output>(
             if order.want == pieces || work.ended.load(Ordering::Relaxed) {
                 break;
             }
-            if helpers.help(seq) {
+            if helpers.help(offer.seq()) {
                 continue;
             }
-            if work.step(false) != Step::Ran {
-                // Every piece or printer is out: wait for one.
-                match done_rx.recv() {
-                    Ok(searched) => order.add(searched, work, sink),
-                    Err(_) => break,
-                }
+            // A piece of its own takes as long as one of each helper's,
+            // who then each need another printer.
+            let room = work.free_printers() >= offer.helping() + 2;
+            if room && work.step(false) == Step::Ran {
+                continue;
+            }
+            // Helpers search, or every piece is out: wait for one (a
+            // helper may leave without one: look again soon).
+            match done_rx.recv_timeout(WAIT_FOR_PIECE) {
+                Ok(searched) => order.add(searched, work, sink),
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
             }
         }
         work.end();
     });
 }
+
+/// How long a splitting thread waits for a searched piece before it looks
+/// again at what it could do.
+const WAIT_FOR_PIECE: std::time::Duration = std::time::Duration::from_millis(1);
 
 /// Searched pieces appended in order, and what they found.
 struct InOrder<P> {
