@@ -178,26 +178,38 @@ fn read_small(
         buf.0.resize(FIRST_BLOCK, 0);
     }
     let mut n = 0;
+    // Whether the file is large was asked (once its first block is read).
+    let mut asked = !map_large;
     loop {
-        let end = buf.0.len().min(whole);
+        // Larger than the first block: a large file is mapped, as a listed
+        // one is (`source::open`), so that its lines may be split between
+        // threads (64 logs of 270 MB, `-n`, 16 cores: 24 s read by one
+        // thread each, rg 5.1 s). Asked whatever the size of the thread's
+        // buffer: asked only while it was the first block's size, a large
+        // file after a streamed one (whose buffer had grown) was read by
+        // one thread (19 of 49 large logs on 16 threads).
+        if !asked && n == FIRST_BLOCK {
+            asked = true;
+            if let Some(mapped) = large_mapped(&file) {
+                return Ok(Storage::Mapped(mapped));
+            }
+        }
+        let end = match asked {
+            true => buf.0.len().min(whole),
+            false => FIRST_BLOCK,
+        };
         if n == end {
             if end == whole {
                 break;
             }
-            // Larger than the first block: a large file is mapped, as a
-            // listed one is (`source::open`), so that its lines may be
-            // split between threads (64 logs of 270 MB, `-n`, 16 cores:
-            // 24 s read by one thread each, rg 5.1 s).
-            if let Some(mapped) = map_large.then(|| large_mapped(&file)).flatten() {
-                return Ok(Storage::Mapped(mapped));
+            if buf.0.len() < STREAM_CHUNK {
+                // Room for a stream's block and a carried line too, taken
+                // once, so that a stream's first resize neither moves the
+                // buffer nor leaves the old one behind in the allocator.
+                buf.0
+                    .reserve_exact(STREAM_CHUNK + STREAM_CHUNK / 2 - buf.0.len());
+                buf.0.resize(STREAM_CHUNK, 0);
             }
-            // Else room for a stream's block and
-            // a carried line too, taken once, so that a stream's first
-            // resize neither moves the buffer nor leaves the old one
-            // behind in the allocator.
-            buf.0
-                .reserve_exact(STREAM_CHUNK + STREAM_CHUNK / 2 - buf.0.len());
-            buf.0.resize(STREAM_CHUNK, 0);
             continue;
         }
         match file.read(&mut buf.0[n..end]) {
@@ -384,6 +396,39 @@ impl Drop for Recycled {
         if self.0.capacity() <= 64 << 20 {
             let buf = std::mem::take(&mut self.0);
             READ_BUF.with(|b| *b.borrow_mut() = buf);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `read_small` makes of a file of `len` bytes (zeros) when the
+    /// thread's buffer holds `buffer` bytes beforehand.
+    fn read_as(len: u64, buffer: usize) -> &'static str {
+        let file = tempfile::tempfile().unwrap();
+        file.set_len(len).unwrap();
+        let mut held = Recycled::take();
+        held.0 = vec![0; buffer];
+        drop(held);
+        match read_small(file, false, true).unwrap() {
+            Storage::Mapped(_) => "mapped",
+            Storage::Whole(..) => "whole",
+            Storage::Started(..) => "streamed",
+            _ => "other",
+        }
+    }
+
+    #[test]
+    fn a_large_file_after_a_streamed_one_is_still_mapped() {
+        let large = source::map_from();
+        // A fresh thread's buffer, and one a streamed file grew.
+        for buffer in [0, FIRST_BLOCK, STREAM_CHUNK + STREAM_CHUNK / 2] {
+            assert_eq!(read_as(large, buffer), "mapped", "buffer {buffer}");
+            assert_eq!(read_as(large - 1, buffer), "streamed", "buffer {buffer}");
+            assert_eq!(read_as(FIRST_BLOCK as u64, buffer), "whole");
+            assert_eq!(read_as(STREAM_CHUNK as u64 - 1, buffer), "whole");
         }
     }
 }
