@@ -42,7 +42,7 @@ use inbox::{Inbox, Want};
 use lead::Lead;
 use listing::list;
 use printer::Printer;
-use queue::{Queue, Task, Work};
+use queue::{Idle, Queue, Task, Work};
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
@@ -161,7 +161,11 @@ pub(super) fn search_trees(
                 let mut searched = false;
                 let idle = || {
                     inbox.nudge();
-                    helpers.help_any()
+                    match (helpers.help_any(), helpers.offered()) {
+                        (true, _) => Idle::Helped,
+                        (false, true) => Idle::Offered,
+                        (false, false) => Idle::Nothing,
+                    }
                 };
                 while let Some(mut task) = queue.take(searched, idle) {
                     // Too far ahead of the printer: earlier work first, or

@@ -7,10 +7,27 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
 /// How often a thread waiting for a task looks for pieces to search
-/// while others search (`search::help`).
-const HELP_POLL: std::time::Duration = std::time::Duration::from_millis(1);
+/// while a large file is on offer (`search::help`)...
+const HELP_POLL: Duration = Duration::from_millis(1);
+
+/// ... and while others search, one of which may offer one (the offer
+/// wakes no one here): often enough not to miss much of a large file, and
+/// seldom enough that 16 threads waiting through a 40 ms search of a
+/// source tree do not wake hundreds of times.
+const OFFER_POLL: Duration = Duration::from_millis(10);
+
+/// What a thread about to wait for a task found to do meanwhile.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Idle {
+    /// It searched a piece of a large file.
+    Helped,
+    /// A large file is on offer, with nothing to take right now.
+    Offered,
+    Nothing,
+}
 
 /// A place in the output order: the operand's index, then the path's
 /// `tree_key` (depth first, names in byte order).
@@ -93,11 +110,12 @@ impl Queue {
     /// tasks or threads searching may take more batches; `None` when all
     /// is done or the search stopped. `searched`: the caller's last task
     /// was a search; `idle` runs before the caller waits (unlocked), and
-    /// says whether it found work to do meanwhile (`search::help`).
-    pub(super) fn take(&self, searched: bool, idle: impl Fn() -> bool) -> Option<Task> {
+    /// says what it found to do meanwhile (`search::help`).
+    pub(super) fn take(&self, searched: bool, idle: impl Fn() -> Idle) -> Option<Task> {
         let mut s = self.state.lock().ok()?;
         s.searching -= usize::from(searched);
         let mut nudged = false;
+        let mut found = Idle::Nothing;
         loop {
             if s.closed {
                 return None;
@@ -122,17 +140,17 @@ impl Queue {
                 // Unlocked, then everything is looked at again: tasks or
                 // files to steal may have come meanwhile.
                 drop(s);
-                nudged = !idle();
+                found = idle();
+                nudged = found != Idle::Helped;
                 s = self.state.lock().ok()?;
                 continue;
             }
             nudged = false;
             s.idle += 1;
-            // A thread searching may offer a large file's pieces (which
-            // wakes no one here): look again now and then.
-            s = match s.searching {
-                0 => self.ready.wait(s).ok()?,
-                _ => self.ready.wait_timeout(s, HELP_POLL).ok()?.0,
+            s = match (found, s.searching) {
+                (Idle::Offered, _) => self.ready.wait_timeout(s, HELP_POLL).ok()?.0,
+                (_, 0) => self.ready.wait(s).ok()?,
+                _ => self.ready.wait_timeout(s, OFFER_POLL).ok()?.0,
             };
             s.idle -= 1;
         }

@@ -36,10 +36,10 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
         }],
         false,
     );
-    let first = q.take(false, || false).unwrap();
+    let first = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&first), (0..8).collect::<Vec<_>>());
     q.hold(0, first.key, batch(0..8));
-    let stolen = q.take(false, || false).unwrap();
+    let stolen = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&stolen), vec![4, 5, 6, 7]);
     let kept: Vec<usize> = std::iter::from_fn(|| q.next_held(0))
         .map(|(id, _)| id)
@@ -59,11 +59,11 @@ fn one_file_is_never_taken_and_the_queue_ends_when_all_are_done() {
         }],
         false,
     );
-    let task = q.take(false, || false).unwrap();
+    let task = q.take(false, || Idle::Nothing).unwrap();
     q.hold(0, task.key, batch(0..1));
     assert!(q.steal().is_none());
     assert!(q.next_held(0).is_some());
-    assert!(q.take(true, || false).is_none());
+    assert!(q.take(true, || Idle::Nothing).is_none());
 }
 
 /// A thread with nothing to take runs its `idle` step (which wakes the
@@ -91,7 +91,7 @@ fn a_thread_about_to_wait_runs_its_idle_step_first() {
         let waiter = scope.spawn(|| {
             q.take(false, || {
                 idled.fetch_add(1, Ordering::SeqCst);
-                false
+                Idle::Nothing
             })
         });
         while idled.load(Ordering::SeqCst) == 0 {
@@ -110,5 +110,5 @@ fn a_thread_about_to_wait_runs_its_idle_step_first() {
     });
     assert!(idled.load(Ordering::SeqCst) >= 1);
     // Nothing left and nobody listing: it ends, with no wait.
-    assert!(q.take(true, || false).is_none());
+    assert!(q.take(true, || Idle::Nothing).is_none());
 }
