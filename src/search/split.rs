@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Condvar, Mutex, PoisonError};
+use std::sync::{mpsc, Condvar, Mutex, OnceLock, PoisonError};
 
 /// Below this size a slice is searched by one thread.
 const SPLIT_MIN_BYTES: usize = 32 << 20;
@@ -88,6 +88,8 @@ struct Pieces<'a, 's, P> {
     next_count: AtomicUsize,
     counted: AtomicUsize,
     lines: Vec<AtomicU64>,
+    /// Each piece's first line number, summed once every piece is counted.
+    first_lines: OnceLock<Vec<u64>>,
     /// The next piece to search.
     next: AtomicUsize,
     /// The search ended early (binary data, `-l`, an error).
@@ -152,10 +154,18 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
 
     /// The number of piece `k`'s first line (every piece is counted).
     fn first_line(&self, k: usize) -> u64 {
-        1 + self.lines[..k]
-            .iter()
-            .map(|n| n.load(Ordering::Relaxed))
-            .sum::<u64>()
+        let firsts = self.first_lines.get_or_init(|| {
+            let mut line = 1;
+            let lines = self.lines.iter().map(|n| n.load(Ordering::Relaxed));
+            lines
+                .map(|n| {
+                    let first = line;
+                    line += n;
+                    first
+                })
+                .collect()
+        });
+        firsts[k]
     }
 
     fn take_printer(&self, wait: bool) -> Option<P> {
@@ -225,6 +235,7 @@ pub(super) fn search<O: Output>(
         next_count: AtomicUsize::new(0),
         counted: AtomicUsize::new(0),
         lines: (0..pieces).map(|_| AtomicU64::new(0)).collect(),
+        first_lines: OnceLock::new(),
         next: AtomicUsize::new(0),
         ended: AtomicBool::new(false),
         free: Mutex::new(free),
