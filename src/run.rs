@@ -55,6 +55,24 @@ pub struct Shared {
     pub helpers: Helpers,
 }
 
+impl Shared {
+    /// Whether a file's output may go to the printer in parts while it is
+    /// searched: not where a group separator may be owed before it
+    /// (context), which is known only once the file is searched.
+    fn output_in_parts(&self) -> bool {
+        !(self.cfg.context_given && self.cfg.mode == Mode::Lines)
+    }
+
+    /// The helpers of `workers` search threads: enabled when there are
+    /// several (`search::help`).
+    fn helpers_of(&self, workers: usize) -> &Helpers {
+        if workers > 1 {
+            self.helpers.enable();
+        }
+        &self.helpers
+    }
+}
+
 /// Runs the whole search and returns the exit status; `Err`: what ends
 /// the run before or instead of searching, for `main` to print.
 pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {

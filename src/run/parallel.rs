@@ -223,16 +223,11 @@ fn search_parallel(
     };
     // Workers holding a batch (which they may hand back in part).
     let holding = AtomicUsize::new(0);
-    // A file's output goes to the printer in parts as it is made
-    // (`part`), but where a group separator may be owed before it (context),
-    // which is known only once the file is searched.
-    let in_parts = !(shared.cfg.context_given && shared.cfg.mode == Mode::Lines);
+    // A file's output goes to the printer in parts as it is made (`part`).
+    let in_parts = shared.output_in_parts();
     // A worker that would wait searches pieces of a large file another
     // splits (`search::help`), earliest first.
-    let helpers = &shared.helpers;
-    if workers > 1 {
-        helpers.enable();
-    }
+    let helpers = shared.helpers_of(workers);
     let help_or_wait = || {
         if !helpers.help_any() {
             std::thread::sleep(std::time::Duration::from_millis(1));

@@ -19,6 +19,7 @@
 //! how, is the printers' (`output`).
 
 mod binary;
+mod count;
 mod haystack;
 mod help;
 mod nul;
@@ -27,9 +28,10 @@ mod split;
 mod stream;
 
 pub use binary::{BinaryRule, BINARY_PROBE};
+pub use count::count_byte;
 pub use haystack::{open, Haystack, OpenOptions, Opened, Recycled, Unopened};
 pub use help::Helpers;
-pub use searcher::{count_byte, prefilter_selects, Searcher};
+pub use searcher::{prefilter_selects, Searcher};
 
 use crate::config::{BinaryMode, Config, Mode};
 use crate::encoding::decode::Decoded;

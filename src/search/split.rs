@@ -18,8 +18,8 @@
 //! run's only input; among many inputs, the run's own search threads,
 //! through the offer of [`Helpers`] (`help`), earliest file first.
 
+use super::count::count_byte;
 use super::help::{Helpers, Step};
-use super::searcher::count_byte;
 use super::{Outcome, Output, Search, SearchOptions, Sink};
 use std::collections::BTreeMap;
 use std::io;
@@ -275,10 +275,10 @@ pub(super) fn search<O: Output>(
 /// The calling thread offers the pieces to the run's other threads and
 /// appends what they searched, in order; it searches pieces itself when
 /// no older offer (an earlier file) has pieces left and enough piece
-/// printers are free for its helpers meanwhile. Searching whenever it
-/// could, it appended only between its own pieces: the helpers' printers
-/// all waited to be appended, the helpers left, and a 16 GiB log
-/// directory printed with `-n` kept under four of 16 cores busy.
+/// printers are free for its helpers meanwhile: searching whenever it
+/// could, it appended only between its own pieces, while every printer
+/// its 15 helpers had filled waited to be appended and the helpers, with
+/// none free, went elsewhere.
 fn helped<O: Output>(
     helpers: &Helpers,
     work: &Pieces<O::Piece>,

@@ -1,0 +1,112 @@
+//! Counting one byte (line terminators, for `-n`): AVX2 where the CPU has
+//! it, memchr's iterator elsewhere.
+//!
+//! `-n` counts every line of a split file twice: each piece's lines first,
+//! so that every piece knows its first line number, then the lines between
+//! matches as they are printed. memchr's iterator (its AVX2 finds each
+//! occurrence, then counts it) measured 9.4 GB/s on prose, a portable
+//! counting loop 2.5 GB/s (the compiler vectorises it for SSE2 only; 6.6
+//! GB/s compiled for AVX2); comparing 32 bytes at a time and summing the
+//! matches in byte lanes, as ripgrep's `bytecount` does, 28 GB/s (dev VM,
+//! a 193 MB log, one thread). `-n -F ERROR` over 1 GiB of logs on 2
+//! threads: user time 0.17-0.21 s → 0.16-0.18 s (rg 0.10-0.11 s).
+
+/// Occurrences of `b` in `hay`.
+pub fn count_byte(hay: &[u8], b: u8) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { count_avx2(hay, b) };
+    }
+    count_portable(hay, b)
+}
+
+/// The portable count.
+fn count_portable(hay: &[u8], b: u8) -> u64 {
+    memchr::memchr_iter(b, hay).count() as u64
+}
+
+/// 128 bytes a round: each byte lane of `acc` gains at most 4 a round, so
+/// 63 rounds fit in a byte before they are summed into 64-bit lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn count_avx2(hay: &[u8], b: u8) -> u64 {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_add_epi8, _mm256_cmpeq_epi8, _mm256_loadu_si256,
+        _mm256_sad_epu8, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
+        _mm256_sub_epi8,
+    };
+    const ROUND: usize = 128;
+    const ROUNDS: usize = 63;
+    let needle = _mm256_set1_epi8(b as i8);
+    let zero = _mm256_setzero_si256();
+    let mut sums = zero;
+    let mut acc = zero;
+    let mut rounds = 0;
+    let mut chunks = hay.chunks_exact(ROUND);
+    for chunk in &mut chunks {
+        let p = chunk.as_ptr().cast::<__m256i>();
+        // SAFETY: `chunk` holds 128 bytes: four unaligned 32-byte loads.
+        let (v0, v1, v2, v3) = unsafe {
+            (
+                _mm256_loadu_si256(p),
+                _mm256_loadu_si256(p.add(1)),
+                _mm256_loadu_si256(p.add(2)),
+                _mm256_loadu_si256(p.add(3)),
+            )
+        };
+        // A match compares as -1: subtracting the sums counts them.
+        let e0 = _mm256_add_epi8(_mm256_cmpeq_epi8(v0, needle), _mm256_cmpeq_epi8(v1, needle));
+        let e1 = _mm256_add_epi8(_mm256_cmpeq_epi8(v2, needle), _mm256_cmpeq_epi8(v3, needle));
+        acc = _mm256_sub_epi8(acc, _mm256_add_epi8(e0, e1));
+        rounds += 1;
+        if rounds == ROUNDS {
+            sums = _mm256_add_epi64(sums, _mm256_sad_epu8(acc, zero));
+            acc = zero;
+            rounds = 0;
+        }
+    }
+    sums = _mm256_add_epi64(sums, _mm256_sad_epu8(acc, zero));
+    let mut lanes = [0u64; 4];
+    // SAFETY: `lanes` is 32 bytes; the store is unaligned.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sums) };
+    lanes.iter().sum::<u64>() + count_portable(chunks.remainder(), b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_length_and_start_counts_as_the_naive_loop() {
+        // Dense and sparse needles, lengths across the round and the
+        // 63-round flush, starts off any alignment.
+        let mut x = 0x9e37_79b9_u32;
+        let data: Vec<u8> = (0..40_000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                match x % 7 {
+                    0 | 1 => b'\n',
+                    _ => (x >> 8) as u8,
+                }
+            })
+            .collect();
+        let all_newlines = vec![b'\n'; 20_000];
+        for hay in [&data[..], &all_newlines[..]] {
+            for start in [0, 1, 31, 33] {
+                for len in (0..300).chain([8063, 8064, 8065, 16_127, 16_129, 19_000]) {
+                    let Some(s) = hay.get(start..start + len) else {
+                        continue;
+                    };
+                    for b in [b'\n', 0, 0xff] {
+                        let naive = s.iter().filter(|&&x| x == b).count() as u64;
+                        assert_eq!(count_byte(s, b), naive, "start {start} len {len} byte {b}");
+                        assert_eq!(count_portable(s, b), naive);
+                    }
+                }
+            }
+        }
+    }
+}
