@@ -17,6 +17,7 @@
 use super::Msg;
 use crate::run::parallel::part::SendPart;
 use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
 /// Messages that wait before the printer is woken for what it waits for:
@@ -58,6 +59,9 @@ struct State {
 
 pub(super) struct Inbox {
     state: Mutex<State>,
+    /// The printer stopped (`-q` settled, stdout closed): parts are
+    /// refused, so that a thread splitting a large file stops too.
+    printer_gone: AtomicBool,
     woken: Condvar,
     /// Messages that wait before the printer is woken for what it waits
     /// for ([`WAKE_AFTER`] or [`WAKE_AFTER_FEW`], or 1 where lines are
@@ -72,6 +76,7 @@ impl Inbox {
     /// blocks of 64 KiB anyway).
     pub(super) fn new(senders: usize, prompt: bool) -> Inbox {
         Inbox {
+            printer_gone: AtomicBool::new(false),
             state: Mutex::new(State {
                 msgs: Vec::new(),
                 want: Want::Nothing,
@@ -133,6 +138,11 @@ impl Inbox {
             .want
     }
 
+    /// The printer stopped: later parts are refused.
+    pub(super) fn printer_stopped(&self) {
+        self.printer_gone.store(true, Ordering::Relaxed);
+    }
+
     /// A search thread has ended (the last one wakes the printer, as does
     /// one leaving what it waits for).
     pub(super) fn close(&self) {
@@ -164,10 +174,13 @@ impl Inbox {
     }
 }
 
-/// Parts of a file's output go to the printer with the other messages
-/// (the search stops through its own flag, not through a failed send).
+/// Parts of a file's output go to the printer with the other messages,
+/// until it stops.
 impl SendPart for Inbox {
     fn send_part(&self, i: usize, part: Vec<u8>) -> io::Result<()> {
+        if self.printer_gone.load(Ordering::Relaxed) {
+            return Err(io::Error::from(io::ErrorKind::BrokenPipe));
+        }
         self.send(Msg::Part(i, part));
         Ok(())
     }

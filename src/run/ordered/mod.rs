@@ -244,6 +244,7 @@ pub(super) fn search_trees(
         };
         let outcome = printer.print(out, state);
         stop.store(true, Ordering::Relaxed);
+        inbox.printer_stopped();
         queue.close();
         outcome
     })
