@@ -228,11 +228,7 @@ fn search_parallel(
     // A worker that would wait searches pieces of a large file another
     // splits (`search::help`), earliest first.
     let helpers = shared.helpers_of(workers);
-    let help_or_wait = || {
-        if !helpers.help_any() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-    };
+    let help_or_wait = || helpers.help_or_sleep(std::time::Duration::from_millis(1));
     std::thread::scope(|scope| -> io::Result<()> {
         let (tx, rx) = mpsc::channel::<Sent>();
         for _ in 0..workers {

@@ -133,6 +133,14 @@ impl Helpers {
     pub fn help_any(&self) -> bool {
         self.help(u64::MAX)
     }
+
+    /// Helps any offer, or else sleeps for `wait` (a thread that must wait
+    /// for the printer to catch up).
+    pub fn help_or_sleep(&self, wait: std::time::Duration) {
+        if !self.help_any() {
+            std::thread::sleep(wait);
+        }
+    }
 }
 
 /// An offer as its owner sees it.

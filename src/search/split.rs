@@ -263,9 +263,8 @@ pub(super) fn search<O: Output>(
             work.end();
         }),
     }
-    if order.want < pieces && !work.ended.load(Ordering::Relaxed) && order.error.is_none() {
-        order.error = Some(io::Error::other("search thread failed"));
-    }
+    // Every piece was appended, or the search ended (a piece's panic is
+    // its error: `Pieces::step`).
     match order.error {
         Some(e) => Err(e),
         None => Ok(order.total),

@@ -184,9 +184,7 @@ pub(super) fn search_trees(
                             }
                         }
                         inbox.nudge();
-                        if !helpers.help_any() {
-                            std::thread::sleep(std::time::Duration::from_micros(100));
-                        }
+                        helpers.help_or_sleep(std::time::Duration::from_micros(100));
                     }
                     searched = matches!(task.work, Work::Search(_));
                     match task.work {
