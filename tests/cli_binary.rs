@@ -237,6 +237,28 @@ fn nul_late_in_unprinted_line_is_ignored() {
         .expect("match one\nmatch two\n", "", 0);
 }
 
+/// With `-n` the count of the lines before a match far from the last one
+/// also looks for a NUL (`Searcher::number_line`): a NUL in a skipped
+/// line must not make the printed line after it binary, and one in a
+/// printed line far from the last must still stop the output.
+#[test]
+fn nul_late_with_line_numbers_only_counts_in_printed_lines() {
+    let s = Sandbox::new();
+    let filler = "filler line\n".repeat(20000);
+    s.write(
+        "b",
+        ["match one\n", &filler, "x\0y\n", &filler, "match two\n"].concat(),
+    );
+    s.grep(&["-n", "match", "b"])
+        .expect("1:match one\n40003:match two\n", "", 0);
+    s.write(
+        "c",
+        ["match one\n", &filler, "x\0y\n", &filler, "match \0 two\n"].concat(),
+    );
+    s.grep(&["-n", "match", "c"])
+        .expect("1:match one\n", "gpugrep: c: binary file matches\n", 0);
+}
+
 #[test]
 fn nul_late_in_trailing_context_line_stops_with_message() {
     let s = Sandbox::new();

@@ -89,6 +89,32 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
     }
 }
 
+/// Drops this process's page-table entries for the whole pages inside
+/// `bytes` (`MADV_DONTNEED`): the pages stay in the page cache and read
+/// back as they were, but stop counting as the process's resident memory.
+/// A split file's pieces are released once searched: its whole map
+/// counted (one 415 MB log with `-n`: 430 MB peak, ripgrep 27 MB).
+///
+/// # Safety
+/// `bytes` lies in a read-only file mapping ([`Mapped::Map`]): anonymous
+/// or written memory would read back as zeros.
+pub unsafe fn release_mapped(bytes: &[u8]) {
+    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    // SAFETY: sysconf only reads a system value.
+    let page = *PAGE.get_or_init(|| match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        n if n > 0 => n as usize,
+        _ => 4096,
+    });
+    let at = bytes.as_ptr() as usize;
+    let start = at.next_multiple_of(page);
+    let end = (at + bytes.len()) / page * page;
+    if end > start {
+        // SAFETY: whole pages inside `bytes`, which the caller vouches is a
+        // read-only file mapping: the pages read back from the file.
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
+    }
+}
+
 /// `file` mapped, watched for shrinking; `None` when it cannot be mapped.
 pub fn map_file(file: &File) -> Option<Mapped> {
     // SAFETY: the map is read-only and private to this process; a file

@@ -37,8 +37,14 @@ pub const FIRST_BLOCK: usize = 64 * 1024;
 /// What an input is searched as.
 pub enum Haystack<'d> {
     /// Bytes in memory, searched raw; `base` is the file offset of the
-    /// first (a UTF-8 byte-order mark before it is skipped).
-    Slice { bytes: &'d [u8], base: usize },
+    /// first (a UTF-8 byte-order mark before it is skipped); `mapped`: the
+    /// bytes are a file's read-only map, whose pages may be released as
+    /// they are searched (`source::release_mapped`).
+    Slice {
+        bytes: &'d [u8],
+        base: usize,
+        mapped: bool,
+    },
     /// A stream, searched block by block; `base` as for a slice. The
     /// reader is taken out when searched (a haystack is searched through a
     /// shared reference, so that a printer may borrow a decoded one's
@@ -282,6 +288,7 @@ impl<'d> Opened<'d> {
             FilePlan::Raw { skip } => Haystack::Slice {
                 bytes: &bytes[skip..],
                 base: skip,
+                mapped: matches!(self.storage, Storage::Mapped(Mapped::Map(..))),
             },
             FilePlan::Decode { enc, skip } => Haystack::Decoded {
                 text: Decoded::new(bytes, skip, enc, terminator),

@@ -189,14 +189,18 @@ impl<'m> Search<'m> {
     /// Searches `hay` into `sink`. A decoded haystack's lines reach the
     /// sink with their offsets mapped back to the file's.
     pub fn search<O: Output>(&self, hay: &Haystack, sink: &mut O) -> io::Result<Searched> {
-        let (bytes, base, decoded) = match hay {
+        let (bytes, base, decoded, mapped) = match hay {
             Haystack::Stream { reader, base, head } => {
                 let reader = reader.take().unwrap_or_else(|| Box::new(io::empty()));
                 let (mut buf, filled) = head.take().unwrap_or_else(|| (Recycled::take(), 0));
                 return stream::search_stream(self, reader, &mut buf.0, filled, *base as u64, sink);
             }
-            Haystack::Slice { bytes, base } => (*bytes, *base, None),
-            Haystack::Decoded { text, bytes } => (&text.text[..], 0, Some((text, *bytes))),
+            Haystack::Slice {
+                bytes,
+                base,
+                mapped,
+            } => (*bytes, *base, None, *mapped),
+            Haystack::Decoded { text, bytes } => (&text.text[..], 0, Some((text, *bytes)), false),
         };
         let mut done = Searched {
             bytes: decoded.map_or(bytes.len() as u64, |(_, n)| n),
@@ -220,7 +224,7 @@ impl<'m> Search<'m> {
             s.search_last_block(bytes, base as u64, 0, sink)?;
             s.outcome()
         } else if let Some(cuts) = split::plan(self, sink, bytes) {
-            split::search(self, bytes, &cuts, sink)?
+            split::search(self, bytes, &cuts, mapped, sink)?
         } else {
             self.searcher(self.opts).search_slice(bytes, sink)?
         };

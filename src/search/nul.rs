@@ -7,6 +7,7 @@
 //! searched once with `memchr`: a line inside the window and before its
 //! first NUL has none.
 
+use super::searcher::Span;
 use memchr::memchr;
 
 /// Bytes searched for a NUL at once.
@@ -27,11 +28,15 @@ impl NulWindow {
         *self = NulWindow::default();
     }
 
-    /// Whether `buf[start..end]` holds a NUL byte.
-    pub(super) fn has_nul(&mut self, buf: &[u8], start: usize, end: usize) -> bool {
+    /// Whether the line at `span` of `buf` holds a NUL byte; `ahead`: a
+    /// line not in the window searched last is searched with the
+    /// [`WINDOW`] after it, else alone.
+    pub(super) fn has_nul(&mut self, buf: &[u8], span: Span, ahead: bool) -> bool {
+        let Span { start, end } = span;
         let outside = start < self.start || end > self.end;
         if outside || self.first.is_some_and(|p| p < start) {
-            let stop = end.max(start.saturating_add(WINDOW)).min(buf.len());
+            let window = if ahead { WINDOW } else { 0 };
+            let stop = end.max(start.saturating_add(window)).min(buf.len());
             self.start = start;
             self.end = stop;
             self.first = memchr(0, &buf[start..stop]).map(|i| start + i);
@@ -42,7 +47,7 @@ impl NulWindow {
 
 #[cfg(test)]
 mod tests {
-    use super::NulWindow;
+    use super::{NulWindow, Span};
     use proptest::prelude::*;
 
     proptest! {
@@ -63,10 +68,11 @@ mod tests {
             // Mostly in order, as the searcher asks; some questions go back.
             let half = spans.len() / 2;
             spans[..half].sort_unstable();
-            for (start, n) in spans {
+            for (i, (start, n)) in spans.into_iter().enumerate() {
                 let start = start.min(len);
                 let end = (start + n).min(len);
-                prop_assert_eq!(w.has_nul(&buf, start, end), buf[start..end].contains(&0));
+                let span = Span { start, end };
+                prop_assert_eq!(w.has_nul(&buf, span, i % 3 != 0), buf[start..end].contains(&0));
             }
         }
     }

@@ -8,7 +8,8 @@ use crate::input::walk::tree::{self, Entry};
 use crate::input::walk::{tree_key, Filters, Item};
 use crate::run::parallel::WALK_BATCH;
 use crate::run::Shared;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// Lists directory `path` (node `node`) as a task: its subdirectories
 /// become tasks, its files batches to search, and the printer gets its
@@ -77,12 +78,41 @@ pub(super) fn list(
             lister.take(entry);
         }
     } else {
+        // The order is known only now: the streamed files not begun yet
+        // are batched again with the first ones, in name order. Left in
+        // the order read, each batch the printer's next file was in held
+        // about 127 files it would print much later, and the threads ran
+        // into the files bound and traded and slept for the rest of the
+        // directory (20,516 files in one directory, `-c -i josé`,
+        // 2 threads: 111 ms, with no files bound 78 ms, ripgrep 86 ms).
         let mut named = streamed;
+        let mut files = Vec::new();
         for entry in rest {
             let name = tree::path_bytes(&entry).to_vec();
-            named.push((name, lister.take(entry)));
+            let child = match entry {
+                Entry::Item(item) => {
+                    let id = ids.item();
+                    files.push((id, item));
+                    Child::File(id)
+                }
+                Entry::Dir(dir) => lister.dir(dir),
+            };
+            named.push((name, child));
         }
         named.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let rank: HashMap<usize, usize> = named
+            .iter()
+            .enumerate()
+            .filter_map(|(at, (_, child))| match child {
+                Child::File(id) => Some((*id, at)),
+                Child::Dir(_) => None,
+            })
+            .collect();
+        files.extend(queue.take_batches(|id| rank.contains_key(&id)));
+        files.sort_unstable_by_key(|(id, _)| rank.get(id).copied());
+        for (id, item) in files {
+            lister.batch_file(id, item);
+        }
         lister.children = named.into_iter().map(|(_, child)| child).collect();
         for entry in errors {
             lister.take(entry);
@@ -128,27 +158,45 @@ struct Lister<'a> {
 
 impl Lister<'_> {
     /// Takes the next entry: a child of the directory, and work to do.
-    fn take(&mut self, entry: Entry) -> Child {
+    fn take(&mut self, entry: Entry) {
         let child = match entry {
-            Entry::Item(item) => self.file(item),
-            Entry::Dir(dir) => {
-                let (child, task) = self.ids.directory(self.op, dir);
-                self.tasks.push(task);
-                child
+            Entry::Item(item) => {
+                let id = self.ids.item();
+                self.batch_file(id, item);
+                Child::File(id)
             }
+            Entry::Dir(dir) => self.dir(dir),
         };
         self.children.push(child);
+    }
+
+    /// A subdirectory: a child, and a task that lists it.
+    fn dir(&mut self, dir: PathBuf) -> Child {
+        let (child, task) = self.ids.directory(self.op, dir);
+        self.tasks.push(task);
+        child
+    }
+
+    /// Puts file `id` in the batch being filled, a task once full.
+    fn batch_file(&mut self, id: usize, item: Item) {
+        self.push(id, item);
         if self.batch.len() >= self.batch_len {
             if let Some(task) = self.flush() {
                 self.tasks.push(task);
             }
         }
-        child
     }
 
-    /// Puts a file in the batch being filled.
+    /// Puts a file read while the directory is still read in the batch
+    /// being filled (queued by the caller).
     fn file(&mut self, item: Item) -> Child {
         let id = self.ids.item();
+        self.push(id, item);
+        Child::File(id)
+    }
+
+    /// Puts file `id` in the batch being filled.
+    fn push(&mut self, id: usize, item: Item) {
         if self.key.is_none() {
             let at = match &item {
                 Item::Input(input) => input.path.as_deref(),
@@ -157,7 +205,6 @@ impl Lister<'_> {
             self.key = Some((self.op, tree_key(at.unwrap_or(self.dir))));
         }
         self.batch.push((id, item));
-        Child::File(id)
     }
 
     /// The batch filled so far, as a task.

@@ -178,6 +178,28 @@ impl Queue {
         }
     }
 
+    /// Takes the queued batches whose first file `pick` accepts out of the
+    /// queue, and returns their files (a large directory's batches queued
+    /// in the order read, to be queued again in name order: `listing.rs`).
+    pub(super) fn take_batches(&self, pick: impl Fn(usize) -> bool) -> Vec<(usize, Item)> {
+        let Ok(mut s) = self.state.lock() else {
+            return Vec::new();
+        };
+        let picked = |t: &Task| matches!(&t.work, Work::Search(b) if b.first().is_some_and(|(id, _)| pick(*id)));
+        let (taken, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut s.tasks)
+            .into_vec()
+            .into_iter()
+            .partition(|Reverse(t)| picked(t));
+        s.tasks = kept.into();
+        taken
+            .into_iter()
+            .flat_map(|Reverse(t)| match t.work {
+                Work::Search(batch) => batch,
+                Work::List(..) => Vec::new(),
+            })
+            .collect()
+    }
+
     /// Gives `task` back for the queued task holding what the printer
     /// waits for, else for an earlier one, if there is one. (A large
     /// directory's batches are queued while it is read, before its order
