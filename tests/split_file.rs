@@ -105,3 +105,54 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
         }
     }
 }
+
+/// Regression: a thread asking for a split piece's first line number after
+/// another thread had summed the counts past that piece waited forever
+/// (the sum kept only its last place): `-n` over 8 logs of 128 MiB with 16
+/// threads hung. Each run here is bounded; the race showed in about one
+/// run of ten on 2 cores.
+#[test]
+fn first_line_of_a_piece_summed_past_is_still_known() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for n in 0..150_000u32 {
+        let word = ["ab", "cd", "xab y", "zz", "lorem ipsum dolor"]
+            [(n.wrapping_mul(2_654_435_761) >> 29) as usize % 5];
+        text.push_str(&format!("{n} {word}\n"));
+    }
+    for i in 0..8 {
+        std::fs::write(dir.path().join(format!("f{i}")), &text).unwrap();
+    }
+    let run = |threads: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+            .args(["-r", "-n", "ab", ".", threads])
+            .current_dir(dir.path())
+            .env("GPUGREP_SPLIT_MIN", "1M")
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = Vec::new();
+        let reader = {
+            use std::io::Read;
+            let mut stdout = child.stdout.take().unwrap();
+            std::thread::spawn(move || {
+                let _ = stdout.read_to_end(&mut out);
+                out
+            })
+        };
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(30) {
+                let _ = child.kill();
+                panic!("gpugrep {threads} did not end within 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        reader.join().unwrap()
+    };
+    let one = run("-j1");
+    assert!(!one.is_empty());
+    for _ in 0..12 {
+        assert!(run("-j16") == one, "-j16 output differs from -j1");
+    }
+}

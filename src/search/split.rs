@@ -96,9 +96,9 @@ struct Pieces<'a, 's, P> {
     /// piece's terminators ([`UNCOUNTED`] until known).
     next_count: AtomicUsize,
     lines: Vec<AtomicU64>,
-    /// The leading pieces whose lines are summed, and the number of the
-    /// line after them.
-    summed: Mutex<(usize, u64)>,
+    /// The first line numbers of the leading pieces whose predecessors
+    /// are counted (piece 0's first, 1).
+    firsts: Mutex<Vec<u64>>,
     /// The next piece to search.
     next: AtomicUsize,
     /// `data` is a file's map: each piece's pages are released once
@@ -207,20 +207,20 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
     fn first_line(&self, k: usize) -> Option<u64> {
         loop {
             let gap = {
-                let mut summed = self.summed.lock().unwrap_or_else(PoisonError::into_inner);
-                let (at, line) = &mut *summed;
-                while *at < k {
-                    let n = self.lines[*at].load(Ordering::Acquire);
+                let mut firsts = self.firsts.lock().unwrap_or_else(PoisonError::into_inner);
+                while firsts.len() <= k {
+                    let at = firsts.len() - 1;
+                    let n = self.lines[at].load(Ordering::Acquire);
                     if n == UNCOUNTED {
                         break;
                     }
-                    *line += n;
-                    *at += 1;
+                    let next = firsts[at] + n;
+                    firsts.push(next);
                 }
-                if *at == k {
-                    return Some(*line);
+                if let Some(&first) = firsts.get(k) {
+                    return Some(first);
                 }
-                *at
+                firsts.len() - 1
             };
             if self.ended.load(Ordering::Relaxed) {
                 return None;
@@ -301,7 +301,7 @@ pub(super) fn search<O: Output>(
         cuts,
         next_count: AtomicUsize::new(0),
         lines: (0..pieces).map(|_| AtomicU64::new(UNCOUNTED)).collect(),
-        summed: Mutex::new((0, 1)),
+        firsts: Mutex::new(vec![1]),
         next: AtomicUsize::new(0),
         mapped,
         ended: AtomicBool::new(false),
