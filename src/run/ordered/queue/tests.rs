@@ -112,3 +112,26 @@ fn a_thread_about_to_wait_runs_its_idle_step_first() {
     // Nothing left and nobody listing: it ends, with no wait.
     assert!(q.take(true, || Idle::Nothing).is_none());
 }
+
+/// A large directory's batches queued in the order read are taken out
+/// whole by their first file (`listing.rs` queues them again in name
+/// order); other directories' batches stay, earliest first.
+#[test]
+fn batches_taken_by_their_first_file_leave_the_others_queued() {
+    let q = queue(1);
+    let task = |key: u8, ids: std::ops::Range<usize>| Task {
+        key: (0, vec![key]),
+        work: Work::Search(batch(ids)),
+    };
+    q.add(vec![task(3, 0..4), task(1, 10..12), task(2, 4..8)], false);
+    let mut taken: Vec<usize> = q
+        .take_batches(|id| id < 10)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect();
+    taken.sort_unstable();
+    assert_eq!(taken, (0..8).collect::<Vec<_>>());
+    let left = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&left), vec![10, 11]);
+    assert!(q.take_batches(|_| true).is_empty());
+}
