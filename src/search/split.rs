@@ -5,9 +5,11 @@
 //! Only when nothing ties one line's output to another's (no context, `-m`
 //! or JSON). Line numbers do not: a piece's first line number is the sum
 //! of the lines of the pieces before it. Threads other than the slice's
-//! owner first count the pieces' lines not known yet, in parallel (claimed
-//! one at a time), so every piece numbers its lines without counting the
-//! pieces before it. The owner counts only where it must: searching its
+//! owner first count the lines of pieces not counted yet, in parallel
+//! (claimed one at a time, up to [`COUNT_AHEAD`] pieces past the search),
+//! and a thread about to search a piece counts those before it that
+//! nobody claimed, so every piece numbers its lines without counting
+//! the pieces before it. The owner counts only where it must: searching its
 //! pieces in order, it numbers each from the last and counts the rest of
 //! it as it ends, so a file nobody helps with is counted once, as one
 //! thread would (8 logs of 128 MiB, 2 threads, `-n ERROR`: each file
@@ -137,7 +139,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         // (released after counting, the search faulted them in again: 2
         // threads, `-n -F ERROR` over 8 logs of 128 MiB, 0.13 → 0.19 s).
         // With a thread count of pieces ahead, 16 threads held 260-290 MB,
-        // with 2 pieces 116-124 MB (rg 45 MB), at the same speed.
+        // with 2 pieces 105-124 MB (rg 42-45 MB), at the same speed.
         let ahead = self.next.load(Ordering::Relaxed) + COUNT_AHEAD;
         if self.search.opts.line_numbers && !owner && self.count_next(ahead) {
             return Step::Ran;
