@@ -139,7 +139,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         // (released after counting, the search faulted them in again: 2
         // threads, `-n -F ERROR` over 8 logs of 128 MiB, 0.13 → 0.19 s).
         // With a thread count of pieces ahead, 16 threads held 260-290 MB,
-        // with 2 pieces 105-124 MB (rg 42-45 MB), at the same speed.
+        // with 2 pieces 105-143 MB (rg 42-45 MB), at the same speed.
         let ahead = self.next.load(Ordering::Relaxed) + COUNT_AHEAD;
         if self.search.opts.line_numbers && !owner && self.count_next(ahead) {
             return Step::Ran;
