@@ -156,3 +156,46 @@ fn first_line_of_a_piece_summed_past_is_still_known() {
         assert!(run("-j16") == one, "-j16 output differs from -j1");
     }
 }
+
+/// A piece whose first line number is not known yet is searched first and
+/// numbered after (sparse output), or counted ahead (dense output); a file
+/// whose density changes halfway goes from one to the other. Every way
+/// prints what one thread prints.
+#[test]
+fn pieces_numbered_after_their_search_print_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = |n: u32, hit: bool| match hit {
+        true => format!("{n} lorem ab ipsum\n"),
+        false => format!("{n} lorem ipsum dolor sit amet\n"),
+    };
+    type Hit = fn(u32) -> bool;
+    let shapes: [(&str, Hit); 4] = [
+        ("sparse", |n| n % 1_777 == 5),
+        ("dense", |n| n % 3 != 0),
+        ("sparse-then-dense", |n| n > 60_000 || n % 2_001 == 7),
+        ("dense-then-sparse", |n| n < 40_000 || n % 2_001 == 7),
+    ];
+    for (name, hit) in shapes {
+        let text: String = (0..120_000u32).map(|n| line(n, hit(n))).collect();
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let run = |args: &[&str], threads: &str| {
+            Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+                .args(args)
+                .arg(threads)
+                .arg(&file)
+                .env("GPUGREP_SPLIT_MIN", "64K")
+                .output()
+                .unwrap()
+        };
+        for args in [&["-n", "ab"][..], &["-n", "-b", "ab"], &["-n", "-o", "ab"]] {
+            let one = run(args, "-j1");
+            assert!(!one.stdout.is_empty(), "{name} {args:?}");
+            for threads in ["-j2", "-j5", "-j16"] {
+                let many = run(args, threads);
+                assert!(many.stdout == one.stdout, "{name} {args:?} {threads}");
+                assert_eq!(many.status.code(), one.status.code(), "{name} {args:?}");
+            }
+        }
+    }
+}

@@ -4,17 +4,20 @@
 //!
 //! Only when nothing ties one line's output to another's (no context, `-m`
 //! or JSON). Line numbers do not: a piece's first line number is the sum
-//! of the lines of the pieces before it. Threads other than the slice's
-//! owner first count the lines of pieces not counted yet, in parallel
-//! (claimed one at a time, up to [`COUNT_AHEAD`] pieces past the search),
-//! and a thread about to search a piece counts those before it that
-//! nobody claimed, so every piece numbers its lines without counting
-//! the pieces before it. The owner counts only where it must: searching its
-//! pieces in order, it numbers each from the last and counts the rest of
-//! it as it ends, so a file nobody helps with is counted once, as one
-//! thread would (8 logs of 128 MiB, 2 threads, `-n ERROR`: each file
-//! counted twice took 0.150 s, ripgrep 0.133 s).
-//!
+//! of the lines of the pieces before it. While the output is sparse, a
+//! piece whose first line is not known yet is searched with its lines
+//! numbered from 1 and renumbered once the pieces before it are counted
+//! (`later`): each piece's own search counts its lines, once. Once the
+//! output is dense, threads other than the slice's owner first count the
+//! lines of pieces not counted yet (claimed one at a time, up to
+//! [`COUNT_AHEAD`] pieces past the search), and a thread about to search
+//! a piece counts those before it that nobody claimed, so every piece
+//! numbers its lines as it prints them. The owner counts only where it
+//! must: searching its pieces in order, it numbers each from the last and
+//! counts the rest of it as it ends, so a file nobody helps with is
+//! counted once, as one thread would (8 logs of 128 MiB, 2 threads, `-n
+//! ERROR`: each file counted twice took 0.150 s, ripgrep 0.133 s).
+
 //! There are more pieces than threads (about [`PIECE_BYTES`] each), taken
 //! in order: with one piece per thread, a 1.76 GB log file printed with
 //! `-n` held 700 MB of output until its last piece was done, and the
@@ -26,9 +29,14 @@
 //! run's only input; among many inputs, the run's own search threads,
 //! through the offer of [`Helpers`] (`help`), earliest file first.
 
+mod in_order;
+mod later;
+
 use super::count::count_byte;
 use super::help::{Helpers, Step};
 use super::{Outcome, Output, Search, SearchOptions, Sink};
+use in_order::InOrder;
+use later::{Recorded, Recorder};
 use std::collections::BTreeMap;
 use std::io;
 use std::panic::AssertUnwindSafe;
@@ -85,8 +93,22 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
     Some(cuts)
 }
 
-/// A piece searched: its place, and how it ended with its printer.
-type Searched<P> = (usize, io::Result<(Outcome, P)>);
+/// A piece searched: how it ended, its printer, and the lines still to
+/// number and print when it was searched before its first line number was
+/// known (`later`).
+struct Done<P> {
+    outcome: Outcome,
+    printer: P,
+    later: Option<Recorded>,
+}
+
+/// A piece searched: its place, and how it ended.
+type Searched<P> = (usize, io::Result<Done<P>>);
+
+/// A slice's output is dense, and its pieces are counted ahead rather
+/// than numbered after their search (`later`), beyond one selected line
+/// per this many bytes searched.
+const DENSE_BYTES_PER_LINE: u64 = 1024;
 
 /// Pieces past the next one to search whose lines a thread may count.
 const COUNT_AHEAD: usize = 2;
@@ -110,6 +132,10 @@ struct Pieces<'a, 's, P> {
     firsts: Mutex<Vec<u64>>,
     /// The next piece to search.
     next: AtomicUsize,
+    /// Lines selected and bytes searched in the pieces searched so far:
+    /// whether the output is dense ([`DENSE_BYTES_PER_LINE`]).
+    selected: AtomicU64,
+    searched: AtomicU64,
     /// `data` is a file's map: each piece's pages are released once
     /// searched (`source::release_mapped`).
     mapped: bool,
@@ -128,12 +154,15 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
     }
 
     /// Takes and does one piece's work; `wait`: for a free printer. With
-    /// `-n`, threads count the lines of pieces not counted yet first;
-    /// the slice's `owner` only searches (see the module's doc).
+    /// `-n`, a piece whose first line number is not known yet is searched
+    /// and numbered afterwards while the output is sparse (`later`); once
+    /// it is dense, threads count the lines of pieces not counted yet
+    /// first, and the slice's `owner` only searches (see the module's doc).
     fn step(&self, wait: bool, owner: bool) -> Step {
         if self.ended.load(Ordering::Relaxed) {
             return Step::Done;
         }
+        let numbers = self.search.opts.line_numbers;
         // Counting far ahead of the search would hold every page of a
         // mapped file at once: counted pieces stay mapped until searched
         // (released after counting, the search faulted them in again: 2
@@ -141,7 +170,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         // With a thread count of pieces ahead, 16 threads held 260-290 MB,
         // with 2 pieces 105-143 MB (rg 42-45 MB), at the same speed.
         let ahead = self.next.load(Ordering::Relaxed) + COUNT_AHEAD;
-        if self.search.opts.line_numbers && !owner && self.count_next(ahead) {
+        if numbers && !owner && self.dense() && self.count_next(ahead) {
             return Step::Ran;
         }
         let Some(mut printer) = self.take_printer(wait) else {
@@ -153,42 +182,102 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             self.give_printer(printer);
             return Step::Done;
         }
-        let first = match self.search.opts.line_numbers {
-            true => match self.first_line(k) {
+        // The first line number: known, to be known after the search
+        // (`None` here), or waited for.
+        let first = match numbers {
+            true => match self.known_first(k) {
                 Some(first) => Some(first),
-                None => {
-                    self.give_printer(printer);
-                    return Step::Done;
-                }
+                None if !self.dense() && !printer.counts_only() => None,
+                None => match self.first_line(k) {
+                    Some(first) => Some(first),
+                    None => {
+                        self.give_printer(printer);
+                        return Step::Done;
+                    }
+                },
             },
             false => None,
         };
         let (start, end) = (self.cuts[k], self.cuts[k + 1]);
+        let data = &self.data[..end];
         let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.search.searcher(self.search.opts);
-            if let Some(first) = first {
-                s.number_lines_from(start as u64, first);
-            }
-            let searched = s.search_last_block(&self.data[..end], 0, start, &mut printer);
-            if self.mapped {
-                // SAFETY: `mapped` says `data` is a file's read-only map.
-                unsafe { crate::input::source::release_mapped(&self.data[start..end]) };
-            }
-            if let Some(first) = first {
-                if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
-                    let next = s.line_number_at_end(&self.data[..end]);
-                    self.lines[k].store(next - first, Ordering::Release);
+            let mut later = None;
+            let searched = match (numbers, first) {
+                (true, None) => {
+                    s.number_lines_from(start as u64, 1);
+                    let mut recorder = Recorder::new(data);
+                    let searched = s.search_last_block(data, 0, start, &mut recorder);
+                    let next = s.line_number_at_end(data);
+                    self.lines[k].store(next - 1, Ordering::Release);
+                    let recorded = recorder.finish();
+                    match (&searched, self.known_first(k)) {
+                        (Ok(()), Some(first)) => recorded.replay(data, first, &mut printer),
+                        _ => {
+                            later = Some(recorded);
+                            searched
+                        }
+                    }
                 }
+                (_, first) => {
+                    if let Some(first) = first {
+                        s.number_lines_from(start as u64, first);
+                    }
+                    let searched = s.search_last_block(data, 0, start, &mut printer);
+                    if let Some(first) = first {
+                        if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
+                            let next = s.line_number_at_end(data);
+                            self.lines[k].store(next - first, Ordering::Release);
+                        }
+                    }
+                    searched
+                }
+            };
+            if self.mapped && later.is_none() {
+                // SAFETY: `mapped` says `data` is a file's read-only map.
+                unsafe { crate::input::source::release_mapped(&data[start..]) };
             }
-            searched.map(|()| s.outcome())
+            let outcome = s.outcome();
+            self.selected.fetch_add(outcome.selected, Ordering::Relaxed);
+            self.searched
+                .fetch_add((end - start) as u64, Ordering::Relaxed);
+            searched.map(|()| (outcome, later))
         }));
         let searched = match searched {
-            Ok(r) => r.map(|o| (o, printer)),
+            Ok(r) => r.map(|(outcome, later)| Done {
+                outcome,
+                printer,
+                later,
+            }),
             Err(_) => Err(io::Error::other("search thread failed")),
         };
         // The receiver lives as long as the pieces (it is the caller's).
         let _ = self.done.send((k, searched));
         Step::Ran
+    }
+
+    /// The pieces searched so far selected more than a line per
+    /// [`DENSE_BYTES_PER_LINE`].
+    fn dense(&self) -> bool {
+        let selected = self.selected.load(Ordering::Relaxed);
+        selected.saturating_mul(DENSE_BYTES_PER_LINE) > self.searched.load(Ordering::Relaxed)
+    }
+
+    /// Prints the lines of piece `k` searched before its first line
+    /// number was known, now that every piece before it is counted (they
+    /// are appended); then releases its pages.
+    fn print_later(&self, k: usize, later: &Recorded, printer: &mut P) -> io::Result<()> {
+        let end = self.cuts[k + 1];
+        let first = self
+            .known_first(k)
+            .or_else(|| self.first_line(k))
+            .ok_or_else(|| io::Error::other("split search ended"))?;
+        let printed = later.replay(&self.data[..end], first, printer);
+        if self.mapped {
+            // SAFETY: `mapped` says `data` is a file's read-only map.
+            unsafe { crate::input::source::release_mapped(&self.data[self.cuts[k]..end]) };
+        }
+        printed
     }
 
     /// Claims the next piece not claimed yet, before piece `before`, and
@@ -213,27 +302,37 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         }
     }
 
+    /// The number of piece `k`'s first line if the pieces before it are
+    /// counted; else the first piece not counted.
+    fn sum_firsts(&self, k: usize) -> Result<u64, usize> {
+        let mut firsts = self.firsts.lock().unwrap_or_else(PoisonError::into_inner);
+        while firsts.len() <= k {
+            let at = firsts.len() - 1;
+            let n = self.lines[at].load(Ordering::Acquire);
+            if n == UNCOUNTED {
+                break;
+            }
+            let next = firsts[at] + n;
+            firsts.push(next);
+        }
+        firsts.get(k).copied().ok_or(firsts.len() - 1)
+    }
+
+    /// The number of piece `k`'s first line, if the pieces before it are
+    /// counted.
+    fn known_first(&self, k: usize) -> Option<u64> {
+        self.sum_firsts(k).ok()
+    }
+
     /// The number of piece `k`'s first line: the pieces before it are
     /// counted here unless known or claimed, or waited for while another
     /// thread counts them (one piece's count is short). `None` once the
     /// search ended.
     fn first_line(&self, k: usize) -> Option<u64> {
         loop {
-            let gap = {
-                let mut firsts = self.firsts.lock().unwrap_or_else(PoisonError::into_inner);
-                while firsts.len() <= k {
-                    let at = firsts.len() - 1;
-                    let n = self.lines[at].load(Ordering::Acquire);
-                    if n == UNCOUNTED {
-                        break;
-                    }
-                    let next = firsts[at] + n;
-                    firsts.push(next);
-                }
-                if let Some(&first) = firsts.get(k) {
-                    return Some(first);
-                }
-                firsts.len() - 1
+            let gap = match self.sum_firsts(k) {
+                Ok(first) => return Some(first),
+                Err(gap) => gap,
             };
             if self.ended.load(Ordering::Relaxed) {
                 return None;
@@ -316,6 +415,8 @@ pub(super) fn search<O: Output>(
         lines: (0..pieces).map(|_| AtomicU64::new(UNCOUNTED)).collect(),
         firsts: Mutex::new(vec![1]),
         next: AtomicUsize::new(0),
+        selected: AtomicU64::new(0),
+        searched: AtomicU64::new(0),
         mapped,
         ended: AtomicBool::new(false),
         free: Mutex::new(free),
@@ -399,48 +500,3 @@ fn helped<O: Output>(
 /// How long a splitting thread waits for a searched piece before it looks
 /// again at what it could do.
 const WAIT_FOR_PIECE: std::time::Duration = std::time::Duration::from_millis(1);
-
-/// Searched pieces appended in order, and what they found.
-struct InOrder<P> {
-    waiting: BTreeMap<usize, io::Result<(Outcome, P)>>,
-    /// The next piece to append.
-    want: usize,
-    total: Outcome,
-    error: Option<io::Error>,
-}
-
-impl<P: Sink + Send> InOrder<P> {
-    /// Takes a searched piece and appends every piece now in order,
-    /// handing their printers back; ends the search at binary data, at
-    /// the first match where that settles it, or at an error.
-    fn add<O: Output<Piece = P>>(
-        &mut self,
-        (k, searched): Searched<P>,
-        work: &Pieces<P>,
-        sink: &mut O,
-    ) {
-        self.waiting.insert(k, searched);
-        while let Some(searched) = self.waiting.remove(&self.want) {
-            self.want += 1;
-            if work.ended.load(Ordering::Relaxed) {
-                continue;
-            }
-            let stop = searched.and_then(|(o, mut printer)| {
-                self.total.selected += o.selected;
-                self.total.binary |= o.binary;
-                let appended = sink.append(&mut printer);
-                work.give_printer(printer);
-                let settled = o.selected > 0 && work.search.first_match_ends;
-                appended.map(|()| o.binary || settled)
-            });
-            match stop {
-                Ok(false) => {}
-                Ok(true) => work.end(),
-                Err(e) => {
-                    self.error = Some(e);
-                    work.end();
-                }
-            }
-        }
-    }
-}
