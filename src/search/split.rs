@@ -36,7 +36,7 @@ use super::count::count_byte;
 use super::help::{Helpers, Step};
 use super::{Outcome, Output, Search, SearchOptions, Sink};
 use in_order::InOrder;
-use later::{Recorded, Recorder};
+use later::Recorder;
 use std::collections::BTreeMap;
 use std::io;
 use std::panic::AssertUnwindSafe;
@@ -99,7 +99,7 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
 struct Done<P> {
     outcome: Outcome,
     printer: P,
-    later: Option<Recorded>,
+    later: Option<Recorder>,
 }
 
 /// A piece searched: its place, and how it ended.
@@ -206,15 +206,14 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             let searched = match (numbers, first) {
                 (true, None) => {
                     s.number_lines_from(start as u64, 1);
-                    let mut recorder = Recorder::new(data);
+                    let mut recorder = Recorder::default();
                     let searched = s.search_last_block(data, 0, start, &mut recorder);
                     let next = s.line_number_at_end(data);
                     self.lines[k].store(next - 1, Ordering::Release);
-                    let recorded = recorder.finish();
                     match (&searched, self.known_first(k)) {
-                        (Ok(()), Some(first)) => recorded.replay(data, first, &mut printer),
+                        (Ok(()), Some(first)) => recorder.replay(first, &mut printer),
                         _ => {
-                            later = Some(recorded);
+                            later = Some(recorder);
                             searched
                         }
                     }
@@ -233,7 +232,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     searched
                 }
             };
-            if self.mapped && later.is_none() {
+            if self.mapped {
                 // SAFETY: `mapped` says `data` is a file's read-only map.
                 unsafe { crate::input::source::release_mapped(&data[start..]) };
             }
@@ -265,19 +264,13 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
 
     /// Prints the lines of piece `k` searched before its first line
     /// number was known, now that every piece before it is counted (they
-    /// are appended); then releases its pages.
-    fn print_later(&self, k: usize, later: &Recorded, printer: &mut P) -> io::Result<()> {
-        let end = self.cuts[k + 1];
+    /// are appended).
+    fn print_later(&self, k: usize, later: &Recorder, printer: &mut P) -> io::Result<()> {
         let first = self
             .known_first(k)
             .or_else(|| self.first_line(k))
             .ok_or_else(|| io::Error::other("split search ended"))?;
-        let printed = later.replay(&self.data[..end], first, printer);
-        if self.mapped {
-            // SAFETY: `mapped` says `data` is a file's read-only map.
-            unsafe { crate::input::source::release_mapped(&self.data[self.cuts[k]..end]) };
-        }
-        printed
+        later.replay(first, printer)
     }
 
     /// Claims the next piece not claimed yet, before piece `before`, and
