@@ -287,12 +287,13 @@ fn search_parallel(
                     if stop.load(Ordering::Relaxed) {
                         break 'work;
                     }
+                    let mut parted = false;
                     let r = match &item {
                         Item::Error(msg) => Ok(error_result(msg)),
                         Item::Input(input) if in_parts => {
                             let mut parts = PartWriter::new(i, &tx, shelf);
                             let mut r = job(i, input, Some(&mut parts));
-                            parts.finish(&mut r);
+                            parted = parts.finish(&mut r);
                             r
                         }
                         Item::Input(input) => job(i, input, None),
@@ -301,7 +302,9 @@ fn search_parallel(
                     held_bytes.fetch_add(bytes, Ordering::AcqRel);
                     unsent_bytes += bytes;
                     unsent.push((i, r));
-                    if unsent_bytes >= SEND_BYTES {
+                    // A file whose output went in parts: the printer may
+                    // be writing it, and waits for its result to go on.
+                    if parted || unsent_bytes >= SEND_BYTES {
                         unsent_bytes = 0;
                         if tx.send(Sent::Done(std::mem::take(&mut unsent))).is_err() {
                             break 'work;

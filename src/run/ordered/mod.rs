@@ -200,12 +200,13 @@ pub(super) fn search_trees(
                             let mut unsent = 0;
                             queue.hold(w, task.key, batch);
                             while let Some((id, item)) = queue.next_held(w) {
+                                let mut parted = false;
                                 let result = match &item {
                                     Item::Error(msg) => Ok(error_result(msg)),
                                     Item::Input(input) if in_parts => {
                                         let mut parts = PartWriter::new(id, inbox, &lead.parts);
                                         let mut r = job(id, input, Some(&mut parts));
-                                        parts.finish(&mut r);
+                                        parted = parts.finish(&mut r);
                                         r
                                     }
                                     Item::Input(input) => job(id, input, None),
@@ -213,8 +214,13 @@ pub(super) fn search_trees(
                                 unsent += lead.add(&result);
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
-                                // is found, not once per batch.
-                                if unsent >= SEND_BYTES {
+                                // is found, not once per batch; so does
+                                // the result of a file whose output went
+                                // in parts, which the printer may be
+                                // writing (held to the batch's end, the
+                                // printer kept every later file's parts:
+                                // 8 logs, `-n ERROR`, 2 threads, 25 of 30).
+                                if parted || unsent >= SEND_BYTES {
                                     inbox.send(Msg::Found(std::mem::take(&mut results)));
                                     unsent = 0;
                                 }

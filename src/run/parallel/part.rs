@@ -120,8 +120,11 @@ impl<'a> PartWriter<'a> {
         }
     }
 
-    /// Puts what was not sent in front of `result`'s own output.
-    pub(in crate::run) fn finish(self, result: &mut io::Result<FileResult>) {
+    /// Puts what was not sent in front of `result`'s own output; true
+    /// when parts were sent (the printer may be writing this file's
+    /// output and wait for its result).
+    pub(in crate::run) fn finish(self, result: &mut io::Result<FileResult>) -> bool {
+        let parted = self.parted;
         if let Ok(r) = result {
             if !self.block.is_empty() {
                 let mut out = self.block;
@@ -129,6 +132,7 @@ impl<'a> PartWriter<'a> {
                 r.out = out;
             }
         }
+        parted
     }
 
     fn send(&mut self) -> io::Result<()> {

@@ -80,3 +80,52 @@ fn a_prompt_inbox_wakes_the_printer_for_its_result_at_once() {
     let got = waiting_for(&inbox, Want::Result(3), || inbox.send(found(3)));
     assert_eq!(got, 1);
 }
+
+/// Regression: with 2 threads the printer waited for 32 messages, and the
+/// parts of 8 large logs' output (a megabyte each) came after the listing
+/// it waited for: 32 of 37 MB of parts were held until the threads were
+/// done. A part wakes the printer once it can go on.
+#[test]
+fn a_part_wakes_the_printer_once_what_it_waits_for_is_there() {
+    let inbox = Inbox::new(2, false);
+    // True when the printer took the messages without a nudge (one comes
+    // after 5 s so that a failure ends).
+    let taken = || {
+        let start = std::time::Instant::now();
+        while !inbox.state.lock().unwrap().msgs.is_empty() {
+            if start.elapsed() > std::time::Duration::from_secs(5) {
+                inbox.nudge();
+                return false;
+            }
+            std::thread::yield_now();
+        }
+        true
+    };
+    let mut woken = false;
+    let got = waiting_for(&inbox, Want::Listing(4), || {
+        inbox.send(Msg::Listed(4, Vec::new()));
+        assert!(inbox.state.lock().unwrap().holds_want);
+        inbox.send(Msg::Part(0, vec![b'x'; 16]));
+        woken = taken();
+    });
+    assert!(woken, "a part left the printer asleep on its listing");
+    assert_eq!(got, 2);
+    let got = waiting_for(&inbox, Want::Result(0), || {
+        inbox.send(Msg::Part(0, vec![b'x'; 16]));
+        woken = taken();
+    });
+    assert!(woken, "a part of its file left the printer asleep");
+    assert_eq!(got, 1);
+}
+
+#[test]
+fn a_part_of_another_file_leaves_the_printer_asleep() {
+    let inbox = Inbox::new(2, false);
+    let got = waiting_for(&inbox, Want::Result(0), || {
+        inbox.send(Msg::Part(1, vec![b'x'; 16]));
+        assert!(!inbox.state.lock().unwrap().holds_want);
+        inbox.send(found(0));
+        inbox.nudge();
+    });
+    assert_eq!(got, 2);
+}
