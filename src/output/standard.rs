@@ -94,8 +94,9 @@ impl<'a> StandardSink<'a> {
     }
 
     fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
-        let colors = self.opts.colors.clone();
-        let c = colors.as_ref();
+        // The options outlive `self` ('a): no copy of the colours per line.
+        let opts: &'a PrintOptions = self.opts;
+        let c = opts.colors.as_ref();
         if let Some(name) = self.name {
             paint(&mut self.out, c, c.map(|c| c.file_name.as_str()), name);
             if self.opts.null {
@@ -110,7 +111,7 @@ impl<'a> StandardSink<'a> {
                     &mut self.out,
                     c,
                     c.map(|c| c.line_number.as_str()),
-                    n.to_string().as_bytes(),
+                    Decimal::new(n).as_bytes(),
                 );
                 self.separator(sep);
             }
@@ -120,26 +121,23 @@ impl<'a> StandardSink<'a> {
                 &mut self.out,
                 c,
                 c.map(|c| c.byte_offset.as_str()),
-                offset.to_string().as_bytes(),
+                Decimal::new(offset).as_bytes(),
             );
             self.separator(sep);
         }
     }
 
     fn separator(&mut self, sep: u8) {
-        let c = self.opts.colors.clone();
-        paint(
-            &mut self.out,
-            c.as_ref(),
-            c.as_ref().map(|c| c.separator.as_str()),
-            &[sep],
-        );
+        let opts: &'a PrintOptions = self.opts;
+        let c = opts.colors.as_ref();
+        paint(&mut self.out, c, c.map(|c| c.separator.as_str()), &[sep]);
     }
 
     /// The line's text, matches coloured when colour is on.
     fn body(&mut self, line: &[u8], selected: bool) {
         let dec = self.opts.decode;
-        let Some(colors) = self.opts.colors.clone() else {
+        let opts: &'a PrintOptions = self.opts;
+        let Some(colors) = opts.colors.as_ref() else {
             self.out.extend_from_slice(&decoded(dec, line));
             return;
         };
@@ -192,7 +190,7 @@ impl<'a> StandardSink<'a> {
     }
 }
 
-impl StandardSink<'_> {
+impl<'a> StandardSink<'a> {
     /// `-o`: each non-empty match of `line` on its own line, after the
     /// prefix with `sep` (`:` for selected lines, `-` for context).
     fn only_matches(&mut self, line: &Line, sep: u8) {
@@ -203,8 +201,8 @@ impl StandardSink<'_> {
             }
             true
         });
-        let colors = self.opts.colors.clone();
-        let sgr = colors.as_ref().map(|c| match sep {
+        let opts: &'a PrintOptions = self.opts;
+        let sgr = opts.colors.as_ref().map(|c| match sep {
             b':' => c.selected_match.as_str(),
             _ => c.context_match.as_str(),
         });
@@ -215,7 +213,7 @@ impl StandardSink<'_> {
             };
             self.prefix(line, offset, sep);
             let text = &decoded(self.opts.decode, &line.bytes[m])[..];
-            paint(&mut self.out, colors.as_ref(), sgr, text);
+            paint(&mut self.out, opts.colors.as_ref(), sgr, text);
             self.out.push(self.opts.terminator);
         }
     }
@@ -299,5 +297,61 @@ pub fn write_separator(out: &mut Vec<u8>, opts: &PrintOptions) {
         let c = opts.colors.as_ref();
         paint(out, c, c.map(|c| c.separator.as_str()), sep);
         out.push(b'\n');
+    }
+}
+
+/// A number's decimal digits, written without an allocation (a line
+/// number's `to_string` per printed line).
+struct Decimal {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl Decimal {
+    fn new(mut n: u64) -> Decimal {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        Decimal { digits, start }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.digits[self.start..]
+    }
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    use super::Decimal;
+
+    #[test]
+    fn decimal_writes_what_to_string_writes() {
+        let mut n = 1u64;
+        for k in 0..200u64 {
+            for m in [
+                0,
+                1,
+                9,
+                10,
+                99,
+                100,
+                k,
+                k * 7919,
+                n,
+                n.wrapping_sub(1),
+                n.wrapping_add(1),
+                u64::MAX - k,
+            ] {
+                assert_eq!(Decimal::new(m).as_bytes(), m.to_string().as_bytes(), "{m}");
+            }
+            n = n.wrapping_mul(3).wrapping_add(k);
+        }
     }
 }
