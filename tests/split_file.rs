@@ -1,7 +1,9 @@
 //! One large file is cut at line boundaries and searched by several threads
-//! when nothing ties lines together. `GPUGREP_SPLIT_MIN` makes tiny files
+//! unless `-m` ties lines together. `GPUGREP_SPLIT_MIN` makes tiny files
 //! split too: the output must be what one thread prints (line numbers
-//! included: each piece numbers its lines from the counts of the others).
+//! included: each piece numbers its lines from the counts of the others;
+//! context and group separators too: each piece prints the context it
+//! owes to selected lines of the others).
 
 use proptest::prelude::*;
 use std::process::Command;
@@ -28,6 +30,10 @@ proptest! {
         mode in prop::sample::select(vec!["", "-c", "-l", "-L", "-q", "-o", "--count-matches"]),
         invert in any::<bool>(), offsets in any::<bool>(), late in any::<bool>(),
         numbers in any::<bool>(), nul_data in any::<bool>(),
+        context in prop::sample::select(vec![
+            "", "", "-A1", "-B1", "-C1", "-C0", "-A3 -B2", "-B4", "-C2 --no-group-separator",
+            "-A2 --group-separator=XX",
+        ]),
     ) {
         let mut text = text;
         if let Some(i) = nul_at {
@@ -49,6 +55,7 @@ proptest! {
         if offsets { args.push("-b".into()); }
         if numbers { args.push("-n".into()); }
         if nul_data { args.push("-z".into()); }
+        args.extend(context.split_whitespace().map(String::from));
         args.push("ab".into());
         let one = run(&args, &file, 1);
         let many = run(&args, &file, threads);
@@ -92,7 +99,16 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
             .output()
             .unwrap()
     };
-    for flags in [&["-n"][..], &["-c"], &["-o", "-b"], &["-v", "-n"], &["-l"]] {
+    let flags: [&[&str]; 7] = [
+        &["-n"],
+        &["-c"],
+        &["-o", "-b"],
+        &["-v", "-n"],
+        &["-l"],
+        &["-C2", "-n"],
+        &["-A1", "-B3", "-v"],
+    ];
+    for flags in flags {
         for input in [&["-r", "ab", "."][..], &["--files-from", "list", "ab"]] {
             let args: Vec<&str> = input.iter().chain(flags).copied().collect();
             let one = run(&args, "-j1");

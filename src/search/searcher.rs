@@ -105,6 +105,30 @@ impl<'m> Searcher<'m> {
         self.count_line = line;
     }
 
+    /// Starts a piece of a split input at absolute offset `at`: the lines
+    /// before it are another piece's (never printed from here as context),
+    /// and the first `owed` lines are after-context of a selected line
+    /// before it.
+    pub fn start_piece(&mut self, at: u64, owed: usize) {
+        self.last_end = Some(at);
+        self.after_left = owed;
+    }
+
+    /// Prints the last `lines` lines of `buf` (an input held whole, as
+    /// `search_last_block` with base 0 saw it) as context unless printed:
+    /// a split piece's lines before a selected line of the next piece.
+    pub fn context_at_end(
+        &mut self,
+        buf: &[u8],
+        lines: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        self.emit_lines_before(buf, 0, buf.len(), lines, sink)
+    }
+
     /// The number of the line starting at the end of `buf` (an input held
     /// whole, as `search_last_block` with base 0 saw it), counted from the
     /// last line numbered: a split piece's searcher counts the rest of its
@@ -294,7 +318,19 @@ impl<'m> Searcher<'m> {
         start: usize,
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
-        if self.opts.before == 0 {
+        self.emit_lines_before(buf, base, start, self.opts.before, sink)
+    }
+
+    /// Up to `lines` lines before `start` as context, none already printed.
+    fn emit_lines_before(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        start: usize,
+        lines: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<()> {
+        if lines == 0 {
             return Ok(());
         }
         let floor = match self.last_end {
@@ -304,7 +340,7 @@ impl<'m> Searcher<'m> {
         let t = self.opts.terminator;
         let mut first = start;
         let mut n = 0;
-        while n < self.opts.before && first > floor {
+        while n < lines && first > floor {
             first = memrchr(t, &buf[floor..first - 1]).map_or(floor, |i| floor + i + 1);
             n += 1;
         }

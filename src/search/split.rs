@@ -2,8 +2,10 @@
 //! searched into a [`Output::piece`], appended in order as soon as every
 //! piece before it is.
 //!
-//! Only when nothing ties one line's output to another's (no context, `-m`
-//! or JSON). Line numbers do not: a piece's first line number is the sum
+//! Not where `-m` or JSON ties one line's output to another's. Context
+//! does not: each piece prints the context it owes to selected lines
+//! around it, and the appender the group separators between pieces
+//! (`context`). Nor do line numbers: a piece's first line number is the sum
 //! of the lines of the pieces before it. While the output is sparse, a
 //! piece whose first line is not known yet is searched with its lines
 //! numbered from 1 and renumbered once the pieces before it are counted
@@ -29,12 +31,14 @@
 //! run's only input; among many inputs, the run's own search threads,
 //! through the offer of [`Helpers`] (`help`), earliest file first.
 
+mod context;
 mod in_order;
 mod later;
 
 use super::count::count_byte;
 use super::help::{Helpers, Step};
 use super::{Outcome, Output, Search, SearchOptions, Sink};
+use context::Track;
 use in_order::InOrder;
 use later::Recorder;
 use std::collections::BTreeMap;
@@ -71,10 +75,8 @@ fn split_min_bytes() -> usize {
 pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<Vec<usize>> {
     let threads = search.split_threads;
     let opts: &SearchOptions = &search.opts;
-    let independent =
-        opts.before == 0 && opts.after == 0 && !opts.separators && opts.max_count.is_none();
     let min = split_min_bytes();
-    if threads < 2 || !independent || data.len() < min || sink.piece().is_none() {
+    if threads < 2 || opts.max_count.is_some() || data.len() < min || sink.piece().is_none() {
         return None;
     }
     let piece = PIECE_BYTES.min(min.max(64));
@@ -100,6 +102,8 @@ struct Done<P> {
     outcome: Outcome,
     printer: P,
     later: Option<Recorder>,
+    /// With context: where its printed lines begin and end.
+    printed: context::Printed,
 }
 
 /// A piece searched: its place, and how it ended.
@@ -187,7 +191,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let first = match numbers {
             true => match self.known_first(k) {
                 Some(first) => Some(first),
-                None if !self.dense() && !printer.counts_only() => None,
+                None if !self.dense() && !printer.counts_only() && !self.context() => None,
                 None => match self.first_line(k) {
                     Some(first) => Some(first),
                     None => {
@@ -203,6 +207,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.search.searcher(self.search.opts);
             let mut later = None;
+            let mut printed = None;
             let searched = match (numbers, first) {
                 (true, None) => {
                     s.number_lines_from(start as u64, 1);
@@ -222,7 +227,26 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     if let Some(first) = first {
                         s.number_lines_from(start as u64, first);
                     }
-                    let searched = s.search_last_block(data, 0, start, &mut printer);
+                    let searched = match self.context() {
+                        false => s.search_last_block(data, 0, start, &mut printer),
+                        true => {
+                            let opts = &self.search.opts;
+                            let line_matcher = self.search.line_matcher;
+                            let edges = context::edges(self.data, start, end, opts, line_matcher);
+                            s.start_piece(start as u64, edges.owed);
+                            let mut track = Track {
+                                sink: &mut printer,
+                                printed: None,
+                            };
+                            let searched = s
+                                .search_last_block(data, 0, start, &mut track)
+                                .and_then(|()| {
+                                    s.context_at_end(data, edges.before_next, &mut track)
+                                });
+                            printed = track.printed;
+                            searched
+                        }
+                    };
                     if let Some(first) = first {
                         if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
                             let next = s.line_number_at_end(data);
@@ -240,19 +264,27 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             self.selected.fetch_add(outcome.selected, Ordering::Relaxed);
             self.searched
                 .fetch_add((end - start) as u64, Ordering::Relaxed);
-            searched.map(|()| (outcome, later))
+            searched.map(|()| (outcome, later, printed))
         }));
         let searched = match searched {
-            Ok(r) => r.map(|(outcome, later)| Done {
+            Ok(r) => r.map(|(outcome, later, printed)| Done {
                 outcome,
                 printer,
                 later,
+                printed,
             }),
             Err(_) => Err(io::Error::other("search thread failed")),
         };
         // The receiver lives as long as the pieces (it is the caller's).
         let _ = self.done.send((k, searched));
         Step::Ran
+    }
+
+    /// Context lines or group separators are printed: each piece prints
+    /// those it owes to selected lines around it (`context`).
+    fn context(&self) -> bool {
+        let opts = &self.search.opts;
+        opts.separators || opts.before > 0 || opts.after > 0
     }
 
     /// The pieces searched so far selected more than a line per
@@ -421,6 +453,7 @@ pub(super) fn search<O: Output>(
         want: 0,
         total: Outcome::default(),
         error: None,
+        printed_end: None,
     };
     match search.helpers {
         Some(helpers) => helped(helpers, &work, &done_rx, &mut order, sink),

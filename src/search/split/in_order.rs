@@ -16,6 +16,8 @@ pub(super) struct InOrder<P> {
     pub(super) want: usize,
     pub(super) total: Outcome,
     pub(super) error: Option<io::Error>,
+    /// With context: past the last line printed so far.
+    pub(super) printed_end: Option<u64>,
 }
 
 impl<P: Sink + Send> InOrder<P> {
@@ -43,6 +45,20 @@ impl<P: Sink + Send> InOrder<P> {
                 let o = done.outcome;
                 self.total.selected += o.selected;
                 self.total.binary |= o.binary;
+                // A group separator where the last line printed does not
+                // end where this piece's first begins (the searcher's rule).
+                let gap = match done.printed {
+                    Some((first, end)) if work.search.opts.separators => {
+                        let apart = self.printed_end.is_some_and(|e| e != first);
+                        self.printed_end = Some(end);
+                        apart
+                    }
+                    _ => false,
+                };
+                let printed = printed.and_then(|()| match gap {
+                    true => sink.gap(),
+                    false => Ok(()),
+                });
                 let appended = printed.and_then(|()| sink.append(&mut done.printer));
                 work.give_printer(done.printer);
                 let settled = o.selected > 0 && work.search.first_match_ends;
