@@ -6,6 +6,7 @@
 //! the line). The searcher never needs to know which engine it drives.
 
 pub mod cpu;
+pub mod fastest;
 pub mod gpu;
 pub mod qgram;
 pub mod shiftor;

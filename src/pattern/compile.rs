@@ -32,6 +32,8 @@ mod minimal;
 mod pack;
 mod split;
 
+#[cfg(test)]
+pub(super) use expr::strip_terminator;
 use expr::{compile_regex, parse_confined};
 pub(super) use expr::{first_line_of_error, REGEX_SIZE_LIMIT};
 pub use gpu_plan::{GpuPlan, SplitPlan};

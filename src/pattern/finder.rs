@@ -7,6 +7,7 @@
 //! each against a per-line oracle).
 
 use crate::engine::cpu;
+use crate::engine::fastest::Fastest;
 use crate::engine::shiftor::ShiftOr;
 use crate::engine::Matcher;
 use regex_automata::meta;
@@ -92,9 +93,12 @@ pub(super) fn line_finder(
     if let Some(sets) = window::position_sets(hir).filter(|s| window::worth_scanning(s)) {
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
         if let Some(scan) = ShiftOr::new(&sets) {
+            // Which is faster depends on the text (`engine::fastest`).
+            let dfa = cpu::RegexLines::new(whole.clone(), exact);
+            let scan = scan.verified_by(whole, exact);
             return Ok((
-                Box::new(scan.verified_by(whole)),
-                "a shift-or scan of byte classes by position, each window checked by the regex's DFA",
+                Box::new(Fastest::new(Box::new(scan), Box::new(dfa))),
+                "a shift-or scan of byte classes by position, each window checked by the regex's DFA, or the DFA alone, whichever is faster on the first megabytes",
             ));
         }
     }

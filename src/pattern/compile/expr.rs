@@ -156,7 +156,7 @@ pub(in crate::pattern) fn first_line_of_error(msg: &str) -> String {
 
 /// Removes the terminator byte from every class and literal, so the
 /// expression matches only within one line.
-fn strip_terminator(h: Hir, t: u8) -> Hir {
+pub(in crate::pattern) fn strip_terminator(h: Hir, t: u8) -> Hir {
     match h.into_kind() {
         HirKind::Literal(hir::Literal(bytes)) => {
             if bytes.contains(&t) {
