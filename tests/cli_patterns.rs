@@ -497,6 +497,42 @@ fn dash_i_long_s_matches_s_under_simple_folding() {
     s.grep(&["-i", "-F", "s", "a"]).expect("ſ\ns\nS\n", "", 0);
 }
 
+/// Regression for the finder of a few `-i` words with k or s (windows
+/// without those letters, in every ASCII case): lines whose k is the Kelvin
+/// sign or whose s the long s are still found, and the regex decides them.
+#[test]
+fn dash_i_words_with_k_and_s_find_kelvin_and_long_s_lines() {
+    let s = Sandbox::new();
+    s.write(
+        "a",
+        "a HACK b\nhac\u{212A}\nfixME\nxXx\nhas\nmi\u{17F}take\nMISTAKE\nhac\nnope\n",
+    );
+    s.grep(&["-i", "-E", "todo|fixme|hack|xxx", "a"]).expect(
+        "a HACK b\nhac\u{212A}\nfixME\nxXx\n",
+        "",
+        0,
+    );
+    // "mistake" has no window of 3 bytes without k or s: the regex's own.
+    s.grep(&["-i", "-E", "todo|fixme|hack|xxx|mistake", "a"])
+        .expect(
+            "a HACK b\nhac\u{212A}\nfixME\nxXx\nmi\u{17F}take\nMISTAKE\n",
+            "",
+            0,
+        );
+    s.grep(&["-i", "-w", "-c", "-E", "hack|mistake", "a"])
+        .expect("4\n", "", 0);
+}
+
+/// Regression for the finder of a regex whose words' case variants pass
+/// Teddy's 64 (`(?i)colou?r`: 96), which searches a window of each word.
+#[test]
+fn dash_i_regex_of_many_case_variants_selects_every_case() {
+    let s = Sandbox::new();
+    s.write("a", "COLOUR\ncoLor\ncolr\nColoUrs\nx\n");
+    s.grep(&["-i", "-E", "colou?r", "a"])
+        .expect("COLOUR\ncoLor\nColoUrs\n", "", 0);
+}
+
 #[test]
 fn dash_w_matches_whole_words_only() {
     let s = Sandbox::new();

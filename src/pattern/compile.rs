@@ -237,6 +237,9 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         }
         let alternatives: Vec<String> = lits.iter().map(|l| escape_literal(l)).collect();
         let mut c = compile_regex(&alternatives, cfg)?;
+        if cfg.ignore_case && !holds_terminator && !many {
+            case_window_finder(&mut c, &lits);
+        }
         if let Some(set) = gpu_set(&lits, cfg.ignore_case).filter(|_| !holds_terminator) {
             // Candidates whose lines the regex confirms and whose matches
             // it finds: the alternation reports the first listed literal
@@ -273,6 +276,27 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         automaton_plan(&mut compiled, &alternatives, cfg);
     }
     Ok(compiled)
+}
+
+/// A few `-i` literals with `k` or `s` stay a case-insensitive regex,
+/// whose own finder searches every case variant of each literal (80 for
+/// `todo|fixme|hack|xxx`: past Teddy's 64, 0.22 s over the Linux tree on
+/// 2 threads, rg 0.15 s). Where each literal has a window of 3 bytes or
+/// more without `k` or `s` (whose case orbits go beyond ASCII), the
+/// ASCII case variants of those windows find the lines instead, with SIMD,
+/// and the regex confirms them (0.08 s).
+fn case_window_finder(c: &mut Compiled, lits: &[Vec<u8>]) {
+    let cap = match lits.len() <= literals::CI_WINDOW_VARIANTS_SLIM / 4 {
+        true => literals::CI_WINDOW_VARIANTS_SLIM,
+        false => literals::CI_WINDOW_VARIANTS,
+    };
+    let windows = fold::ascii_window_variants_avoiding(lits, cap, b"kKsS");
+    if let Some(candidates) = windows.and_then(|w| cpu::Candidates::new(&w)) {
+        if c.confirm.is_some() {
+            c.prefilter = Box::new(candidates);
+            c.description += " (-i: the lines found instead by case variants of a window of each literal without k or s (Teddy), the regex confirming them)";
+        }
+    }
 }
 
 /// Most variants one `-i` literal is expanded to beyond ASCII folding

@@ -58,6 +58,20 @@ pub(super) fn line_finder(
     t: u8,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
     if let Some(lits) = exact_literals(hir) {
+        // Case variants past Teddy's 64 (`(?i)colou?r`: 96) would go to
+        // Aho-Corasick: a window of each word in every case finds the
+        // lines with SIMD instead (over prose, 2 threads: 0.12 → 0.08 s).
+        if let Some(w) = (lits.len() > TEDDY_MAX)
+            .then(|| case_windows(&lits))
+            .flatten()
+        {
+            if let Some(c) = cpu::Candidates::new(&w) {
+                return Ok((
+                    Box::new(c),
+                    "case variants of a window of each word (Teddy)",
+                ));
+            }
+        }
         if let Some(c) = cpu::Candidates::exact(&lits) {
             return Ok((Box::new(c), "its literals"));
         }
@@ -187,6 +201,27 @@ fn shared_affix(lits: &[Vec<u8>]) -> Vec<u8> {
         true => first[..prefix].to_vec(),
         false => first[first.len() - suffix..].to_vec(),
     }
+}
+
+/// Teddy's most literals.
+const TEDDY_MAX: usize = 64;
+
+/// ASCII case variants of a window of each word of `lits` (ASCII literals
+/// that are case variants of at most 16 words), at most [`TEDDY_MAX`]:
+/// every one of `lits` holds one of them.
+fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
+    if !lits.iter().all(|l| l.is_ascii()) {
+        return None;
+    }
+    let mut words: Vec<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
+    words.sort();
+    words.dedup();
+    if words.len() > 16 {
+        return None;
+    }
+    let cap = if words.len() <= 8 { 32 } else { TEDDY_MAX };
+    crate::pattern::fold::ascii_window_variants(&words, cap)
+        .filter(|w| w.iter().all(|v| v.len() >= 3))
 }
 
 /// Literals rare enough to find lines by: 2-byte ones hit too often in a

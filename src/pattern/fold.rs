@@ -56,6 +56,18 @@ fn each_followed_by(variants: &[Vec<u8>], orbit: &[Vec<u8>], cap: usize) -> Opti
 /// window, so the set finds a superset of the matches. `None` when a
 /// literal is not ASCII or the budget leaves fewer than two letters each.
 pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
+    ascii_window_variants_avoiding(lits, cap, &[])
+}
+
+/// [`ascii_window_variants`] with windows that hold none of the bytes
+/// `avoid` (`kKsS`, whose Unicode case orbits go beyond ASCII: their
+/// windows' ASCII variants would miss the Kelvin sign and the long s);
+/// `None` also when a literal's window is shorter than 3 bytes.
+pub fn ascii_window_variants_avoiding(
+    lits: &[Vec<u8>],
+    cap: usize,
+    avoid: &[u8],
+) -> Option<Vec<Vec<u8>>> {
     if lits.is_empty() || lits.iter().any(|l| l.is_empty() || !l.is_ascii()) {
         return None;
     }
@@ -67,7 +79,10 @@ pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>
     }
     let mut out = Vec::new();
     for lit in lits {
-        let window = longest_window(lit, letters_max as usize);
+        let window = longest_window(lit, letters_max as usize, avoid);
+        if !avoid.is_empty() && window.len() < 3 {
+            return None;
+        }
         let mut variants: Vec<Vec<u8>> = vec![Vec::with_capacity(window.len())];
         for &b in window {
             if b.is_ascii_alphabetic() {
@@ -92,13 +107,19 @@ pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>
     Some(out)
 }
 
-/// The longest run of `lit` holding at most `letters` ASCII letters (the
-/// last such run on a tie: a literal's end is often rarer than its start).
-fn longest_window(lit: &[u8], letters: usize) -> &[u8] {
+/// The longest run of `lit` holding at most `letters` ASCII letters and
+/// none of `avoid` (the last such run on a tie: a literal's end is often
+/// rarer than its start).
+fn longest_window<'l>(lit: &'l [u8], letters: usize, avoid: &[u8]) -> &'l [u8] {
     let mut best = 0..0;
     let mut start = 0;
     let mut held = 0;
     for (end, &b) in lit.iter().enumerate() {
+        if avoid.contains(&b) {
+            start = end + 1;
+            held = 0;
+            continue;
+        }
         held += usize::from(b.is_ascii_alphabetic());
         while held > letters {
             held -= usize::from(lit[start].is_ascii_alphabetic());
@@ -197,8 +218,10 @@ mod tests {
 
     #[test]
     fn longest_window_holds_at_most_the_letters() {
-        assert_eq!(longest_window(b"abcdef", 3), b"def");
-        assert_eq!(longest_window(b"a b c", 2), b" b c");
-        assert_eq!(longest_window(b"12345", 0), b"12345");
+        assert_eq!(longest_window(b"abcdef", 3, &[]), b"def");
+        assert_eq!(longest_window(b"a b c", 2, &[]), b" b c");
+        assert_eq!(longest_window(b"12345", 0, &[]), b"12345");
+        assert_eq!(longest_window(b"hack the box", 4, b"kKsS"), b" the b");
+        assert_eq!(longest_window(b"kiss", 4, b"kKsS"), b"i");
     }
 }

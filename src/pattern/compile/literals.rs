@@ -204,8 +204,8 @@ pub(super) fn compile_literal_set(
 const TEDDY_LITERALS_MAX: usize = 64;
 /// Case variants searched for `-i` literals: Teddy's pattern limit, and
 /// Slim Teddy's (its faster form).
-const CI_WINDOW_VARIANTS: usize = 64;
-const CI_WINDOW_VARIANTS_SLIM: usize = 32;
+pub(super) const CI_WINDOW_VARIANTS: usize = 64;
+pub(super) const CI_WINDOW_VARIANTS_SLIM: usize = 32;
 /// Most `-i` literals searched through windows (16 leaves two letters each).
 pub(super) const CI_WINDOW_LITERALS_MAX: usize = 16;
 
