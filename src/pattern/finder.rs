@@ -16,6 +16,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
 
 use super::compile::{first_line_of_error, PatternError, REGEX_SIZE_LIMIT};
+use super::fold;
 use super::required::{Required, LITERALS_MAX};
 use super::window;
 
@@ -206,22 +207,21 @@ fn shared_affix(lits: &[Vec<u8>]) -> Vec<u8> {
 /// Teddy's most literals.
 const TEDDY_MAX: usize = 64;
 
-/// ASCII case variants of a window of each word of `lits` (ASCII literals
-/// that are case variants of at most 16 words), at most [`TEDDY_MAX`]:
-/// every one of `lits` holds one of them.
+/// ASCII case variants of a window of each word of `lits` (literals that
+/// are ASCII case variants of at most 16 words; windows hold no byte
+/// beyond ASCII, so `(?i)errors?`'s long-s variants are covered by their
+/// `error`), at most [`TEDDY_MAX`]: every one of `lits` holds one of them.
 fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
-    if !lits.iter().all(|l| l.is_ascii()) {
-        return None;
-    }
     let mut words: Vec<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
     words.sort();
     words.dedup();
     if words.len() > 16 {
         return None;
     }
-    let cap = if words.len() <= 8 { 32 } else { TEDDY_MAX };
-    crate::pattern::fold::ascii_window_variants(&words, cap)
-        .filter(|w| w.iter().all(|v| v.len() >= 3))
+    // Slim Teddy (up to 32) where that leaves windows of 3 bytes or more.
+    let beyond_ascii: Vec<u8> = (0x80..=0xFF).collect();
+    let windows = |cap| fold::ascii_window_variants_avoiding(&words, cap, &beyond_ascii);
+    windows(32).or_else(|| windows(TEDDY_MAX))
 }
 
 /// Literals rare enough to find lines by: 2-byte ones hit too often in a

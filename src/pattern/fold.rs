@@ -61,14 +61,16 @@ pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>
 
 /// [`ascii_window_variants`] with windows that hold none of the bytes
 /// `avoid` (`kKsS`, whose Unicode case orbits go beyond ASCII: their
-/// windows' ASCII variants would miss the Kelvin sign and the long s);
-/// `None` also when a literal's window is shorter than 3 bytes.
+/// windows' ASCII variants would miss the Kelvin sign and the long s; or
+/// the bytes beyond ASCII, which literals may then hold); `None` also when
+/// a literal's window is shorter than 3 bytes.
 pub fn ascii_window_variants_avoiding(
     lits: &[Vec<u8>],
     cap: usize,
     avoid: &[u8],
 ) -> Option<Vec<Vec<u8>>> {
-    if lits.is_empty() || lits.iter().any(|l| l.is_empty() || !l.is_ascii()) {
+    let allowed = |l: &Vec<u8>| l.iter().all(|b| b.is_ascii() || avoid.contains(b));
+    if lits.is_empty() || lits.iter().any(|l| l.is_empty() || !allowed(l)) {
         return None;
     }
     let per_literal = cap / lits.len();
