@@ -533,6 +533,20 @@ fn dash_i_regex_of_many_case_variants_selects_every_case() {
         .expect("COLOUR\ncoLor\nColoUrs\n", "", 0);
 }
 
+/// Regression for the finder of a regex with hundreds of case variants
+/// (`(?i)(fail|pass)(ed|es)?`: 572 with the long s), which searches the
+/// case variants of the words' shared prefixes.
+#[test]
+fn dash_i_regex_of_hundreds_of_case_variants_selects_every_case() {
+    let s = Sandbox::new();
+    s.write("a", "FAILED\npa\u{17F}sEs\nPass\nfai\nxpassedx\npas\n");
+    s.grep(&["-i", "-E", "(fail|pass)(ed|es)?", "a"]).expect(
+        "FAILED\npa\u{17F}sEs\nPass\nxpassedx\n",
+        "",
+        0,
+    );
+}
+
 #[test]
 fn dash_w_matches_whole_words_only() {
     let s = Sandbox::new();

@@ -216,12 +216,41 @@ fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     words.sort();
     words.dedup();
     if words.len() > 16 {
-        return None;
+        return case_prefixes(lits);
     }
     // Slim Teddy (up to 32) where that leaves windows of 3 bytes or more.
     let beyond_ascii: Vec<u8> = (0x80..=0xFF).collect();
     let windows = |cap| fold::ascii_window_variants_avoiding(&words, cap, &beyond_ascii);
-    windows(32).or_else(|| windows(TEDDY_MAX))
+    windows(32)
+        .or_else(|| windows(TEDDY_MAX))
+        .or_else(|| case_prefixes(lits))
+}
+
+/// The case variants of the longest prefixes (3 characters or more) the
+/// literals share once case-folded, at most [`TEDDY_MAX`]:
+/// `(?i)(fail|pass)(ed|es)?`'s many words (with the long s) all begin
+/// with `fail` or `pass` in some case.
+fn case_prefixes(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
+    let folded: Vec<Vec<char>> = lits
+        .iter()
+        .map(|l| {
+            Some(
+                std::str::from_utf8(l)
+                    .ok()?
+                    .chars()
+                    .map(fold::canonical)
+                    .collect(),
+            )
+        })
+        .collect::<Option<_>>()?;
+    let shortest = folded.iter().map(Vec::len).min()?;
+    (3..=shortest).rev().find_map(|n| {
+        let mut prefixes: Vec<String> = folded.iter().map(|w| w[..n].iter().collect()).collect();
+        prefixes.sort();
+        prefixes.dedup();
+        let prefixes: Vec<Vec<u8>> = prefixes.into_iter().map(String::into_bytes).collect();
+        fold::set_variants(&prefixes, TEDDY_MAX)
+    })
 }
 
 /// Literals rare enough to find lines by: 2-byte ones hit too often in a
@@ -281,6 +310,33 @@ pub(super) fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Every literal of a case-insensitive regex's exact set holds one
+        /// of the windows or prefixes that find its lines.
+        #[test]
+        fn case_windows_are_in_every_literal(
+            words in prop::collection::vec("[a-eksKS]{3,7}", 1..6),
+            optional in "[a-es]{0,2}",
+        ) {
+            let re = format!("(?i)({}){}{}", words.join("|"),
+                if optional.is_empty() { "" } else { "(" },
+                if optional.is_empty() { String::new() } else { format!("{optional})?") });
+            let h = regex_syntax::ParserBuilder::new().utf8(false).build().parse(&re).unwrap();
+            let Some(lits) = exact_literals(&h) else { return Ok(()) };
+            let Some(windows) = case_windows(&lits) else { return Ok(()) };
+            prop_assert!(windows.len() <= TEDDY_MAX);
+            for l in &lits {
+                prop_assert!(
+                    windows.iter().any(|w| l.windows(w.len()).any(|x| x == &w[..])),
+                    "{} holds no window of {:?}", String::from_utf8_lossy(l), windows
+                );
+            }
+        }
+    }
 
     #[test]
     fn shared_affix_is_the_longer_common_end() {

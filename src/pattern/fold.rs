@@ -32,6 +32,15 @@ pub fn case_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
     Some(variants)
 }
 
+/// One character of `c`'s orbit under simple case folding, the same for
+/// every character of it (`ſ`, `s` and `S` all give `s`).
+pub fn canonical(c: char) -> char {
+    let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+    class.case_fold_simple();
+    let least = class.iter().map(|r| r.start()).min().unwrap_or(c);
+    least.to_ascii_lowercase()
+}
+
 /// Every one of `variants` followed by each of `orbit`; `None` when that
 /// makes more than `cap`.
 fn each_followed_by(variants: &[Vec<u8>], orbit: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
@@ -216,6 +225,16 @@ mod tests {
             ascii_window_variants(&[b"\xc3\xa9t\xc3\xa9".to_vec()], 64),
             None
         );
+    }
+
+    #[test]
+    fn canonical_is_one_for_each_orbit() {
+        assert_eq!(canonical('\u{17F}'), 's');
+        assert_eq!(canonical('S'), 's');
+        assert_eq!(canonical('\u{212A}'), 'k');
+        assert_eq!(canonical('K'), 'k');
+        assert_eq!(canonical('é'), canonical('É'));
+        assert_eq!(canonical('1'), '1');
     }
 
     #[test]
