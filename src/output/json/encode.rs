@@ -105,16 +105,6 @@ pub(super) fn base64(out: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// A decimal number, without going through `fmt`.
-pub(super) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&buf[i..]);
+pub(super) fn write_u64(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(crate::output::decimal::Decimal::new(n).as_bytes());
 }
