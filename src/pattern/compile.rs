@@ -41,6 +41,7 @@ use literals::{
     compile_literal_set, compile_literals, gpu_set, literal_engine, plain_alternatives,
     plain_literal, CI_WINDOW_LITERALS_MAX,
 };
+pub(super) use literals::{CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX};
 pub use pack::{PACK_CACHE, PACK_MIN, PACK_NFA_LIMIT, RULE_CACHE};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -286,10 +287,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
 /// ASCII case variants of those windows find the lines instead, with SIMD,
 /// and the regex confirms them (0.08 s).
 fn case_window_finder(c: &mut Compiled, lits: &[Vec<u8>]) {
-    let cap = match lits.len() <= literals::CI_WINDOW_VARIANTS_SLIM / 4 {
-        true => literals::CI_WINDOW_VARIANTS_SLIM,
-        false => literals::CI_WINDOW_VARIANTS,
-    };
+    let cap = literals::ci_window_cap(lits.len());
     let windows = fold::ascii_window_variants_avoiding(lits, cap, b"kKsS");
     if let Some(candidates) = windows.and_then(|w| cpu::Candidates::new(&w)) {
         if c.confirm.is_some() {

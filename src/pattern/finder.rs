@@ -16,6 +16,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
 
 use super::compile::{first_line_of_error, PatternError, REGEX_SIZE_LIMIT};
+use super::compile::{CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX};
 use super::fold;
 use super::required::{Required, LITERALS_MAX};
 use super::window;
@@ -62,7 +63,7 @@ pub(super) fn line_finder(
         // Case variants past Teddy's 64 (`(?i)colou?r`: 96) would go to
         // Aho-Corasick: a window of each word in every case finds the
         // lines with SIMD instead (over prose, 2 threads: 0.12 → 0.08 s).
-        if let Some(w) = (lits.len() > TEDDY_MAX)
+        if let Some(w) = (lits.len() > TEDDY_LITERALS_MAX)
             .then(|| case_windows(&lits))
             .flatten()
         {
@@ -204,13 +205,10 @@ fn shared_affix(lits: &[Vec<u8>]) -> Vec<u8> {
     }
 }
 
-/// Teddy's most literals.
-const TEDDY_MAX: usize = 64;
-
 /// ASCII case variants of a window of each word of `lits` (literals that
 /// are ASCII case variants of at most 16 words; windows hold no byte
 /// beyond ASCII, so `(?i)errors?`'s long-s variants are covered by their
-/// `error`), at most [`TEDDY_MAX`]: every one of `lits` holds one of them.
+/// `error`), at most [`CI_WINDOW_VARIANTS`]: every one of `lits` holds one of them.
 fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     let mut words: Vec<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
     words.sort();
@@ -218,16 +216,16 @@ fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     if words.len() > 16 {
         return case_prefixes(lits);
     }
-    // Slim Teddy (up to 32) where that leaves windows of 3 bytes or more.
+    // Slim Teddy's count where that leaves windows of 3 bytes or more.
     let beyond_ascii: Vec<u8> = (0x80..=0xFF).collect();
     let windows = |cap| fold::ascii_window_variants_avoiding(&words, cap, &beyond_ascii);
-    windows(32)
-        .or_else(|| windows(TEDDY_MAX))
+    windows(CI_WINDOW_VARIANTS_SLIM)
+        .or_else(|| windows(CI_WINDOW_VARIANTS))
         .or_else(|| case_prefixes(lits))
 }
 
 /// The case variants of the longest prefixes (3 characters or more) the
-/// literals share once case-folded, at most [`TEDDY_MAX`]:
+/// literals share once case-folded, at most [`CI_WINDOW_VARIANTS`]:
 /// `(?i)(fail|pass)(ed|es)?`'s many words (with the long s) all begin
 /// with `fail` or `pass` in some case.
 fn case_prefixes(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
@@ -249,7 +247,7 @@ fn case_prefixes(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
         prefixes.sort();
         prefixes.dedup();
         let prefixes: Vec<Vec<u8>> = prefixes.into_iter().map(String::into_bytes).collect();
-        fold::set_variants(&prefixes, TEDDY_MAX)
+        fold::set_variants(&prefixes, CI_WINDOW_VARIANTS)
     })
 }
 
@@ -328,7 +326,7 @@ mod tests {
             let h = regex_syntax::ParserBuilder::new().utf8(false).build().parse(&re).unwrap();
             let Some(lits) = exact_literals(&h) else { return Ok(()) };
             let Some(windows) = case_windows(&lits) else { return Ok(()) };
-            prop_assert!(windows.len() <= TEDDY_MAX);
+            prop_assert!(windows.len() <= CI_WINDOW_VARIANTS);
             for l in &lits {
                 prop_assert!(
                     windows.iter().any(|w| l.windows(w.len()).any(|x| x == &w[..])),

@@ -71,8 +71,8 @@ pub fn ascii_window_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>
 /// [`ascii_window_variants`] with windows that hold none of the bytes
 /// `avoid` (`kKsS`, whose Unicode case orbits go beyond ASCII: their
 /// windows' ASCII variants would miss the Kelvin sign and the long s; or
-/// the bytes beyond ASCII, which literals may then hold); `None` also when
-/// a literal's window is shorter than 3 bytes.
+/// the bytes beyond ASCII, which literals may then hold); with bytes to
+/// avoid, `None` also when a literal's window is shorter than 3 bytes.
 pub fn ascii_window_variants_avoiding(
     lits: &[Vec<u8>],
     cap: usize,

@@ -19,7 +19,7 @@
 //! counts the rest of it as it ends, so a file nobody helps with is
 //! counted once, as one thread would (8 logs of 128 MiB, 2 threads, `-n
 //! ERROR`: each file counted twice took 0.150 s, ripgrep 0.133 s).
-
+//!
 //! There are more pieces than threads (about [`PIECE_BYTES`] each), taken
 //! in order: with one piece per thread, a 1.76 GB log file printed with
 //! `-n` held 700 MB of output until its last piece was done, and the

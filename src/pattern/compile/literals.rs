@@ -135,11 +135,7 @@ pub(super) fn compile_literal_set(
         // (64 variants) 0.19 s against 0.13 s for 4 or 5 letters (16, 32),
         // each window as rare. 32 variants while they leave every literal
         // two letters, 64 beyond.
-        let cap = match lits.len() <= CI_WINDOW_VARIANTS_SLIM / 4 {
-            true => CI_WINDOW_VARIANTS_SLIM,
-            false => CI_WINDOW_VARIANTS,
-        };
-        fold::ascii_window_variants(&lits, cap)
+        fold::ascii_window_variants(&lits, ci_window_cap(lits.len()))
             .and_then(|windows| cpu::Candidates::new(&windows))
             .map(|c| {
                 (
@@ -201,11 +197,21 @@ pub(super) fn compile_literal_set(
 }
 
 /// Teddy's pattern limit.
-const TEDDY_LITERALS_MAX: usize = 64;
+pub(in crate::pattern) const TEDDY_LITERALS_MAX: usize = 64;
 /// Case variants searched for `-i` literals: Teddy's pattern limit, and
 /// Slim Teddy's (its faster form).
-pub(super) const CI_WINDOW_VARIANTS: usize = 64;
-pub(super) const CI_WINDOW_VARIANTS_SLIM: usize = 32;
+pub(in crate::pattern) const CI_WINDOW_VARIANTS: usize = 64;
+pub(in crate::pattern) const CI_WINDOW_VARIANTS_SLIM: usize = 32;
+
+/// The case variants to search for `literals` `-i` literals' windows:
+/// Slim Teddy's while they leave every literal two letters, Teddy's
+/// beyond.
+pub(super) fn ci_window_cap(literals: usize) -> usize {
+    match literals <= CI_WINDOW_VARIANTS_SLIM / 4 {
+        true => CI_WINDOW_VARIANTS_SLIM,
+        false => CI_WINDOW_VARIANTS,
+    }
+}
 /// Most `-i` literals searched through windows (16 leaves two letters each).
 pub(super) const CI_WINDOW_LITERALS_MAX: usize = 16;
 

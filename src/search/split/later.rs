@@ -52,7 +52,7 @@ impl Sink for Recorder {
         Ok(true)
     }
 
-    /// A split slice has no context (`split::plan`).
+    /// A piece is numbered later only without context (`Pieces::step`).
     fn context(&mut self, _line: &Line) -> io::Result<()> {
         Err(io::Error::other("context lines in a split piece"))
     }
