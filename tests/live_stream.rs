@@ -1,8 +1,10 @@
 //! `tail -f log | gpugrep --line-buffered ERROR`: a line must come out as
 //! soon as it went in, while the pipe stays open.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -10,7 +12,7 @@ use std::time::Duration;
 /// probe waited for a full buffer), so a slow pipe printed nothing.
 #[test]
 fn line_buffered_output_arrives_before_the_pipe_closes() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+    let mut child = common::gpugrep()
         .args(["--line-buffered", "ERROR"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

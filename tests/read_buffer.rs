@@ -7,8 +7,9 @@
 //! up to 64 KiB and streams on from there, its first block searched where
 //! it was read (also after a byte-order mark).
 
+mod common;
+
 use std::path::Path;
-use std::process::Command;
 
 const KIB: usize = 1024;
 
@@ -62,7 +63,7 @@ fn naive(name: &str, text: &[u8]) -> Vec<u8> {
 }
 
 fn search(dir: &Path, threads: &str) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+    let out = common::gpugrep()
         .args([
             "--engine", "cpu", "-j", threads, "-r", "-n", "-b", "needle", ".",
         ])
@@ -140,7 +141,7 @@ fn one_match(size: usize, at: Option<usize>, bom: bool) -> Vec<u8> {
 }
 
 fn run(dir: &Path, args: &[&str]) -> (Vec<u8>, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+    let out = common::gpugrep()
         .args(["--engine", "cpu", "-j", "2", "-r"])
         .args(args)
         .args(["needle", "."])

@@ -5,11 +5,12 @@
 //! context and group separators too: each piece prints the context it
 //! owes to selected lines of the others).
 
+mod common;
+
 use proptest::prelude::*;
-use std::process::Command;
 
 fn run(args: &[String], file: &std::path::Path, threads: usize) -> (Vec<u8>, Vec<u8>, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+    let out = common::gpugrep()
         .args(args)
         .arg(format!("-j{threads}"))
         .arg(file)
@@ -91,7 +92,7 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
     }
     std::fs::write(dir.path().join("list"), list).unwrap();
     let run = |args: &[&str], threads: &str| {
-        Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+        common::gpugrep()
             .args(args)
             .arg(threads)
             .current_dir(dir.path())
@@ -140,7 +141,7 @@ fn first_line_of_a_piece_summed_past_is_still_known() {
         std::fs::write(dir.path().join(format!("f{i}")), &text).unwrap();
     }
     let run = |threads: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+        let mut child = common::gpugrep()
             .args(["-r", "-n", "ab", ".", threads])
             .current_dir(dir.path())
             .env("GPUGREP_SPLIT_MIN", "1M")
@@ -196,7 +197,7 @@ fn pieces_numbered_after_their_search_print_what_one_thread_prints() {
         let file = dir.path().join(name);
         std::fs::write(&file, text).unwrap();
         let run = |args: &[&str], threads: &str| {
-            Command::new(env!("CARGO_BIN_EXE_gpugrep"))
+            common::gpugrep()
                 .args(args)
                 .arg(threads)
                 .arg(&file)

@@ -2,12 +2,14 @@
 //! blocks (GPUGREP_STREAM_CHUNK) put a block boundary at every position:
 //! the output must not change — context, line numbers, offsets, -m, -v.
 
+mod common;
+
 use proptest::prelude::*;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 fn run(args: &[String], file: &std::path::Path, chunk: Option<usize>) -> (Vec<u8>, i32) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gpugrep"));
+    let mut cmd = common::gpugrep();
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::null());
     match chunk {
         Some(n) => {

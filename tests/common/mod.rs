@@ -22,6 +22,15 @@ pub fn bin() -> OsString {
     std::env::var_os("GPUGREP_BIN").unwrap_or_else(|| OsString::from(env!("CARGO_BIN_EXE_gpugrep")))
 }
 
+/// A command running the binary under test with the engine
+/// `GPUGREP_TEST_ENGINE` names (for tests that compare runs of their own
+/// rather than a [`Sandbox`] case).
+pub fn gpugrep() -> Command {
+    let mut c = Command::new(bin());
+    c.args(engine_args());
+    c
+}
+
 /// `GPUGREP_TEST_ENGINE=gpu` runs every case with `--engine gpu` first on
 /// the command line (a case's own `--engine` still wins): the same expected
 /// output must come out of the GPU engine.
