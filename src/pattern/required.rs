@@ -433,19 +433,20 @@ mod tests {
             };
             prop_assert!(!req.literals.is_empty() && req.literals.len() <= LITERALS_MAX);
             prop_assert!(req.literals.iter().all(|l| !l.is_empty()));
-            let re = regex::bytes::Regex::new(&h.to_string()).unwrap();
+            // From the HIR, not its text (`window::tests::oracle`).
+            let re = crate::pattern::window::tests::oracle(&h);
             // Every match starting anywhere, not only the leftmost-first
             // ones: the invariant holds for any string the regex matches.
             for start in 0..=text.len() {
-                let Some(m) = re.find_at(&text, start) else { break };
-                let span = &text[m.start()..m.end()];
+                let Some(m) = crate::pattern::window::tests::find_at(&re, &text, start) else { break };
+                let span = &text[m.clone()];
                 let found = req.literals.iter().any(|l| {
                     span.windows(l.len()).any(|w| w == &l[..])
                 });
                 prop_assert!(
                     found,
                     "{re_text} (ci {ci}): match {:?} at {} holds none of {:?} ({:?})",
-                    String::from_utf8_lossy(span), m.start(), req.literals, req.position
+                    String::from_utf8_lossy(span), m.start, req.literals, req.position
                 );
             }
         }

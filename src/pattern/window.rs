@@ -188,4 +188,4 @@ pub fn worth_scanning(sets: &[ByteSet]) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
