@@ -371,6 +371,7 @@ mod tests {
                 name: b"x".to_vec(),
                 path: p,
                 from_recursion: false,
+                dir: None,
             })
         };
         let items = vec![
