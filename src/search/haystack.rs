@@ -149,17 +149,8 @@ pub fn open<'d>(
         (None, None, None) => return Ok(Opened::new(Storage::Stream(source::stdin_reader()))),
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
-        // Opened by name in its directory, when that is held open
-        // (`walk::dir_fd`); by path if that fails, for the path's error.
         (None, None, Some(path)) if input.from_recursion && !o.map => {
-            let in_dir = match (&input.dir, path.file_name()) {
-                (Some(dir), Some(name)) => dir.open_file(name).ok(),
-                _ => None,
-            };
-            match in_dir {
-                Some(file) => file,
-                None => source::open_file(path).map_err(quiet)?,
-            }
+            source::open_file(path).map_err(quiet)?
         }
         (None, None, Some(path)) => match source::open(path, o.map).map_err(summarised)? {
             Source::Mapped(m) => return Ok(Opened::new(Storage::Mapped(m))),

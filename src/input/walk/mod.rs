@@ -20,7 +20,6 @@
 use super::glob::Glob;
 use super::same_file::{self, OutputFile};
 use crate::config::{os_to_bytes, Config};
-pub use dir_fd::DirFd;
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -34,9 +33,6 @@ pub struct Input {
     pub path: Option<PathBuf>,
     /// Found by descending into a directory.
     pub from_recursion: bool,
-    /// The directory it was found in, held open to open it by name there
-    /// (`dir_fd`); `None`: opened by path.
-    pub dir: Option<DirFd>,
 }
 
 /// An input to search, or an error to report in its place.
@@ -163,7 +159,6 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
                 name: os_to_bytes(cfg.label.clone()),
                 path: None,
                 from_recursion: false,
-                dir: None,
             }));
             continue;
         }
@@ -190,7 +185,6 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
                     name,
                     path: Some(path),
                     from_recursion: false,
-                    dir: None,
                 }));
             } else if filters.dir_ok(&name, true) {
                 match &mut trees {
@@ -206,7 +200,6 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
                 name,
                 path: Some(path),
                 from_recursion: false,
-                dir: None,
             }));
         }
     }
@@ -301,7 +294,6 @@ pub(crate) fn found_file(
         name,
         path: Some(path),
         from_recursion: true,
-        dir: None,
     }))
 }
 
@@ -410,7 +402,6 @@ fn walk_error(e: &ignore::Error) -> String {
     }
 }
 
-pub(crate) mod dir_fd;
 mod list;
 #[cfg(test)]
 mod tests;

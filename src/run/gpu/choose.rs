@@ -371,7 +371,6 @@ mod tests {
                 name: b"x".to_vec(),
                 path: p,
                 from_recursion: false,
-                dir: None,
             })
         };
         let items = vec![

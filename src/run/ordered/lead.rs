@@ -11,14 +11,6 @@
 //! one directory, H100 host: 44 ms, 36 ms with no file bound, ripgrep
 //! 38.6 ms). A bound of 65,536 everywhere held 20,000 results of 100,000
 //! small log files: 33 MB peak against 20.5 MB.
-//!
-//! Once such a listing ends, its files searched meanwhile wait for the
-//! printer, all of them, whatever the bound: so the bound widens to the
-//! number of files a listing handed out before it ended (`widen`). Held at
-//! 4,096, the threads took turns through the rest of that directory,
-//! each waiting for the one holding the printer's next file (20,512 files
-//! in one directory, `-c -i josé`, 2 threads: 89 ms, widened 86 ms,
-//! ripgrep 85 ms; peak memory unchanged, 21-24 MB).
 
 use crate::run::one::FileResult;
 pub(super) use crate::run::parallel::held;
@@ -53,10 +45,6 @@ pub(super) struct Lead {
     pub(super) parts: Shelf,
     /// The printer's next step is a directory not yet listed.
     awaiting_listing: AtomicBool,
-    /// The most files one listing handed out before it ended ([`widen`]).
-    ///
-    /// [`widen`]: Lead::widen
-    widened: AtomicUsize,
 }
 
 impl Lead {
@@ -70,7 +58,6 @@ impl Lead {
             bytes: AtomicUsize::new(0),
             parts: Shelf::new(workers),
             awaiting_listing: AtomicBool::new(false),
-            widened: AtomicUsize::new(0),
         };
         known.for_each(|r| {
             lead.add(r);
@@ -93,20 +80,12 @@ impl Lead {
         self.bytes.fetch_sub(bytes, Ordering::AcqRel);
     }
 
-    /// More than `files` files' results (or than a listing handed out
-    /// before it ended; none while the printer waits for a listing), or
-    /// more than [`BYTES_AHEAD`] of output, wait to be printed.
+    /// More than `files` files' results (unless the printer waits for a
+    /// listing), or more than [`BYTES_AHEAD`] of output, wait to be printed.
     pub(super) fn too_far(&self, files: usize) -> bool {
-        let files = files.max(self.widened.load(Ordering::Relaxed));
         (self.files.load(Ordering::Acquire) > files
             && !self.awaiting_listing.load(Ordering::Relaxed))
             || self.too_many_bytes()
-    }
-
-    /// A listing handed out `files` of its files before it ended: up to that
-    /// many results wait for the printer at once.
-    pub(super) fn widen(&self, files: usize) {
-        self.widened.fetch_max(files, Ordering::Relaxed);
     }
 
     /// Whether the printer's next step is a directory not yet listed (the
@@ -160,21 +139,5 @@ mod tests {
         lead.awaiting_listing(false);
         lead.printed(held(&one));
         assert!(!lead.too_far(2));
-    }
-
-    #[test]
-    fn a_listing_that_searched_more_files_widens_the_bound() {
-        let lead = Lead::new(std::iter::empty(), 2);
-        let one = Ok(FileResult::default());
-        for _ in 0..5 {
-            lead.add(&one);
-        }
-        assert!(lead.too_far(2));
-        lead.widen(5);
-        lead.widen(3);
-        assert!(!lead.too_far(2));
-        lead.add(&one);
-        assert!(lead.too_far(2));
-        assert!(!lead.too_far(6));
     }
 }

@@ -2,11 +2,10 @@
 //! tasks, its files batches to search, and the printer gets its children
 //! in name order.
 
-use super::lead::Lead;
 use super::queue::{Key, Queue, Task, Work};
 use super::{Child, Ids, Msg};
 use crate::input::walk::tree::{self, Entry};
-use crate::input::walk::{dir_fd, tree_key, DirFd, Filters, Item};
+use crate::input::walk::{tree_key, Filters, Item};
 use crate::run::parallel::WALK_BATCH;
 use crate::run::Shared;
 use std::collections::HashMap;
@@ -27,7 +26,7 @@ pub(super) fn list(
     shared: &Shared,
     filters: &Filters,
     ids: &Ids,
-    (queue, lead): (&Queue, &Lead),
+    queue: &Queue,
     op: usize,
     node: usize,
     path: &Path,
@@ -45,12 +44,8 @@ pub(super) fn list(
     };
     let mut rest = Vec::new();
     let mut streamed = Vec::new();
-    // The directory held open for its files (`DirFd`), once known to have
-    // enough of them.
-    let mut held = Held::default();
     let read = tree::read(&shared.cfg, filters, path, |entry| match entry {
-        Entry::Item(mut item) if rest.len() >= STREAM_AFTER => {
-            held.put(path, &mut item);
+        Entry::Item(item) if rest.len() >= STREAM_AFTER => {
             let name = entry_name(&item);
             streamed.push((name, lister.file(item)));
             if lister.batch.len() >= WALK_BATCH {
@@ -71,16 +66,6 @@ pub(super) fn list(
             errors
         }
     };
-    let files = rest
-        .iter()
-        .filter(|e| matches!(e, Entry::Item(Item::Input(_))));
-    if held.dir.is_some() || files.count() >= dir_fd::MIN_FILES {
-        for entry in &mut rest {
-            if let Entry::Item(item) = entry {
-                held.put(path, item);
-            }
-        }
-    }
     // Spread a directory over the threads: its files may be large (64 logs
     // of 32 MiB in one batch ran on one of 16 threads), but a batch of a
     // few small files costs more to hand out than to search.
@@ -93,7 +78,6 @@ pub(super) fn list(
             lister.take(entry);
         }
     } else {
-        lead.widen(streamed.len());
         // The order is known only now: the streamed files not begun yet
         // are batched again with the first ones, in name order. Left in
         // the order read, each batch the printer's next file was in held
@@ -155,26 +139,6 @@ fn entry_name(item: &Item) -> Vec<u8> {
             .as_deref()
             .map_or_else(Vec::new, |p| p.as_os_str().as_encoded_bytes().to_vec()),
         Item::Error(_) => Vec::new(),
-    }
-}
-
-/// A directory's handle for its files, opened for the first of them.
-#[derive(Default)]
-struct Held {
-    dir: Option<DirFd>,
-    tried: bool,
-}
-
-impl Held {
-    /// Gives `item` (a file of directory `path`) the directory's handle.
-    fn put(&mut self, path: &Path, item: &mut Item) {
-        if let Item::Input(input) = item {
-            if !self.tried {
-                self.tried = true;
-                self.dir = DirFd::open(path);
-            }
-            input.dir.clone_from(&self.dir);
-        }
     }
 }
 

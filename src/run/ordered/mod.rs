@@ -190,16 +190,7 @@ pub(super) fn search_trees(
                     match task.work {
                         Work::List(node, path) => {
                             let op = task.key.0;
-                            inbox.send(list(
-                                shared,
-                                filters,
-                                ids,
-                                (queue, lead),
-                                op,
-                                node,
-                                &path,
-                                workers,
-                            ));
+                            inbox.send(list(shared, filters, ids, queue, op, node, &path, workers));
                         }
                         Work::Search(batch) => {
                             // What is left of a batch goes back to the

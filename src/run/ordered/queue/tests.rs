@@ -11,7 +11,6 @@ fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
             name: format!("f{id}").into_bytes(),
             path: None,
             from_recursion: true,
-            dir: None,
         };
         (id, Item::Input(input))
     })
