@@ -35,7 +35,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
 } &
 {
     GPUGREP_E2E_CASES=150 run e2e 400 "$D/gpu_end_to_end" --test-threads=2
-    for t in cli_stats cli_decompress cli_decompress_parallel rule_packs cli_patterns; do
+    for t in cli_stats cli_decompress cli_decompress_parallel rule_packs cli_patterns split_file walk_order; do
         GPUGREP_TEST_ENGINE=gpu run "suite-$t" 120 "$D/$t" --test-threads=4
     done
 } &
