@@ -754,18 +754,8 @@ const BRANCHES: &[&str] = &[
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 #[inline]
-fn push_num(buf: &mut Vec<u8>, mut n: u64) {
-    let mut tmp = [0u8; 20];
-    let mut i = tmp.len();
-    loop {
-        i -= 1;
-        tmp[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend_from_slice(&tmp[i..]);
+fn push_num(buf: &mut Vec<u8>, n: u64) {
+    buf.extend_from_slice(gpugrep::output::decimal::Decimal::new(n).as_bytes());
 }
 
 #[inline]

@@ -1,8 +1,8 @@
 //! Decimal digits of a number, written without `fmt` or an allocation
-//! (a line number's `to_string` per printed line; JSON's numbers).
+//! (a line number's `to_string` per printed line; JSON's numbers; the
+//! corpus generator's).
 
-/// A number's decimal digits, written without an allocation (a line
-/// number's `to_string` per printed line).
+/// A number's decimal digits.
 pub struct Decimal {
     digits: [u8; 20],
     start: usize,

@@ -8,7 +8,7 @@
 //! whether that is a buffer (parallel search, printed in order) or stdout.
 
 pub mod color;
-mod decimal;
+pub mod decimal;
 pub mod json;
 pub mod spare;
 pub mod standard;

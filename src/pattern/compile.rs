@@ -39,9 +39,11 @@ pub(super) use expr::{first_line_of_error, REGEX_SIZE_LIMIT};
 pub use gpu_plan::{GpuPlan, SplitPlan};
 use literals::{
     compile_literal_set, compile_literals, gpu_set, literal_engine, plain_alternatives,
-    plain_literal, CI_WINDOW_LITERALS_MAX,
+    plain_literal,
 };
-pub(super) use literals::{CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX};
+pub(super) use literals::{
+    CI_WINDOW_LITERALS_MAX, CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX,
+};
 pub use pack::{PACK_CACHE, PACK_MIN, PACK_NFA_LIMIT, RULE_CACHE};
 
 /// A pattern that cannot be compiled; the message is for the user.
@@ -287,13 +289,14 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
 /// ASCII case variants of those windows find the lines instead, with SIMD,
 /// and the regex confirms them (0.08 s).
 fn case_window_finder(c: &mut Compiled, lits: &[Vec<u8>]) {
+    if c.confirm.is_none() {
+        return;
+    }
     let cap = literals::ci_window_cap(lits.len());
     let windows = fold::ascii_window_variants_avoiding(lits, cap, b"kKsS");
     if let Some(candidates) = windows.and_then(|w| cpu::Candidates::new(&w)) {
-        if c.confirm.is_some() {
-            c.prefilter = Box::new(candidates);
-            c.description += " (-i: the lines found instead by case variants of a window of each literal without k or s (Teddy), the regex confirming them)";
-        }
+        c.prefilter = Box::new(candidates);
+        c.description += " (-i: the lines found instead by case variants of a window of each literal without k or s (Teddy), the regex confirming them)";
     }
 }
 

@@ -16,7 +16,9 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
 
 use super::compile::{first_line_of_error, PatternError, REGEX_SIZE_LIMIT};
-use super::compile::{CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX};
+use super::compile::{
+    CI_WINDOW_LITERALS_MAX, CI_WINDOW_VARIANTS, CI_WINDOW_VARIANTS_SLIM, TEDDY_LITERALS_MAX,
+};
 use super::fold;
 use super::required::{Required, LITERALS_MAX};
 use super::window;
@@ -209,11 +211,12 @@ fn shared_affix(lits: &[Vec<u8>]) -> Vec<u8> {
 /// are ASCII case variants of at most 16 words; windows hold no byte
 /// beyond ASCII, so `(?i)errors?`'s long-s variants are covered by their
 /// `error`), at most [`CI_WINDOW_VARIANTS`]: every one of `lits` holds one of them.
+/// More words than [`CI_WINDOW_LITERALS_MAX`]: their shared prefixes.
 fn case_windows(lits: &[Vec<u8>]) -> Option<Vec<Vec<u8>>> {
     let mut words: Vec<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
     words.sort();
     words.dedup();
-    if words.len() > 16 {
+    if words.len() > CI_WINDOW_LITERALS_MAX {
         return case_prefixes(lits);
     }
     // Slim Teddy's count where that leaves windows of 3 bytes or more.

@@ -299,8 +299,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
     /// are appended).
     fn print_later(&self, k: usize, later: &Recorder, printer: &mut P) -> io::Result<()> {
         let first = self
-            .known_first(k)
-            .or_else(|| self.first_line(k))
+            .first_line(k)
             .ok_or_else(|| io::Error::other("split search ended"))?;
         later.replay(first, printer)
     }

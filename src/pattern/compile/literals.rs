@@ -213,7 +213,7 @@ pub(super) fn ci_window_cap(literals: usize) -> usize {
     }
 }
 /// Most `-i` literals searched through windows (16 leaves two letters each).
-pub(super) const CI_WINDOW_LITERALS_MAX: usize = 16;
+pub(in crate::pattern) const CI_WINDOW_LITERALS_MAX: usize = 16;
 
 /// From this many patterns on, the q-gram filter beats the Aho-Corasick DFA
 /// (measured: 1.3-1.8x at 10,000 patterns, even at 1,000; see qgram.rs),
