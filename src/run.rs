@@ -176,7 +176,7 @@ fn without_output(items: Vec<Item>, output: OutputFile) -> Vec<Item> {
         .into_iter()
         .map(|item| match item {
             Item::Input(input) if output.is_input(&input) => {
-                Item::Error(same_file::message(&String::from_utf8_lossy(&input.name)))
+                Item::Error(same_file::message(&String::from_utf8_lossy(input.name())))
             }
             item => item,
         })

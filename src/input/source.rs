@@ -99,6 +99,15 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
 /// `bytes` lies in a read-only file mapping ([`Mapped::Map`]): anonymous
 /// or written memory would read back as zeros.
 pub unsafe fn release_mapped(bytes: &[u8]) {
+    if let Some((start, len)) = whole_pages(bytes) {
+        // SAFETY: whole pages inside `bytes`, which the caller vouches is a
+        // read-only file mapping: the pages read back from the file.
+        unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) };
+    }
+}
+
+/// The whole pages inside `bytes` (address, length), if any.
+pub fn whole_pages(bytes: &[u8]) -> Option<(usize, usize)> {
     static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     // SAFETY: sysconf only reads a system value.
     let page = *PAGE.get_or_init(|| match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
@@ -108,11 +117,7 @@ pub unsafe fn release_mapped(bytes: &[u8]) {
     let at = bytes.as_ptr() as usize;
     let start = at.next_multiple_of(page);
     let end = (at + bytes.len()) / page * page;
-    if end > start {
-        // SAFETY: whole pages inside `bytes`, which the caller vouches is a
-        // read-only file mapping: the pages read back from the file.
-        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_DONTNEED) };
-    }
+    (end > start).then(|| (start, end - start))
 }
 
 /// `file` mapped, watched for shrinking; `None` when it cannot be mapped.

@@ -113,9 +113,9 @@ fn search_opened(
 ) -> io::Result<()> {
     // Most names are valid UTF-8: `from_utf8`'s word-at-a-time check, not
     // the lossy decoder's walk (2 % of the CPU time over 20,000 files).
-    let display = match std::str::from_utf8(&input.name) {
+    let display = match std::str::from_utf8(input.name()) {
         Ok(name) => std::borrow::Cow::Borrowed(name),
-        Err(_) => String::from_utf8_lossy(&input.name),
+        Err(_) => String::from_utf8_lossy(input.name()),
     };
     // Files found in a tree were checked by the walker (`found_file`).
     if let (None, Some(output), false) = (preloaded, &shared.output_file, input.from_recursion) {
@@ -139,8 +139,8 @@ fn search_opened(
             result.messages.push(Message::io(&display, &error));
             if summarise && error.raw_os_error() == Some(libc::EISDIR) {
                 let shown = cfg.with_filename.unwrap_or(cfg.paths.len() > 1);
-                let shown = shown.then_some(input.name.as_slice());
-                summary::write_directory(&mut result.out, &shared.print, shown, &input.name);
+                let shown = shown.then_some(input.name());
+                summary::write_directory(&mut result.out, &shared.print, shown, input.name());
             }
             return Ok(());
         }
@@ -183,7 +183,7 @@ fn search_haystack(
     let offsets = offsets.as_ref().map(|f| f as MatchOffsets);
     let name = shown_name(shared, input);
     let path: &[u8] = if input.path.is_some() {
-        &input.name
+        input.name()
     } else {
         b"<stdin>"
     };
@@ -220,7 +220,7 @@ fn search_haystack(
     let (matches, json) = printer.finish(searched.bytes, started.elapsed());
     result.json = json.map(Box::new);
     let out = printer.out();
-    summary::write_summary(out, print, name, &input.name, outcome.selected, matches);
+    summary::write_summary(out, print, name, input.name(), outcome.selected, matches);
     if outcome.binary && lines_mode {
         result.messages.push(Message::BinaryMatches(display.into()));
         result.selected = true;
@@ -236,7 +236,7 @@ fn shown_name<'i>(shared: &Shared, input: &'i Input) -> Option<&'i [u8]> {
     let show = cfg
         .with_filename
         .unwrap_or(cfg.paths.len() > 1 || input.from_recursion);
-    show.then_some(input.name.as_slice())
+    show.then_some(input.name())
 }
 
 /// The result for a file of which the GPU counted `lines` selected lines
@@ -265,7 +265,7 @@ pub fn tallied<W: Write + ?Sized>(
         &mut result.out,
         &shared.print,
         name,
-        &input.name,
+        input.name(),
         lines,
         matches,
     );

@@ -12,6 +12,7 @@
 //! walker found, no allocation for a small file): 100,000 small files are
 //! a benchmark case.
 
+pub use super::recycled::{Recycled, FIRST_BLOCK};
 use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::error::Message;
@@ -26,13 +27,6 @@ use std::io::{self, Read};
 /// whole into the thread's buffer and searched as a slice (one copy, as
 /// for a map); larger ones stream on from what was read.
 pub const STREAM_CHUNK: usize = 256 * 1024;
-
-/// What a thread's buffer holds at first and between files: a file is read
-/// into it, and only one that fills it grows it to [`STREAM_CHUNK`] and
-/// more (ripgrep's line buffer also starts at 64 KiB). Sixteen threads
-/// that each kept a block and a half (384 KiB) for the rest of the run
-/// held 6 MiB, a third of the peak heap over 20,512 small files.
-pub const FIRST_BLOCK: usize = 64 * 1024;
 
 /// What an input is searched as.
 pub enum Haystack<'d> {
@@ -218,6 +212,9 @@ fn read_small(
             }
             continue;
         }
+        if end > FIRST_BLOCK {
+            buf.uses_tail();
+        }
         match file.read(&mut buf.0[n..end]) {
             Ok(0) => return Ok(Storage::Whole(buf, n)),
             Ok(k) => n += k,
@@ -382,29 +379,6 @@ fn read_head(reader: &mut dyn Read, sniff: bool) -> io::Result<(Recycled, usize)
         }
     }
     Ok((buf, n))
-}
-
-thread_local! {
-    /// Each thread's read buffer, reused from file to file.
-    static READ_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The thread's read buffer, given back when dropped (unless it grew huge).
-pub struct Recycled(pub Vec<u8>);
-
-impl Recycled {
-    pub fn take() -> Recycled {
-        Recycled(READ_BUF.with(|b| std::mem::take(&mut *b.borrow_mut())))
-    }
-}
-
-impl Drop for Recycled {
-    fn drop(&mut self) {
-        if self.0.capacity() <= 64 << 20 {
-            let buf = std::mem::take(&mut self.0);
-            READ_BUF.with(|b| *b.borrow_mut() = buf);
-        }
-    }
 }
 
 #[cfg(test)]

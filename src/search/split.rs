@@ -50,12 +50,24 @@ use std::sync::{mpsc, Condvar, Mutex, PoisonError};
 /// Below this size a slice is searched by one thread.
 const SPLIT_MIN_BYTES: usize = 32 << 20;
 
-/// About the size of a piece, when the slice is large enough. A mapped
-/// file's pages count as the process's memory from when a piece is
-/// counted or searched until it is searched: with 8 MiB, 8 logs of 128 MiB
-/// on 2 threads (`-n -F ERROR`) peaked at 66 MB, 2.4x ripgrep; 4 MiB, 51 MB
-/// at the same speed; 2 MiB, 50 MB but dense output 8 % slower.
+/// About the size of a piece, when the slice is large enough and few
+/// threads search it. A mapped file's pages count as the process's memory
+/// from when a piece is counted or searched until it is searched: with
+/// 8 MiB, 8 logs of 128 MiB on 2 threads (`-n -F ERROR`) peaked at 66 MB,
+/// 2.4x ripgrep; 4 MiB, 51 MB at the same speed; 2 MiB, 50 MB but dense
+/// output 8 % slower.
 const PIECE_BYTES: usize = 4 << 20;
+
+/// What the pieces being searched at once may span, all threads together
+/// (down to 1 MiB a piece): with 4 MiB pieces 16 threads over 1 GiB of
+/// logs in 8 files (`-n -F ERROR`) held 90 MB on the dev VM (rg 48 MB),
+/// with 2 MiB 71 MB, and dense output (`-n -F INFO`) went 0.87 → 0.72 s.
+const PIECES_IN_FLIGHT: usize = 32 << 20;
+
+/// The size of a piece for `threads` threads.
+fn piece_bytes(threads: usize) -> usize {
+    (PIECES_IN_FLIGHT / threads.max(1)).clamp(1 << 20, PIECE_BYTES)
+}
 
 /// The split threshold; `GPUGREP_SPLIT_MIN` (a test knob) lowers it so
 /// tests can split small files (into pieces of about that size, at least
@@ -79,7 +91,7 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
     if threads < 2 || opts.max_count.is_some() || data.len() < min || sink.piece().is_none() {
         return None;
     }
-    let piece = PIECE_BYTES.min(min.max(64));
+    let piece = piece_bytes(threads).min(min.max(64));
     let pieces = threads.max(data.len().div_ceil(piece));
     let t = opts.terminator;
     let mut cuts = vec![0];
@@ -525,3 +537,16 @@ fn helped<O: Output>(
 /// How long a splitting thread waits for a searched piece before it looks
 /// again at what it could do.
 const WAIT_FOR_PIECE: std::time::Duration = std::time::Duration::from_millis(1);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_shrink_with_threads_between_one_and_four_mib() {
+        assert_eq!(piece_bytes(1), PIECE_BYTES);
+        assert_eq!(piece_bytes(8), PIECE_BYTES);
+        assert_eq!(piece_bytes(16), 2 << 20);
+        assert_eq!(piece_bytes(1024), 1 << 20);
+    }
+}

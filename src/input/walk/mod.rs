@@ -27,12 +27,51 @@ use std::path::{Path, PathBuf};
 /// One thing to search.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Input {
-    /// The name printed for it.
-    pub name: Vec<u8>,
     /// Its path; `None` for standard input.
     pub path: Option<PathBuf>,
+    /// The name printed for it where that is not its path (standard
+    /// input's label). A copy of each path for its name cost an allocation
+    /// and 48 bytes per file, held while a large directory's results wait.
+    label: Option<Box<[u8]>>,
+    /// Bytes of the path not printed (a `./` the user did not type).
+    hidden: u8,
     /// Found by descending into a directory.
     pub from_recursion: bool,
+}
+
+impl Input {
+    /// Standard input, printed as `label`.
+    pub fn stdin(label: Vec<u8>) -> Input {
+        Input {
+            path: None,
+            label: Some(label.into_boxed_slice()),
+            hidden: 0,
+            from_recursion: false,
+        }
+    }
+
+    /// The file at `path`, printed as its path.
+    pub fn file(path: PathBuf, from_recursion: bool) -> Input {
+        Input {
+            path: Some(path),
+            label: None,
+            hidden: 0,
+            from_recursion,
+        }
+    }
+
+    /// The name printed for it.
+    pub fn name(&self) -> &[u8] {
+        match (&self.label, &self.path) {
+            (Some(label), _) => label,
+            (None, Some(path)) => path
+                .as_os_str()
+                .as_encoded_bytes()
+                .get(usize::from(self.hidden)..)
+                .unwrap_or_default(),
+            (None, None) => &[],
+        }
+    }
 }
 
 /// An input to search, or an error to report in its place.
@@ -155,11 +194,7 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
             return;
         }
         if op == "-" {
-            emit(Item::Input(Input {
-                name: os_to_bytes(cfg.label.clone()),
-                path: None,
-                from_recursion: false,
-            }));
+            emit(Item::Input(Input::stdin(os_to_bytes(cfg.label.clone()))));
             continue;
         }
         let path = PathBuf::from(&op);
@@ -181,11 +216,7 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
             if !cfg.recursive {
                 // Opening it reports "Is a directory"; -c and -L still
                 // print it, as GNU grep does.
-                emit(Item::Input(Input {
-                    name,
-                    path: Some(path),
-                    from_recursion: false,
-                }));
+                emit(Item::Input(Input::file(path, false)));
             } else if filters.dir_ok(&name, true) {
                 match &mut trees {
                     Trees::List => list_dir(cfg, &filters, path)
@@ -196,11 +227,7 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
                 }
             }
         } else if filters.file_ok(&name, true) {
-            emit(Item::Input(Input {
-                name,
-                path: Some(path),
-                from_recursion: false,
-            }));
+            emit(Item::Input(Input::file(path, false)));
         }
     }
 }
@@ -279,22 +306,17 @@ pub(crate) fn found_file(
     if filtered && !filters.file_ok(&base_name(&path), false) {
         return None;
     }
-    let mut name = os_to_bytes(path.clone().into_os_string());
-    if cfg.implicit_path && name.starts_with(b"./") {
-        name.drain(..2);
+    let mut input = Input::file(path, true);
+    if cfg.implicit_path && input.name().starts_with(b"./") {
+        input.hidden = 2;
     }
     if let Some(output) = &filters.output {
-        if output.may_be(ino) && output.is(&path) {
-            return Some(Item::Error(same_file::message(&String::from_utf8_lossy(
-                &name,
-            ))));
+        if output.may_be(ino) && input.path.as_deref().is_some_and(|p| output.is(p)) {
+            let name = String::from_utf8_lossy(input.name());
+            return Some(Item::Error(same_file::message(&name)));
         }
     }
-    Some(Item::Input(Input {
-        name,
-        path: Some(path),
-        from_recursion: true,
-    }))
+    Some(Item::Input(input))
 }
 
 /// The tree under a directory the walker could not read because its path

@@ -367,10 +367,9 @@ mod tests {
         let f = dir.path().join("f");
         std::fs::write(&f, b"hello").unwrap();
         let input = |p: Option<std::path::PathBuf>| {
-            Item::Input(Input {
-                name: b"x".to_vec(),
-                path: p,
-                from_recursion: false,
+            Item::Input(match p {
+                Some(p) => Input::file(p, false),
+                None => Input::stdin(b"x".to_vec()),
             })
         };
         let items = vec![

@@ -270,7 +270,7 @@ fn search_entry(
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
     let fell = |why: Fallback, bytes: u64| {
-        stages.fell_back(why, &input.name, bytes, shared.cfg.debug);
+        stages.fell_back(why, input.name(), bytes, shared.cfg.debug);
     };
     let mapped;
     let bytes = match (entry.bytes(), &input.path) {
@@ -383,7 +383,7 @@ fn search_poured(
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
     let cpu = &*shared.compiled.prefilter;
-    let fell = |why: Fallback| stages.fell_back(why, &input.name, entry.total, shared.cfg.debug);
+    let fell = |why: Fallback| stages.fell_back(why, input.name(), entry.total, shared.cfg.debug);
     if let Some(why) = entry.cpu {
         fell(why);
         return one::search_input(shared, input, None, cpu, 0, stream);

@@ -2,10 +2,12 @@
 //! listings as they come in and walks it depth first, printing each file's
 //! result in turn.
 
+use super::found::Found;
 use super::inbox::{Inbox, Want};
-use super::lead::{held, Lead};
+use super::lead::Lead;
 use super::{Child, Msg};
 use crate::run::one::FileResult;
+use crate::run::parallel::held;
 use crate::run::parallel::part::Waiting;
 use crate::run::{Printed, Shared};
 use std::collections::HashMap;
@@ -17,10 +19,7 @@ pub(super) struct Printer<'a> {
     pub(super) shared: &'a Shared,
     pub(super) inbox: &'a Inbox,
     pub(super) listings: HashMap<usize, Vec<Child>>,
-    /// Boxed: a large directory's results all wait until it is listed,
-    /// and the table's empty slots then cost 16 bytes, not a result's 150
-    /// (20,516 files of one directory, `-j2 -c`: 5.2 MB of table).
-    pub(super) results: HashMap<usize, Box<io::Result<FileResult>>>,
+    pub(super) results: Found,
     /// Parts of files' output sent before the printer reached them.
     pub(super) parts: Waiting,
     pub(super) lead: &'a Lead,
@@ -59,7 +58,7 @@ impl Printer<'_> {
                             last.1 += 1;
                         }
                         self.lead.printed(held(&result));
-                        let mut result = (*result)?;
+                        let mut result = result?;
                         state.emit(self.shared, out, &mut result)?;
                         if state.stop(self.shared) {
                             return Ok(());
@@ -82,9 +81,9 @@ impl Printer<'_> {
         &mut self,
         id: usize,
         out: &mut dyn Write,
-    ) -> io::Result<Option<Box<io::Result<FileResult>>>> {
+    ) -> io::Result<Option<io::Result<FileResult>>> {
         self.parts.write_ready(id, out, &self.lead.parts)?;
-        Ok(self.results.remove(&id))
+        Ok(self.results.take(id))
     }
 
     /// Takes what the search threads left, waiting for `want`, and writes
@@ -104,9 +103,7 @@ impl Printer<'_> {
                 Msg::Listed(node, children) => {
                     self.listings.insert(node, children);
                 }
-                Msg::Found(found) => self
-                    .results
-                    .extend(found.into_iter().map(|(id, r)| (id, Box::new(r)))),
+                Msg::Found(found) => self.results.add(found),
                 Msg::Part(id, part) => self.parts.take((id, part), head, out, &self.lead.parts)?,
             }
         }

@@ -179,9 +179,9 @@ impl Queue {
     }
 
     /// Takes the queued batches whose first file `pick` accepts out of the
-    /// queue, and returns their files (a large directory's batches queued
-    /// in the order read, to be queued again in name order: `listing.rs`).
-    pub(super) fn take_batches(&self, pick: impl Fn(usize) -> bool) -> Vec<(usize, Item)> {
+    /// queue (a large directory's batches queued in the order read, to be
+    /// queued again in name order: `listing.rs`).
+    pub(super) fn take_batches(&self, pick: impl Fn(usize) -> bool) -> Vec<Vec<(usize, Item)>> {
         let Ok(mut s) = self.state.lock() else {
             return Vec::new();
         };
@@ -191,11 +191,12 @@ impl Queue {
             .into_iter()
             .partition(|Reverse(t)| picked(t));
         s.tasks = kept.into();
+        drop(s);
         taken
             .into_iter()
-            .flat_map(|Reverse(t)| match t.work {
-                Work::Search(batch) => batch,
-                Work::List(..) => Vec::new(),
+            .filter_map(|Reverse(t)| match t.work {
+                Work::Search(batch) => Some(batch),
+                Work::List(..) => None,
             })
             .collect()
     }

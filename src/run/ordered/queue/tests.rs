@@ -7,11 +7,7 @@ fn queue(workers: usize) -> Queue {
 
 fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
     ids.map(|id| {
-        let input = Input {
-            name: format!("f{id}").into_bytes(),
-            path: None,
-            from_recursion: true,
-        };
+        let input = Input::file(format!("f{id}").into(), true);
         (id, Item::Input(input))
     })
     .collect()
@@ -127,6 +123,7 @@ fn batches_taken_by_their_first_file_leave_the_others_queued() {
     let mut taken: Vec<usize> = q
         .take_batches(|id| id < 10)
         .into_iter()
+        .flatten()
         .map(|(id, _)| id)
         .collect();
     taken.sort_unstable();
