@@ -12,8 +12,11 @@
 //! 38.6 ms). A bound of 65,536 everywhere held 20,000 results of 100,000
 //! small log files: 33 MB peak against 20.5 MB.
 
+use crate::run::one::FileResult;
+pub(super) use crate::run::parallel::held;
 use crate::run::parallel::part::Shelf;
 use crate::run::parallel::{BYTES_AHEAD, WALK_BATCH};
+use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Files' results that may wait to be printed, at least (see
@@ -46,28 +49,32 @@ pub(super) struct Lead {
 
 impl Lead {
     /// The lead of results known before the search (operands' errors).
-    pub(super) fn new(known: impl Iterator<Item = usize>, workers: usize) -> Lead {
+    pub(super) fn new<'r>(
+        known: impl Iterator<Item = &'r io::Result<FileResult>>,
+        workers: usize,
+    ) -> Lead {
         let lead = Lead {
             files: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
             parts: Shelf::new(workers),
             awaiting_listing: AtomicBool::new(false),
         };
-        known.for_each(|bytes| {
-            lead.add(bytes);
+        known.for_each(|r| {
+            lead.add(r);
         });
         lead
     }
 
-    /// A result a search thread found, holding `bytes` (its
-    /// `parallel::held`), waiting for the printer now. Returns `bytes`.
-    pub(super) fn add(&self, bytes: usize) -> usize {
+    /// A result a search thread found, waiting for the printer now.
+    /// Returns the bytes it holds (its [`held`]).
+    pub(super) fn add(&self, result: &io::Result<FileResult>) -> usize {
+        let bytes = held(result);
         self.bytes.fetch_add(bytes, Ordering::AcqRel);
         self.files.fetch_add(1, Ordering::AcqRel);
         bytes
     }
 
-    /// One result (holding `bytes`, as added) is being printed.
+    /// One result (holding `bytes`, its [`held`]) is being printed.
     pub(super) fn printed(&self, bytes: usize) {
         self.files.fetch_sub(1, Ordering::AcqRel);
         self.bytes.fetch_sub(bytes, Ordering::AcqRel);
@@ -121,16 +128,16 @@ mod tests {
     #[test]
     fn the_file_bound_holds_unless_a_listing_is_awaited() {
         let lead = Lead::new(std::iter::empty(), 2);
-        let one = 100;
+        let one = Ok(FileResult::default());
         for _ in 0..3 {
-            lead.add(one);
+            lead.add(&one);
         }
         assert!(lead.too_far(2));
         assert!(!lead.too_far(3));
         lead.awaiting_listing(true);
         assert!(!lead.too_far(2));
         lead.awaiting_listing(false);
-        lead.printed(one);
+        lead.printed(held(&one));
         assert!(!lead.too_far(2));
     }
 }

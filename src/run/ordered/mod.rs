@@ -32,7 +32,6 @@ mod listing;
 mod printer;
 mod queue;
 
-use super::parallel::held;
 use super::parallel::part::PartWriter;
 use super::parallel::part::Waiting;
 use super::parallel::{error_result, Job, SEND_BYTES};
@@ -136,7 +135,7 @@ pub(super) fn search_trees(
         }
     }
     let queue = Queue::new(tasks, workers);
-    let lead = Lead::new(known.iter().map(|(_, r)| held(r)), workers);
+    let lead = Lead::new(known.iter().map(|(_, r)| r), workers);
     let stop = AtomicBool::new(false);
     let ahead = crate::knobs::get()
         .lead_files
@@ -213,7 +212,7 @@ pub(super) fn search_trees(
                                     }
                                     Item::Input(input) => job(id, input, None),
                                 };
-                                unsent += lead.add(held(&result));
+                                unsent += lead.add(&result);
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
                                 // is found, not once per batch; so does

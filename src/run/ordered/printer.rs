@@ -4,10 +4,9 @@
 
 use super::found::Found;
 use super::inbox::{Inbox, Want};
-use super::lead::Lead;
+use super::lead::{held, Lead};
 use super::{Child, Msg};
 use crate::run::one::FileResult;
-use crate::run::parallel::held;
 use crate::run::parallel::part::Waiting;
 use crate::run::{Printed, Shared};
 use std::collections::HashMap;
