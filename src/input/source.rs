@@ -99,9 +99,30 @@ pub fn open(path: &Path, map: bool) -> io::Result<Source> {
 /// `bytes` lies in a read-only file mapping ([`Mapped::Map`]): anonymous
 /// or written memory would read back as zeros.
 pub unsafe fn release_mapped(bytes: &[u8]) {
+    // SAFETY: the caller vouches `bytes` is a read-only file mapping: the
+    // pages read back from the file.
+    unsafe { drop_pages(bytes) }
+}
+
+/// Hands the whole pages inside a buffer of this process back to the
+/// system (`MADV_DONTNEED`): they read as zeros afterwards, and stop
+/// counting as resident until written again (a thread's read buffer's
+/// grown part: `search::recycled`).
+pub fn release_scratch(bytes: &mut [u8]) {
+    // SAFETY: `bytes` is this process's private anonymous memory, which
+    // this `&mut` borrows alone; zeros are a valid value for every byte.
+    unsafe { drop_pages(bytes) }
+}
+
+/// `MADV_DONTNEED` over the whole pages inside `bytes`.
+///
+/// # Safety
+/// The caller accepts what those pages read back as afterwards: a file
+/// mapping's bytes from the file, anonymous memory's as zeros.
+unsafe fn drop_pages(bytes: &[u8]) {
     if let Some((start, len)) = whole_pages(bytes) {
-        // SAFETY: whole pages inside `bytes`, which the caller vouches is a
-        // read-only file mapping: the pages read back from the file.
+        // SAFETY: whole pages inside `bytes`; the caller accepts what they
+        // read back as.
         unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) };
     }
 }

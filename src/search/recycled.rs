@@ -63,7 +63,7 @@ impl Drop for Recycled {
         let next = match (self.1, resident) {
             (true, _) => (0, true),
             (false, true) if since + 1 >= RELEASE_AFTER && buf.len() > FIRST_BLOCK => {
-                release_scratch(&mut buf[FIRST_BLOCK..]);
+                crate::input::source::release_scratch(&mut buf[FIRST_BLOCK..]);
                 (0, false)
             }
             (false, true) => (since + 1, true),
@@ -71,17 +71,6 @@ impl Drop for Recycled {
         };
         SINCE_TAIL.set(next);
         READ_BUF.with(|b| *b.borrow_mut() = buf);
-    }
-}
-
-/// Hands the whole pages inside `bytes` back to the system: they read as
-/// zeros afterwards, and stop counting as resident until written again.
-fn release_scratch(bytes: &mut [u8]) {
-    if let Some((start, len)) = crate::input::source::whole_pages(bytes) {
-        // SAFETY: whole pages inside `bytes`, private anonymous memory that
-        // this `&mut` borrows alone; `MADV_DONTNEED` refills them with
-        // zeros on the next touch, a valid value for every byte.
-        unsafe { libc::madvise(start as *mut libc::c_void, len, libc::MADV_DONTNEED) };
     }
 }
 
