@@ -129,7 +129,9 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let mut print = PrintOptions::from_config(&cfg);
     print.decode = compiled.encoding.printed_decoding();
     let cfg_threads = cfg.threads;
-    let split_any = items.len() == 1 || cfg.mode == Mode::Lines;
+    // Among many files, a large one is split unless its first selected
+    // line ends its search (`search::split`; README, "Engines").
+    let split_any = items.len() == 1 || !cfg.mode.first_match_ends();
     let shared = Shared {
         cfg,
         compiled,

@@ -100,9 +100,11 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
             .output()
             .unwrap()
     };
-    let flags: [&[&str]; 7] = [
+    let flags: [&[&str]; 9] = [
         &["-n"],
         &["-c"],
+        &["--count-matches"],
+        &["-v", "-c"],
         &["-o", "-b"],
         &["-v", "-n"],
         &["-l"],
@@ -119,6 +121,48 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
                 assert!(many.stdout == one.stdout, "{args:?} {threads}");
                 assert_eq!(many.status.code(), one.status.code(), "{args:?}");
             }
+        }
+    }
+}
+
+/// Regression: pieces are cut where they are taken, at the first line end
+/// from their share on, so a line longer than a piece leaves pieces with
+/// nothing to search; each option still prints what one thread prints.
+#[test]
+fn a_line_longer_than_its_pieces_leaves_them_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = b"ab 1\nzz\n".repeat(40);
+    text.extend_from_slice(&b"x ab ".repeat(3000));
+    text.push(b'\n');
+    text.extend_from_slice(&b"ab 2\nzz\n".repeat(40));
+    std::fs::write(dir.path().join("f"), &text).unwrap();
+    std::fs::write(dir.path().join("g"), b"ab\n").unwrap();
+    let flags: [&[&str]; 7] = [
+        &["-n"],
+        &["-c"],
+        &["--count-matches"],
+        &["-o", "-b"],
+        &["-v", "-n"],
+        &["-C1", "-n"],
+        &["-A2", "-c"],
+    ];
+    for flags in flags {
+        let run = |threads: &str| {
+            common::gpugrep()
+                .args(flags)
+                .args(["-r", "ab", "."])
+                .arg(threads)
+                .current_dir(dir.path())
+                .env("GPUGREP_SPLIT_MIN", "64")
+                .output()
+                .unwrap()
+        };
+        let one = run("-j1");
+        assert!(!one.stdout.is_empty(), "{flags:?}");
+        for threads in ["-j2", "-j5"] {
+            let many = run(threads);
+            assert!(many.stdout == one.stdout, "{flags:?} {threads}");
+            assert_eq!(many.status.code(), one.status.code(), "{flags:?}");
         }
     }
 }

@@ -189,6 +189,7 @@ fn search_haystack(
     };
     let print = &shared.print;
     let mut printer = Printer::for_input(cfg, print, matcher, name, path, offsets, stream);
+    *printer.out() = crate::output::spare::own();
     // Whether a confirm step decides the lines: not one that only finds
     // what to print, beside a prefilter whose hits select their lines
     // (a large literal set's `SplitLines`, Teddy's exact literals). For
@@ -226,7 +227,7 @@ fn search_haystack(
         result.selected = true;
     }
     printer.flush()?;
-    result.out = std::mem::take(printer.out());
+    result.out = crate::output::spare::settle(std::mem::take(printer.out()));
     Ok(())
 }
 

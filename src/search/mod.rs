@@ -134,6 +134,8 @@ pub struct Search<'m> {
     pub helpers: Option<&'m Helpers>,
     /// The first selected line settles the input (`-l`, `-L`, `-q`).
     pub first_match_ends: bool,
+    /// Selected lines are printed (not only counted or named).
+    pub prints_lines: bool,
 }
 
 /// What searching one haystack found.
@@ -179,6 +181,7 @@ impl<'m> Search<'m> {
             split_threads,
             helpers: None,
             first_match_ends: cfg.mode.first_match_ends(),
+            prints_lines: lines,
         }
     }
 

@@ -56,6 +56,9 @@ struct State {
     holds_want: bool,
     /// Search threads still running.
     senders: usize,
+    /// A search thread ended in a panic: what the printer waits for may
+    /// never come.
+    failed: bool,
 }
 
 pub(super) struct Inbox {
@@ -83,6 +86,7 @@ impl Inbox {
                 want: Want::Nothing,
                 holds_want: false,
                 senders,
+                failed: false,
             }),
             woken: Condvar::new(),
             wake_after: match (prompt, senders <= FEW_SENDERS) {
@@ -162,11 +166,32 @@ impl Inbox {
         }
     }
 
+    /// A search thread ends in a panic: the printer stops waiting.
+    pub(super) fn fail(&self) {
+        let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        s.failed = true;
+        s.senders = s.senders.saturating_sub(1);
+        drop(s);
+        self.woken.notify_one();
+    }
+
+    /// Whether a search thread ended in a panic.
+    pub(super) fn failed(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .failed
+    }
+
     /// Every message left, waiting until one holds `want` arrives (or any,
-    /// if some are there already); empty once every search thread ended.
+    /// if some are there already); empty once every search thread ended,
+    /// or one [`failed`](Self::failed).
     pub(super) fn take(&self, want: Want) -> Vec<Msg> {
         let mut s = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
+            if s.failed {
+                return Vec::new();
+            }
             if !s.msgs.is_empty() {
                 s.want = Want::Nothing;
                 s.holds_want = false;

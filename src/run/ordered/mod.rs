@@ -259,11 +259,17 @@ pub(super) fn search_trees(
     })
 }
 
-/// Closes the inbox for its thread when dropped.
+/// Closes the inbox for its thread when dropped, or fails it when the
+/// thread panicked.
 struct Closing<'a>(&'a Inbox);
 
 impl Drop for Closing<'_> {
     fn drop(&mut self) {
-        self.0.close();
+        // A thread that panicked may have held what the printer waits for:
+        // waiting for it hung the run (a worker's panic on a closed stderr).
+        match std::thread::panicking() {
+            true => self.0.fail(),
+            false => self.0.close(),
+        }
     }
 }

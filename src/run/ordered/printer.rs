@@ -91,7 +91,10 @@ impl Printer<'_> {
     fn receive(&mut self, want: Want, out: &mut dyn Write) -> io::Result<bool> {
         let msgs = self.inbox.take(want);
         if msgs.is_empty() {
-            return Ok(false);
+            return match self.inbox.failed() {
+                true => Err(io::Error::other("a search thread failed")),
+                false => Ok(false),
+            };
         }
         let head = match want {
             Want::Result(id) => id,

@@ -129,3 +129,12 @@ fn a_part_of_another_file_leaves_the_printer_asleep() {
     });
     assert_eq!(got, 2);
 }
+
+#[test]
+fn a_thread_that_failed_stops_the_printer_waiting() {
+    let inbox = Inbox::new(2, false);
+    assert_eq!(waiting_for(&inbox, Want::Result(7), || inbox.fail()), 0);
+    assert!(inbox.failed());
+    inbox.send(found(1));
+    assert!(inbox.take(Want::Result(7)).is_empty());
+}
