@@ -38,6 +38,10 @@ pub enum Haystack<'d> {
         bytes: &'d [u8],
         base: usize,
         mapped: bool,
+        /// The mapped file itself (a walked one), which a split count's
+        /// pieces are read from rather than through the map
+        /// (`split::ReadFrom`).
+        file: Option<&'d std::fs::File>,
     },
     /// A stream, searched block by block; `base` as for a slice. The
     /// reader is taken out when searched (a haystack is searched through a
@@ -89,7 +93,8 @@ pub struct Opened<'d> {
 
 enum Storage<'d> {
     Borrowed(&'d [u8]),
-    Mapped(Mapped),
+    /// A map, and the file when it is kept (a walked file mapped as large).
+    Mapped(Mapped, Option<std::fs::File>),
     /// A small file read whole: the thread's buffer and its length.
     Whole(Recycled, usize),
     /// A stream whose first bytes were read: the thread's buffer and their
@@ -147,7 +152,7 @@ pub fn open<'d>(
             source::open_file(path).map_err(quiet)?
         }
         (None, None, Some(path)) => match source::open(path, o.map).map_err(summarised)? {
-            Source::Mapped(m) => return Ok(Opened::new(Storage::Mapped(m))),
+            Source::Mapped(m) => return Ok(Opened::new(Storage::Mapped(m, None))),
             Source::Stream(r) => return Ok(Opened::new(Storage::Stream(r))),
             // Read in blocks through a buffer that stays in cache: with
             // many threads, memory bandwidth is what runs out first.
@@ -191,7 +196,7 @@ fn read_small(
         if !asked && n == FIRST_BLOCK {
             asked = true;
             if let Some(mapped) = large_mapped(&file) {
-                return Ok(Storage::Mapped(mapped));
+                return Ok(Storage::Mapped(mapped, Some(file)));
             }
         }
         let end = match asked {
@@ -244,7 +249,7 @@ impl<'d> Opened<'d> {
     /// The map, to ask after the search whether the file shrank.
     pub fn map(&self) -> Option<&Mapped> {
         match &self.storage {
-            Storage::Mapped(m) => Some(m),
+            Storage::Mapped(m, _) => Some(m),
             _ => None,
         }
     }
@@ -276,7 +281,7 @@ impl<'d> Opened<'d> {
         }
         let bytes: &[u8] = match &self.storage {
             Storage::Borrowed(b) => b,
-            Storage::Mapped(m) => m,
+            Storage::Mapped(m, _) => m,
             Storage::Whole(buf, n) => &buf.0[..*n],
             // Streams were taken above.
             Storage::Started(..) | Storage::Stream(_) => &[],
@@ -285,7 +290,11 @@ impl<'d> Opened<'d> {
             FilePlan::Raw { skip } => Haystack::Slice {
                 bytes: &bytes[skip..],
                 base: skip,
-                mapped: matches!(self.storage, Storage::Mapped(Mapped::Map(..))),
+                mapped: matches!(self.storage, Storage::Mapped(Mapped::Map(..), _)),
+                file: match &self.storage {
+                    Storage::Mapped(Mapped::Map(..), file) => file.as_ref(),
+                    _ => None,
+                },
             },
             FilePlan::Decode { enc, skip } => Haystack::Decoded {
                 text: Decoded::new(bytes, skip, enc, terminator),
@@ -394,7 +403,7 @@ mod tests {
         held.0 = vec![0; buffer];
         drop(held);
         match read_small(file, false, true).unwrap() {
-            Storage::Mapped(_) => "mapped",
+            Storage::Mapped(..) => "mapped",
             Storage::Whole(..) => "whole",
             Storage::Started(..) => "streamed",
             _ => "other",

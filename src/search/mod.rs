@@ -193,7 +193,7 @@ impl<'m> Search<'m> {
     /// Searches `hay` into `sink`. A decoded haystack's lines reach the
     /// sink with their offsets mapped back to the file's.
     pub fn search<O: Output>(&self, hay: &Haystack, sink: &mut O) -> io::Result<Searched> {
-        let (bytes, base, decoded, mapped) = match hay {
+        let (bytes, base, decoded, mapped, file) = match hay {
             Haystack::Stream { reader, base, head } => {
                 let reader = reader.take().unwrap_or_else(|| Box::new(io::empty()));
                 let (mut buf, filled) = head.take().unwrap_or_else(|| (Recycled::take(), 0));
@@ -204,8 +204,11 @@ impl<'m> Search<'m> {
                 bytes,
                 base,
                 mapped,
-            } => (*bytes, *base, None, *mapped),
-            Haystack::Decoded { text, bytes } => (&text.text[..], 0, Some((text, *bytes)), false),
+                file,
+            } => (*bytes, *base, None, *mapped, *file),
+            Haystack::Decoded { text, bytes } => {
+                (&text.text[..], 0, Some((text, *bytes)), false, None)
+            }
         };
         let mut done = Searched {
             bytes: decoded.map_or(bytes.len() as u64, |(_, n)| n),
@@ -229,7 +232,15 @@ impl<'m> Search<'m> {
             s.search_last_block(bytes, base as u64, 0, sink)?;
             s.outcome()
         } else if let Some(cuts) = split::plan(self, sink, bytes) {
-            split::search(self, bytes, &cuts, mapped, sink)?
+            // A count's pieces among many files are read from the file: no
+            // map touched, none to release (`split::ReadFrom`).
+            let read_from =
+                file.filter(|_| split::small_pieces(self))
+                    .map(|file| split::ReadFrom {
+                        file,
+                        offset: base as u64,
+                    });
+            split::search(self, bytes, &cuts, mapped, read_from, sink)?
         } else {
             self.searcher(self.opts).search_slice(bytes, sink)?
         };

@@ -38,6 +38,7 @@ mod later;
 
 use super::count::count_byte;
 use super::help::{Helpers, Step};
+use super::recycled::Recycled;
 use super::{Outcome, Output, Search, SearchOptions, Sink};
 use context::Track;
 use cuts::Cuts;
@@ -71,14 +72,15 @@ const PIECES_IN_FLIGHT: usize = 32 << 20;
 const FAULT_AROUND_BYTES: usize = 64 << 10;
 
 /// A piece's size when only counts are printed (`-c`, `--count-matches`)
-/// and the run's threads split a large file among others: each piece's
-/// pages are resident while it is searched. 8 logs (1 GiB), `-c -F INFO`,
-/// 16 threads, GPU host: 1 MiB pieces 0.114 s and 19 MB, 256 KiB 0.206 s
-/// and 10 MB (ripgrep, one thread a file, 0.44 s and 7.8 MB). A single
-/// operand keeps [`piece_bytes`] (ripgrep maps it whole): 256 KiB took its
-/// `-c` from 0.035 to 0.2 s, each piece's release interrupting every
+/// and the run's threads split a large file among others; such a piece is
+/// read from the file into the thread's buffer ([`ReadFrom`]), which holds
+/// it whole (16 threads: 256 KiB pieces 15 MB, 128 KiB 11 MB on the dev
+/// VM; ripgrep 7.8 MB). Searched through the map, each piece's pages were
+/// resident until released (1 MiB pieces 19 MB). A single operand keeps
+/// [`piece_bytes`] through its map (ripgrep maps it whole): 256 KiB pieces
+/// took its `-c` from 0.035 to 0.2 s, each release interrupting every
 /// thread (a TLB shootdown).
-const COUNT_PIECE_BYTES: usize = 256 << 10;
+const COUNT_PIECE_BYTES: usize = 128 << 10;
 
 /// The size of a piece for `threads` threads.
 fn piece_bytes(threads: usize) -> usize {
@@ -107,13 +109,64 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
     if threads < 2 || opts.max_count.is_some() || data.len() < min || sink.piece().is_none() {
         return None;
     }
-    let piece = match !search.prints_lines && search.helpers.is_some() {
+    let piece = match small_pieces(search) {
         true => COUNT_PIECE_BYTES,
         false => piece_bytes(threads),
     }
     .min(min.max(64));
     let pieces = threads.max(data.len().div_ceil(piece));
-    Some(Cuts::new(data.len(), pieces, opts.terminator))
+    Some(Cuts::new(data.len(), pieces))
+}
+
+/// Whether the pieces are [`COUNT_PIECE_BYTES`]: only counted, by the
+/// run's threads among many files.
+pub(super) fn small_pieces(search: &Search) -> bool {
+    !search.prints_lines && search.helpers.is_some()
+}
+
+/// A mapped file that a count's pieces are read from (`pread` into the
+/// thread's buffer) rather than through the map: each piece searched
+/// through the map had its pages released, and each release interrupted
+/// every thread (a TLB shootdown): 64 logs of 256 MiB, `-c -F ERROR`, 16
+/// threads, twice the CPU time of reading them.
+pub(super) struct ReadFrom<'f> {
+    pub file: &'f std::fs::File,
+    /// The file offset of the slice's first byte.
+    pub offset: u64,
+}
+
+impl ReadFrom<'_> {
+    /// Bytes `start..end` of the slice into `buf`; `None` when the file
+    /// reads short (it shrank) or fails: the map answers then.
+    fn read<'b>(&self, start: usize, end: usize, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+        use std::os::unix::fs::FileExt;
+        let len = end - start;
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        self.file
+            .read_exact_at(&mut buf[..len], self.offset + start as u64)
+            .ok()?;
+        Some(&buf[..len])
+    }
+
+    /// Just past the first terminator `t` from `from` on, before `end`
+    /// (`end` if none); `None` as for [`Self::read`].
+    fn line_end(&self, from: usize, end: usize, t: u8) -> Option<usize> {
+        use std::os::unix::fs::FileExt;
+        let mut window = [0u8; 4096];
+        let mut at = from;
+        while at < end {
+            let n = window.len().min(end - at);
+            let offset = self.offset + at as u64;
+            self.file.read_exact_at(&mut window[..n], offset).ok()?;
+            if let Some(i) = memchr::memchr(t, &window[..n]) {
+                return Some(at + i + 1);
+            }
+            at += n;
+        }
+        Some(end)
+    }
 }
 
 /// A piece searched: how it ended, its printer, and the lines still to
@@ -164,6 +217,8 @@ struct Pieces<'a, 's, P> {
     /// `data` is a file's map: each piece's pages are released once
     /// searched (`source::release_mapped`).
     mapped: bool,
+    /// The file to read pieces from instead of the map (counts only).
+    read_from: Option<ReadFrom<'a>>,
     /// The search ended early (binary data, `-l`, an error).
     ended: AtomicBool,
     /// Free piece printers (at most `threads + 2` are out at once, which
@@ -176,6 +231,22 @@ struct Pieces<'a, 's, P> {
 impl<P: Sink + Send> Pieces<'_, '_, P> {
     fn count(&self) -> usize {
         self.cuts.pieces()
+    }
+
+    /// Piece `k`'s bounds, its cuts found in the file rather than the map
+    /// when pieces are read from it.
+    fn bounds(&self, k: usize) -> (usize, usize) {
+        let t = self.search.opts.terminator;
+        let in_map = |guess: usize| {
+            memchr::memchr(t, &self.data[guess..]).map_or(self.data.len(), |i| guess + i + 1)
+        };
+        match &self.read_from {
+            Some(rf) => self.cuts.piece_with(k, |guess| {
+                rf.line_end(guess, self.data.len(), t)
+                    .unwrap_or_else(|| in_map(guess))
+            }),
+            None => self.cuts.piece_with(k, in_map),
+        }
     }
 
     /// Takes and does one piece's work; `wait`: for a free printer. With
@@ -223,7 +294,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             },
             false => None,
         };
-        let (start, end) = self.cuts.piece(self.data, k);
+        let (start, end) = self.bounds(k);
         if start == end {
             // A line spans the piece's share: nothing of it to search.
             self.lines[k].store(0, Ordering::Release);
@@ -239,6 +310,8 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let data = &self.data[..end];
         let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.search.searcher(self.search.opts);
+            // The piece was read from the file: nothing of the map to release.
+            let mut read_through = false;
             let mut later = None;
             let mut printed = None;
             let searched = match (numbers, first) {
@@ -260,9 +333,21 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     if let Some(first) = first {
                         s.number_lines_from(start as u64, first);
                     }
-                    let searched = match self.context() {
-                        false => s.search_last_block(data, 0, start, &mut printer),
-                        true => {
+                    let read = match (&self.read_from, first) {
+                        (Some(rf), None) if !self.context() => {
+                            let mut buf = Recycled::take();
+                            let searched = rf.read(start, end, &mut buf.0).map(|piece| {
+                                s.search_last_block(piece, start as u64, 0, &mut printer)
+                            });
+                            read_through = searched.is_some();
+                            searched
+                        }
+                        _ => None,
+                    };
+                    let searched = match (read, self.context()) {
+                        (Some(searched), _) => searched,
+                        (None, false) => s.search_last_block(data, 0, start, &mut printer),
+                        (None, true) => {
                             let opts = &self.search.opts;
                             let line_matcher = self.search.line_matcher;
                             let edges = context::edges(self.data, start, end, opts, line_matcher);
@@ -289,7 +374,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     searched
                 }
             };
-            if self.mapped {
+            if self.mapped && !read_through {
                 // SAFETY: `mapped` says `data` is a file's read-only map.
                 // Faults near the piece's ends map its neighbours' pages
                 // too (fault-around): those are released with its own, also
@@ -356,7 +441,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                 return false;
             };
             if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
-                let (start, end) = self.cuts.piece(self.data, k);
+                let (start, end) = self.bounds(k);
                 let part = &self.data[start..end];
                 let n = count_byte(part, self.search.opts.terminator);
                 self.lines[k].store(n, Ordering::Release);
@@ -458,6 +543,7 @@ pub(super) fn search<O: Output>(
     data: &[u8],
     cuts: &Cuts,
     mapped: bool,
+    read_from: Option<ReadFrom>,
     sink: &mut O,
 ) -> io::Result<Outcome> {
     let threads = search.split_threads;
@@ -481,6 +567,7 @@ pub(super) fn search<O: Output>(
         selected: AtomicU64::new(0),
         searched: AtomicU64::new(0),
         mapped,
+        read_from,
         ended: AtomicBool::new(false),
         free: Mutex::new(free),
         freed: Condvar::new(),

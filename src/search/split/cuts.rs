@@ -15,15 +15,13 @@ const UNKNOWN: usize = usize::MAX;
 /// a line spans it), piece 0 at 0, and the last ends at `len`.
 pub struct Cuts {
     len: usize,
-    terminator: u8,
     at: Vec<AtomicUsize>,
 }
 
 impl Cuts {
-    pub(in crate::search) fn new(len: usize, pieces: usize, terminator: u8) -> Cuts {
+    pub(in crate::search) fn new(len: usize, pieces: usize) -> Cuts {
         Cuts {
             len,
-            terminator,
             at: (0..=pieces.max(1))
                 .map(|_| AtomicUsize::new(UNKNOWN))
                 .collect(),
@@ -35,9 +33,9 @@ impl Cuts {
         self.at.len() - 1
     }
 
-    /// Where piece `k` begins (`k == pieces()`: the slice's end) in `data`,
-    /// the slice these cuts were made for.
-    pub(super) fn at(&self, data: &[u8], k: usize) -> usize {
+    /// Where piece `k` begins, `line_end(guess)` finding just past the
+    /// first terminator from a guess on (the slice's length if none).
+    pub(super) fn at_with(&self, k: usize, line_end: impl Fn(usize) -> usize) -> usize {
         let pieces = self.pieces();
         if k == 0 {
             return 0;
@@ -51,15 +49,14 @@ impl Cuts {
         }
         // Every thread finds the same cut: it depends only on the data.
         let guess = (self.len as u128 * k as u128 / pieces as u128) as usize;
-        let cut = memchr::memchr(self.terminator, &data[guess..self.len])
-            .map_or(self.len, |i| guess + i + 1);
+        let cut = line_end(guess);
         self.at[k].store(cut, Ordering::Relaxed);
         cut
     }
 
-    /// Piece `k`'s bounds in `data`.
-    pub(super) fn piece(&self, data: &[u8], k: usize) -> (usize, usize) {
-        (self.at(data, k), self.at(data, k + 1))
+    /// Piece `k`'s bounds, cuts found by `line_end` (see [`Self::at_with`]).
+    pub(super) fn piece_with(&self, k: usize, line_end: impl Fn(usize) -> usize) -> (usize, usize) {
+        (self.at_with(k, &line_end), self.at_with(k + 1, &line_end))
     }
 }
 
@@ -73,8 +70,14 @@ mod tests {
     fn cuts_are_the_line_starts_after_each_share_in_any_order() {
         let data = b"aaaa\nbb\n\ncccccccccccccccc\nd\neeeeee";
         for pieces in 1..=data.len() + 2 {
-            let cuts = Cuts::new(data.len(), pieces, b'\n');
-            let bounds: Vec<_> = (0..pieces).rev().map(|k| cuts.piece(data, k)).collect();
+            let cuts = Cuts::new(data.len(), pieces);
+            let line_end = |guess: usize| {
+                memchr::memchr(b'\n', &data[guess..]).map_or(data.len(), |i| guess + i + 1)
+            };
+            let bounds: Vec<_> = (0..pieces)
+                .rev()
+                .map(|k| cuts.piece_with(k, line_end))
+                .collect();
             let mut end = data.len();
             for (k, &(start, stop)) in bounds.iter().enumerate() {
                 let k = pieces - 1 - k;
