@@ -336,6 +336,9 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     let read = match (&self.read_from, first) {
                         (Some(rf), None) if !self.context() => {
                             let mut buf = Recycled::take();
+                            if end - start > super::recycled::FIRST_BLOCK {
+                                buf.uses_tail();
+                            }
                             let searched = rf.read(start, end, &mut buf.0).map(|piece| {
                                 s.search_last_block(piece, start as u64, 0, &mut printer)
                             });

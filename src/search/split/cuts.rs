@@ -48,10 +48,21 @@ impl Cuts {
             return known;
         }
         // Every thread finds the same cut: it depends only on the data.
-        let guess = (self.len as u128 * k as u128 / pieces as u128) as usize;
-        let cut = line_end(guess);
+        let cut = line_end(self.guess(k));
         self.at[k].store(cut, Ordering::Relaxed);
+        // Later pieces whose share begins before this cut have the same
+        // one: a line spanning many pieces is scanned once, not once each.
+        let mut j = k + 1;
+        while j < pieces && self.guess(j) < cut {
+            self.at[j].store(cut, Ordering::Relaxed);
+            j += 1;
+        }
         cut
+    }
+
+    /// Where piece `k`'s share of the slice begins.
+    fn guess(&self, k: usize) -> usize {
+        (self.len as u128 * k as u128 / self.pieces() as u128) as usize
     }
 
     /// Piece `k`'s bounds, cuts found by `line_end` (see [`Self::at_with`]).
