@@ -136,30 +136,31 @@ pub(super) struct ReadFrom<'f> {
 }
 
 impl ReadFrom<'_> {
-    /// Bytes `start..end` of the slice into `buf`; `None` when the file
-    /// reads short (it shrank) or fails: the map answers then.
-    fn read<'b>(&self, start: usize, end: usize, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
+    /// Fills `buf` from the slice's byte `at`; `None` when the file reads
+    /// short (it shrank) or fails: the map answers then.
+    fn fill(&self, buf: &mut [u8], at: usize) -> Option<()> {
         use std::os::unix::fs::FileExt;
+        self.file.read_exact_at(buf, self.offset + at as u64).ok()
+    }
+
+    /// Bytes `start..end` of the slice into `buf` ([`Self::fill`]).
+    fn read<'b>(&self, start: usize, end: usize, buf: &'b mut Vec<u8>) -> Option<&'b [u8]> {
         let len = end - start;
         if buf.len() < len {
             buf.resize(len, 0);
         }
-        self.file
-            .read_exact_at(&mut buf[..len], self.offset + start as u64)
-            .ok()?;
+        self.fill(&mut buf[..len], start)?;
         Some(&buf[..len])
     }
 
     /// Just past the first terminator `t` from `from` on, before `end`
-    /// (`end` if none); `None` as for [`Self::read`].
+    /// (`end` if none); `None` as for [`Self::fill`].
     fn line_end(&self, from: usize, end: usize, t: u8) -> Option<usize> {
-        use std::os::unix::fs::FileExt;
         let mut window = [0u8; 4096];
         let mut at = from;
         while at < end {
             let n = window.len().min(end - at);
-            let offset = self.offset + at as u64;
-            self.file.read_exact_at(&mut window[..n], offset).ok()?;
+            self.fill(&mut window[..n], at)?;
             if let Some(i) = memchr::memchr(t, &window[..n]) {
                 return Some(at + i + 1);
             }
