@@ -17,8 +17,11 @@
 //! fail densely (columns of long numbers), the DFA alone takes over for
 //! the rest of that search.
 
+mod blocks;
+
 use super::cpu::cached::CachedRegex;
 use super::Matcher;
+use blocks::Blocks;
 use regex_automata::{meta, Anchored, Input};
 use std::ops::Range;
 
@@ -38,6 +41,8 @@ pub struct ShiftOr {
     /// The check is the search's own regex: a window it accepts selects
     /// its line.
     exact: bool,
+    /// The same windows found with AVX2, where the CPU has it.
+    blocks: Option<Blocks>,
 }
 
 impl ShiftOr {
@@ -55,13 +60,34 @@ impl ShiftOr {
                 }
             }
         }
+        let order: Vec<usize> = (0..sets.len()).collect();
         Some(ShiftOr {
+            blocks: Blocks::new(&masks, &order),
             masks,
             hit: 1 << (sets.len() - 1),
             len: sets.len(),
             verify: None,
             exact: false,
         })
+    }
+
+    /// The scan with window positions tested rarest first where it tests
+    /// them in blocks (`blocks`): `shares[i]`, the expected share of text
+    /// bytes in set `i`.
+    pub fn rarest_first(self, shares: &[f64]) -> ShiftOr {
+        let mut order: Vec<usize> = (0..self.len).collect();
+        order.sort_by(|&a, &b| {
+            let share = |i: usize| shares.get(i).copied().unwrap_or(1.0);
+            share(a).total_cmp(&share(b))
+        });
+        ShiftOr {
+            blocks: self
+                .blocks
+                .is_some()
+                .then(|| Blocks::new(&self.masks, &order))
+                .flatten(),
+            ..self
+        }
     }
 
     /// The scan with each passing window checked by `re`, anchored at the
@@ -75,8 +101,29 @@ impl ShiftOr {
         }
     }
 
+    /// Whether the window starting at `start` lies in `hay` and passes.
+    fn passes(&self, hay: &[u8], start: usize) -> bool {
+        let m = &*self.masks;
+        hay.get(start..start + self.len).is_some_and(|w| {
+            w.iter()
+                .enumerate()
+                .all(|(i, &b)| m[usize::from(b)] & (1 << i) == 0)
+        })
+    }
+
     /// The end of the first passing window that starts at or after `at`.
     fn window_end(&self, hay: &[u8], at: usize) -> Option<usize> {
+        let Some(blocks) = &self.blocks else {
+            return self.window_end_scanned(hay, at);
+        };
+        match blocks.first_start(hay, at, self.len, |p| self.passes(hay, p)) {
+            Ok(start) => Some(start + self.len),
+            Err(rest) => self.window_end_scanned(hay, rest),
+        }
+    }
+
+    /// [`ShiftOr::window_end`] by the shift-or loop.
+    fn window_end_scanned(&self, hay: &[u8], at: usize) -> Option<usize> {
         let hay_at = hay.get(at..)?;
         let (m, hit) = (&*self.masks, self.hit);
         let step = |st: u64, b: u8| (st << 1) | m[usize::from(b)];
@@ -161,6 +208,9 @@ mod tests {
             .map(|s| s..s + m)
     }
 
+    /// Bytes of the random sets and texts: ASCII and above 127.
+    const ALPHABET: &[u8] = b"ab.1 x\xc3\x80\xff";
+
     fn scan(sets: &[Vec<u8>]) -> ShiftOr {
         let fns: Vec<_> = sets.iter().map(|s| |b: u8| s.contains(&b)).collect();
         ShiftOr::new(&fns).unwrap()
@@ -184,18 +234,40 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
         /// The scan reports exactly the first window the naive check finds,
-        /// from any starting point.
+        /// from any starting point: through blocks of 32 starts where the
+        /// CPU has AVX2 (windows longer than the positions they test, and
+        /// bytes of both halves of the byte range, included), by the
+        /// shift-or loop alone, and in any order of the tested positions.
         #[test]
         fn scan_equals_naive_windows(
             sets in prop::collection::vec(
-                prop::collection::vec(prop::sample::select(b"ab.1 x".to_vec()), 1..4),
-                1..9,
+                prop::collection::vec(prop::sample::select(ALPHABET.to_vec()), 1..4),
+                1..13,
             ),
-            hay in prop::collection::vec(prop::sample::select(b"ab.1 xy".to_vec()), 0..80),
-            at in 0usize..90,
+            hay in prop::collection::vec(prop::sample::select(ALPHABET.to_vec()), 0..300),
+            at in 0usize..310,
+            shares in prop::collection::vec(0.0f64..1.0, 12),
         ) {
+            let want = naive(&sets, &hay, at);
             let s = scan(&sets);
-            prop_assert_eq!(s.find_at(&hay, at), naive(&sets, &hay, at));
+            prop_assert_eq!(s.find_at(&hay, at), want.clone());
+            let end = want.map(|w| w.end);
+            prop_assert_eq!(s.window_end_scanned(&hay, at), end);
+            prop_assert_eq!(s.rarest_first(&shares).window_end(&hay, at), end);
+        }
+
+        /// Windows longer than the positions a block tests, over text where
+        /// most starts pass the tested ones: the rest decide.
+        #[test]
+        fn long_windows_are_checked_past_the_tested_positions(
+            sets in prop::collection::vec(
+                prop::sample::select(vec![b"a".to_vec(), b"ab".to_vec()]),
+                9..20,
+            ),
+            hay in prop::collection::vec(prop::sample::select(b"aaaaaaab".to_vec()), 0..300),
+            at in 0usize..100,
+        ) {
+            prop_assert_eq!(scan(&sets).find_at(&hay, at), naive(&sets, &hay, at));
         }
     }
 }

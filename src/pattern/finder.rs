@@ -113,8 +113,9 @@ pub(super) fn line_finder(
         },
     };
     if let Some(sets) = window::position_sets(hir).filter(|s| window::worth_scanning(s)) {
+        let shares = window::set_shares(&sets);
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
-        if let Some(scan) = ShiftOr::new(&sets) {
+        if let Some(scan) = ShiftOr::new(&sets).map(|s| s.rarest_first(&shares)) {
             // Which is faster depends on the text (`engine::fastest`).
             let dfa = cpu::RegexLines::new(whole.clone(), exact);
             let scan = scan.verified_by(whole, exact);

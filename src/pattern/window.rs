@@ -170,6 +170,13 @@ fn share(b: u8) -> f64 {
     }
 }
 
+/// The expected share of text bytes in each set (by [`share`]).
+pub fn set_shares(sets: &[ByteSet]) -> Vec<f64> {
+    sets.iter()
+        .map(|s| s.bytes().map(share).sum::<f64>().min(1.0))
+        .collect()
+}
+
 /// Most windows per byte of text expected to pass the filter for it to
 /// be used: each costs a line confirmation (about 100 ns), against 1 ns a
 /// byte for the scan.
@@ -180,10 +187,7 @@ const PASS_RATE_MAX: f64 = 1e-3;
 /// too broad for a memchr of its bytes (which the regex's own prefilter
 /// does faster).
 pub fn worth_scanning(sets: &[ByteSet]) -> bool {
-    let pass: f64 = sets
-        .iter()
-        .map(|s| s.bytes().map(share).sum::<f64>().min(1.0))
-        .product();
+    let pass: f64 = set_shares(sets).iter().product();
     sets.len() >= 2 && sets[0].bytes().count() > 3 && pass <= PASS_RATE_MAX
 }
 
