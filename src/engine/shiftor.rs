@@ -60,9 +60,8 @@ impl ShiftOr {
                 }
             }
         }
-        let order: Vec<usize> = (0..sets.len()).collect();
         Some(ShiftOr {
-            blocks: Blocks::new(&masks, &order),
+            blocks: Blocks::new(&masks, sets.len(), &[]),
             masks,
             hit: 1 << (sets.len() - 1),
             len: sets.len(),
@@ -71,20 +70,15 @@ impl ShiftOr {
         })
     }
 
-    /// The scan with window positions tested rarest first where it tests
-    /// them in blocks (`blocks`): `shares[i]`, the expected share of text
-    /// bytes in set `i`.
+    /// The scan with the window's positions tested rarest first where it
+    /// tests them in blocks (`blocks`): `shares[i]`, the expected share of
+    /// text bytes in set `i`.
     pub fn rarest_first(self, shares: &[f64]) -> ShiftOr {
-        let mut order: Vec<usize> = (0..self.len).collect();
-        order.sort_by(|&a, &b| {
-            let share = |i: usize| shares.get(i).copied().unwrap_or(1.0);
-            share(a).total_cmp(&share(b))
-        });
         ShiftOr {
             blocks: self
                 .blocks
                 .is_some()
-                .then(|| Blocks::new(&self.masks, &order))
+                .then(|| Blocks::new(&self.masks, self.len, shares))
                 .flatten(),
             ..self
         }
@@ -101,22 +95,12 @@ impl ShiftOr {
         }
     }
 
-    /// Whether the window starting at `start` lies in `hay` and passes.
-    fn passes(&self, hay: &[u8], start: usize) -> bool {
-        let m = &*self.masks;
-        hay.get(start..start + self.len).is_some_and(|w| {
-            w.iter()
-                .enumerate()
-                .all(|(i, &b)| m[usize::from(b)] & (1 << i) == 0)
-        })
-    }
-
     /// The end of the first passing window that starts at or after `at`.
     fn window_end(&self, hay: &[u8], at: usize) -> Option<usize> {
         let Some(blocks) = &self.blocks else {
             return self.window_end_scanned(hay, at);
         };
-        match blocks.first_start(hay, at, self.len, |p| self.passes(hay, p)) {
+        match blocks.first_start(hay, at) {
             Ok(start) => Some(start + self.len),
             Err(rest) => self.window_end_scanned(hay, rest),
         }
@@ -230,6 +214,27 @@ mod tests {
         assert_eq!(s.find_at(hay, 99), None);
     }
 
+    /// Every window length at every start around block edges: a run of
+    /// exactly `len` matching bytes is found wherever it lies.
+    #[test]
+    fn windows_of_every_length_are_found_at_every_start() {
+        for len in 1..=64 {
+            let sets = vec![b"a".to_vec(); len];
+            let s = scan(&sets);
+            for start in 0..200 {
+                let mut hay = vec![b'b'; 400];
+                hay[start..start + len].fill(b'a');
+                for at in [0, start.saturating_sub(1), start] {
+                    assert_eq!(
+                        s.find_at(&hay, at),
+                        Some(start..start + len),
+                        "len {len}, start {start}, at {at}"
+                    );
+                }
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
@@ -262,7 +267,7 @@ mod tests {
         fn long_windows_are_checked_past_the_tested_positions(
             sets in prop::collection::vec(
                 prop::sample::select(vec![b"a".to_vec(), b"ab".to_vec()]),
-                9..20,
+                9..65,
             ),
             hay in prop::collection::vec(prop::sample::select(b"aaaaaaab".to_vec()), 0..300),
             at in 0usize..100,
