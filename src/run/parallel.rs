@@ -24,6 +24,65 @@ use std::sync::{mpsc, Mutex};
 pub(super) type Job<'a> =
     dyn Fn(usize, &Input, Option<&mut dyn Write>) -> io::Result<FileResult> + Sync + 'a;
 
+/// Searches one item on the calling thread, its output streamed to `out`
+/// where it can be; `Ok(true)`: the run stops here (`-q`, `-m` and such).
+fn search_in_turn(
+    shared: &Shared,
+    i: usize,
+    item: &Item,
+    job: &Job,
+    out: &mut dyn Write,
+    state: &mut Printed,
+) -> io::Result<bool> {
+    let mut result = match item {
+        Item::Error(msg) => error_result(msg),
+        Item::Input(input) => {
+            // Stream straight to stdout, unless a group separator may be
+            // owed before this file's first line.
+            let owes_separator =
+                state.any_lines && shared.cfg.context_given && shared.cfg.mode == Mode::Lines;
+            let stream: Option<&mut dyn Write> = if owes_separator {
+                None
+            } else {
+                Some(&mut *out)
+            };
+            job(i, input, stream)?
+        }
+    };
+    state.emit(shared, out, &mut result)?;
+    Ok(state.stop(shared))
+}
+
+/// One thread walks the trees and searches each file as it is found, as
+/// GNU grep does (`-j1`): the first lines come out before a large tree is
+/// walked, and no list of its files is kept (100,000 small files, `-j1 -c`:
+/// 17.4 MB listed first, against ripgrep's 6.2 MB).
+pub(super) fn search_walked_in_turn(
+    shared: &Shared,
+    job: &Job,
+    out: &mut dyn Write,
+    state: &mut Printed,
+) -> io::Result<()> {
+    let stop = std::cell::Cell::new(false);
+    let mut failed = None;
+    let mut i = 0;
+    let mut emit = |item: Item| {
+        if stop.get() {
+            return;
+        }
+        match search_in_turn(shared, i, &item, job, out, state) {
+            Ok(done) => stop.set(done),
+            Err(e) => {
+                failed = Some(e);
+                stop.set(true);
+            }
+        }
+        i += 1;
+    };
+    walk::walk(&shared.cfg, &mut emit, &|| stop.get());
+    failed.map_or(Ok(()), Err)
+}
+
 /// Searches the items in order (in parallel when there are several); at
 /// most `bytes_ahead` of results wait to be printed (see [`BYTES_AHEAD`]).
 pub(crate) fn search_items(
@@ -43,24 +102,7 @@ pub(crate) fn search_items(
     let single = items.len() == 1 || shared.cfg.threads <= 1 || stdins > 1;
     if single {
         for (i, item) in items.iter().enumerate() {
-            let mut result = match item {
-                Item::Error(msg) => error_result(msg),
-                Item::Input(input) => {
-                    // Stream straight to stdout, unless a group separator
-                    // may be owed before this file's first line.
-                    let owes_separator = state.any_lines
-                        && shared.cfg.context_given
-                        && shared.cfg.mode == Mode::Lines;
-                    let stream: Option<&mut dyn Write> = if owes_separator {
-                        None
-                    } else {
-                        Some(&mut *out)
-                    };
-                    job(i, input, stream)?
-                }
-            };
-            state.emit(shared, out, &mut result)?;
-            if state.stop(shared) {
+            if search_in_turn(shared, i, item, job, out, state)? {
                 break;
             }
         }
