@@ -2,6 +2,8 @@
 //! inputs listed in advance (`search_items`), or a tree walked by one
 //! thread in name order while the others search (`search_walking`, for
 //! `-R` and `--gitignore`; `ordered` walks other trees with every thread).
+//! With one thread, each item is searched in turn on the calling thread,
+//! a walked tree's files as they are found (`search_walked_in_turn`).
 //! Each worker writes a file's output into its own buffer (sent on in
 //! parts of 1 MiB when it grows past that, `part`) and the calling thread
 //! prints the buffers in input order, so the output is the same with 1
