@@ -75,11 +75,7 @@ impl ShiftOr {
     /// text bytes in set `i`.
     pub fn rarest_first(self, shares: &[f64]) -> ShiftOr {
         ShiftOr {
-            blocks: self
-                .blocks
-                .is_some()
-                .then(|| Blocks::new(&self.masks, self.len, shares))
-                .flatten(),
+            blocks: Blocks::new(&self.masks, self.len, shares),
             ..self
         }
     }

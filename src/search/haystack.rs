@@ -286,15 +286,16 @@ impl<'d> Opened<'d> {
             // Streams were taken above.
             Storage::Started(..) | Storage::Stream(_) => &[],
         };
+        let (mapped, file) = match &self.storage {
+            Storage::Mapped(Mapped::Map(..), file) => (true, file.as_ref()),
+            _ => (false, None),
+        };
         match plan.for_file(&bytes[..bytes.len().min(BOM_PROBE)]) {
             FilePlan::Raw { skip } => Haystack::Slice {
                 bytes: &bytes[skip..],
                 base: skip,
-                mapped: matches!(self.storage, Storage::Mapped(Mapped::Map(..), _)),
-                file: match &self.storage {
-                    Storage::Mapped(Mapped::Map(..), file) => file.as_ref(),
-                    _ => None,
-                },
+                mapped,
+                file,
             },
             FilePlan::Decode { enc, skip } => Haystack::Decoded {
                 text: Decoded::new(bytes, skip, enc, terminator),

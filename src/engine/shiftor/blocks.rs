@@ -67,7 +67,7 @@ impl Word for u128 {
 /// `pshufb` looks up within a lane): for a byte `b` below 128, bit
 /// `b >> 4` of `low[b & 15]` says whether it is in the set; for the
 /// others, bit `(b >> 4) & 7` of `high[b & 15]`.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq)]
 struct Tables {
     low: [u8; 32],
     high: [u8; 32],
@@ -101,20 +101,12 @@ impl Blocks {
         if !has_avx2() || len == 0 || len > 64 {
             return None;
         }
-        let set_of = |i: usize| {
-            let mut set = [0u64; 4];
-            for b in 0..=255u8 {
-                if masks[usize::from(b)] & (1 << i) == 0 {
-                    set[usize::from(b >> 6)] |= 1 << (b & 63);
-                }
-            }
-            set
-        };
-        let mut distinct: Vec<[u64; 4]> = Vec::new();
+        // A set's tables hold each byte's bit once: equal tables, equal sets.
+        let mut distinct: Vec<Tables> = Vec::new();
         // (offset, set, length, expected share of text passing)
         let mut runs: Vec<(u32, usize, u32, f64)> = Vec::new();
         for i in 0..len {
-            let set = set_of(i);
+            let set = tables(masks, i);
             let k = match distinct.iter().position(|d| *d == set) {
                 Some(k) => k,
                 None => {
@@ -124,8 +116,8 @@ impl Blocks {
             };
             let share = shares.get(i).copied().unwrap_or(1.0);
             match runs.last_mut() {
-                Some((_, set, len, pass)) if *set == k => {
-                    *len += 1;
+                Some((_, run_set, run_len, pass)) if *run_set == k => {
+                    *run_len += 1;
                     *pass *= share;
                 }
                 _ => runs.push((i as u32, k, 1, share)),
@@ -143,9 +135,8 @@ impl Blocks {
                 shifts: doubling(len),
             })
             .collect();
-        let sets = distinct.iter().map(tables).collect();
         Some(Blocks {
-            sets,
+            sets: distinct,
             runs,
             short: len <= 64 - BLOCK + 1,
         })
@@ -262,14 +253,15 @@ fn doubling(len: u32) -> Vec<u32> {
     shifts
 }
 
-/// The `pshufb` tables of a set given as four 64-bit words.
-fn tables(set: &[u64; 4]) -> Tables {
+/// The `pshufb` tables of window position `i`'s set: the bytes `b` with
+/// `masks[b]` bit `i` clear.
+fn tables(masks: &[u64; 256], i: usize) -> Tables {
     let mut t = Tables {
         low: [0; 32],
         high: [0; 32],
     };
     for b in 0..=255u8 {
-        if set[usize::from(b >> 6)] & (1 << (b & 63)) != 0 {
+        if masks[usize::from(b)] & (1 << i) == 0 {
             let table = match b < 128 {
                 true => &mut t.low,
                 false => &mut t.high,
