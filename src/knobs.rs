@@ -108,6 +108,10 @@ pub struct Knobs {
     /// `GPUGREP_GPU_LANES` (count): GPU streams working at once (default
     /// 2). Tuning only.
     pub gpu_lanes: Knob<usize>,
+    /// `GPUGREP_GPU_FILE_MARKS` (count): matches one file may collect on
+    /// the GPU before the CPU engine searches it instead (default 16 M);
+    /// small, it sends small test files there. Test only.
+    pub gpu_file_marks: Knob<usize>,
     /// `GPUGREP_GPU_BACKREAD=0` (switch): the GPU's character-boundary
     /// back-read is skipped and candidates go to the CPU unfiltered.
     /// Measurement only.
@@ -134,8 +138,8 @@ pub struct Knobs {
     /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a
     /// small value makes threads wait on a small tree.
     pub lead_files: Knob<usize>,
-    /// `GPUGREP_LEAD_BYTES` (size): how many bytes of results listed
-    /// inputs may hold for the printer (default 64M, 256M on the GPU path);
+    /// `GPUGREP_LEAD_BYTES` (size): how many bytes of results listed or
+    /// walked inputs may hold for the printer (default 64M, 256M on the GPU path);
     /// small, it puts the bound and the hand-back pool to work. Test only.
     pub lead_bytes: Knob<u64>,
     /// `GPUGREP_GPU_TRACE=1` (switch): the pipeline notes when each chunk
@@ -237,6 +241,7 @@ impl Knobs {
             gpu_simulate_fail: read(lookup, "GPUGREP_GPU_SIMULATE_FAIL"),
             gpu_chunk: read(lookup, "GPUGREP_GPU_CHUNK"),
             gpu_lanes: read(lookup, "GPUGREP_GPU_LANES"),
+            gpu_file_marks: read(lookup, "GPUGREP_GPU_FILE_MARKS"),
             gpu_backread: read(lookup, "GPUGREP_GPU_BACKREAD"),
             gpu_sync: read(lookup, "GPUGREP_GPU_SYNC"),
             stream_chunk: read(lookup, "GPUGREP_STREAM_CHUNK"),

@@ -62,7 +62,7 @@ fn stats_report_the_gpu_pipeline_stages() {
     // pattern), the second with a separator; b (2 bytes) and its separator
     // do not fit in the 1 byte left: a third chunk.
     assert!(
-        lines[8].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files (0 bytes of them unread: settled by a match); ready after "),
+        lines[8].starts_with("gpu: 10 bytes in 3 chunks of at most 0 MiB (0 dense, searched by the CPU; 0 tallied on the GPU), 2 files (0 bytes of them unread: settled by a match; 0 given to the CPU); ready after "),
         "{err}"
     );
     assert!(lines[9].starts_with("gpu stages: read/copy "), "{err}");
@@ -353,4 +353,46 @@ fn stats_name_every_fallback() {
     );
     // A search that stays on the fast path names nothing.
     assert_eq!(run(&["-c", "x", "cut", "bom"], "1M"), (vec![], vec![]));
+}
+
+/// Regression: a file past the GPU's cap on one file's matches went to the
+/// CPU engine only after the pipeline had read all of it (one 16 GiB file,
+/// `-n`: 8.1 s, the CPU engine alone 5.1 s). The rest of it is now left
+/// unread, and what is printed is the CPU engine's. The cap is lowered
+/// (`GPUGREP_GPU_FILE_MARKS`) and the ring is 4 chunks, so most chunks are
+/// read after the file went to the CPU.
+#[test]
+fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..5000 {
+        text.push_str(&format!("x {i:06} {}\n", ".".repeat(28)));
+    }
+    std::fs::write(dir.path().join("f"), &text).unwrap();
+    let run = |engine: &str| {
+        Command::new(common::bin())
+            .args(["--stats", "-n", "--gpu-staging", "16K", engine, "x", "f"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .env("GPUGREP_GPU_CHUNK", "4K")
+            .env("GPUGREP_GPU_FILE_MARKS", "100")
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let gpu = run("--engine=gpu");
+    let cpu = run("--engine=cpu");
+    assert_eq!(gpu.stdout, cpu.stdout);
+    assert_eq!(gpu.stdout.iter().filter(|&&b| b == b'\n').count(), 5000);
+    let err = String::from_utf8_lossy(&gpu.stderr);
+    assert!(
+        err.lines().any(|l| l
+            == "gpu fallback: more than 16 M matches in the file: 1 files, 190000 bytes searched by the CPU engine"),
+        "{err}"
+    );
+    let given_up: u64 = err
+        .split("; ")
+        .find_map(|s| s.strip_suffix(" given to the CPU)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(given_up > 100_000, "{err}");
 }

@@ -227,10 +227,6 @@ impl<'m> Search<'m> {
                 decoded: d,
             };
             self.searcher(self.opts).search_slice(bytes, &mut mapped)?
-        } else if base > 0 {
-            let mut s = self.searcher(self.opts);
-            s.search_last_block(bytes, base as u64, 0, sink)?;
-            s.outcome()
         } else if let Some(cuts) = split::plan(self, sink, bytes) {
             // A count's pieces among many files are read from the file: no
             // map touched, none to release (`split::ReadFrom`).
@@ -240,9 +236,13 @@ impl<'m> Search<'m> {
                         file,
                         offset: base as u64,
                     });
-            split::search(self, bytes, &cuts, mapped, read_from, sink)?
+            let data = (bytes, base as u64);
+            split::search(self, data, &cuts, mapped, read_from, sink)?
         } else {
-            self.searcher(self.opts).search_slice(bytes, sink)?
+            // `base`: past a byte-order mark, lines keep their offsets.
+            let mut s = self.searcher(self.opts);
+            s.search_last_block(bytes, base as u64, 0, sink)?;
+            s.outcome()
         };
         Ok(done)
     }

@@ -115,26 +115,27 @@ impl<'m> Searcher<'m> {
     }
 
     /// Prints the last `lines` lines of `buf` (an input held whole, as
-    /// `search_last_block` with base 0 saw it) as context unless printed:
+    /// `search_last_block` with `base` saw it) as context unless printed:
     /// a split piece's lines before a selected line of the next piece.
     pub fn context_at_end(
         &mut self,
         buf: &[u8],
+        base: u64,
         lines: usize,
         sink: &mut dyn Sink,
     ) -> io::Result<()> {
         if self.done {
             return Ok(());
         }
-        self.emit_lines_before(buf, 0, buf.len(), lines, sink)
+        self.emit_lines_before(buf, base, buf.len(), lines, sink)
     }
 
     /// The number of the line starting at the end of `buf` (an input held
-    /// whole, as `search_last_block` with base 0 saw it), counted from the
+    /// whole, as `search_last_block` with `base` saw it), counted from the
     /// last line numbered: a split piece's searcher counts the rest of its
     /// piece so the next piece need not count it again.
-    pub fn line_number_at_end(&mut self, buf: &[u8]) -> u64 {
-        self.line_number(buf, 0, buf.len())
+    pub fn line_number_at_end(&mut self, buf: &[u8], base: u64) -> u64 {
+        self.line_number(buf, base, buf.len())
     }
 
     /// The result so far.

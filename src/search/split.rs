@@ -201,6 +201,9 @@ const UNCOUNTED: u64 = u64::MAX;
 struct Pieces<'a, 's, P> {
     search: &'a Search<'s>,
     data: &'a [u8],
+    /// The file offset of `data[0]` (past a byte-order mark): lines and
+    /// their numbers are placed at absolute offsets, as one thread would.
+    base: u64,
     cuts: &'a Cuts,
     /// The next piece whose lines a thread may claim to count, and each
     /// piece's terminators ([`UNCOUNTED`] until known).
@@ -317,10 +320,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             let mut printed = None;
             let searched = match (numbers, first) {
                 (true, None) => {
-                    s.number_lines_from(start as u64, 1);
+                    s.number_lines_from(self.base + start as u64, 1);
                     let mut recorder = Recorder::default();
-                    let searched = s.search_last_block(data, 0, start, &mut recorder);
-                    let next = s.line_number_at_end(data);
+                    let searched = s.search_last_block(data, self.base, start, &mut recorder);
+                    let next = s.line_number_at_end(data, self.base);
                     self.lines[k].store(next - 1, Ordering::Release);
                     match (&searched, self.known_first(k)) {
                         (Ok(()), Some(first)) => recorder.replay(first, &mut printer),
@@ -332,7 +335,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                 }
                 (_, first) => {
                     if let Some(first) = first {
-                        s.number_lines_from(start as u64, first);
+                        s.number_lines_from(self.base + start as u64, first);
                     }
                     let read = match (&self.read_from, first) {
                         (Some(rf), None) if !self.context() => {
@@ -341,7 +344,8 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                                 buf.uses_tail();
                             }
                             let searched = rf.read(start, end, &mut buf.0).map(|piece| {
-                                s.search_last_block(piece, start as u64, 0, &mut printer)
+                                let at = self.base + start as u64;
+                                s.search_last_block(piece, at, 0, &mut printer)
                             });
                             read_through = searched.is_some();
                             searched
@@ -350,20 +354,21 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     };
                     let searched = match (read, self.context()) {
                         (Some(searched), _) => searched,
-                        (None, false) => s.search_last_block(data, 0, start, &mut printer),
+                        (None, false) => s.search_last_block(data, self.base, start, &mut printer),
                         (None, true) => {
                             let opts = &self.search.opts;
                             let line_matcher = self.search.line_matcher;
                             let edges = context::edges(self.data, start, end, opts, line_matcher);
-                            s.start_piece(start as u64, edges.owed);
+                            s.start_piece(self.base + start as u64, edges.owed);
                             let mut track = Track {
                                 sink: &mut printer,
                                 printed: None,
                             };
                             let searched = s
-                                .search_last_block(data, 0, start, &mut track)
+                                .search_last_block(data, self.base, start, &mut track)
                                 .and_then(|()| {
-                                    s.context_at_end(data, edges.before_next, &mut track)
+                                    let lines = edges.before_next;
+                                    s.context_at_end(data, self.base, lines, &mut track)
                                 });
                             printed = track.printed;
                             searched
@@ -371,7 +376,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     };
                     if let Some(first) = first {
                         if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
-                            let next = s.line_number_at_end(data);
+                            let next = s.line_number_at_end(data, self.base);
                             self.lines[k].store(next - first, Ordering::Release);
                         }
                     }
@@ -544,7 +549,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
 /// the run's threads that help it.
 pub(super) fn search<O: Output>(
     search: &Search,
-    data: &[u8],
+    (data, base): (&[u8], u64),
     cuts: &Cuts,
     mapped: bool,
     read_from: Option<ReadFrom>,
@@ -563,6 +568,7 @@ pub(super) fn search<O: Output>(
     let work = Pieces {
         search,
         data,
+        base,
         cuts,
         next_count: AtomicUsize::new(0),
         lines: (0..pieces).map(|_| AtomicU64::new(UNCOUNTED)).collect(),

@@ -6,8 +6,9 @@
 //! fallen behind, once it ended or failed. A GPU-claimed file gets an
 //! [`Entry`] that collects its pieces' results; it is *ready* when the
 //! packer has laid out all its pieces (`open` false) and every piece has
-//! been searched (`pieces_left` 0). The worker that reaches the file waits
-//! for that, then takes the entry away and prints the file. All waits
+//! been searched (`pieces_left` 0; once a fallback gave a file to the CPU
+//! engine, its later pieces are left unread). The worker that reaches the
+//! file waits for that, then takes the entry away and prints the file. All waits
 //! share one condition variable, signalled under the entries' lock so no
 //! change is missed, and wake every `TICK` to check for an abort.
 //!
@@ -26,7 +27,8 @@ use std::time::{Duration, Instant};
 
 /// How long waits sleep before checking for an abort.
 const TICK: Duration = Duration::from_millis(20);
-/// Offsets a file may collect before the CPU searches it instead.
+/// Offsets a file may collect before the CPU searches it instead
+/// (`GPUGREP_GPU_FILE_MARKS`, a test knob, lowers it).
 const MAX_FILE_OFFSETS: usize = 1 << 24;
 
 const FREE: u8 = 0;
@@ -100,6 +102,11 @@ pub struct Board<'a, 'r> {
     claims: Vec<AtomicU8>,
     /// Per item, with `settle`: a piece of it matched.
     settled: Vec<AtomicBool>,
+    /// Per item: a fallback gave it to the CPU engine, which searches it
+    /// whole, so the rest of it is not read for the GPU.
+    given_up: Vec<AtomicBool>,
+    /// [`MAX_FILE_OFFSETS`], or the knob's value.
+    max_file_offsets: usize,
     entries: Mutex<HashMap<usize, Entry<'r>>>,
     changed: Condvar,
     /// Chunks kept per decompressed file poured into pieces (fewer than
@@ -137,6 +144,8 @@ impl<'a, 'r> Board<'a, 'r> {
                 true => (0..items).map(|_| AtomicBool::new(false)).collect(),
                 false => Vec::new(),
             },
+            given_up: (0..items).map(|_| AtomicBool::new(false)).collect(),
+            max_file_offsets: crate::knobs::get().gpu_file_marks.or(MAX_FILE_OFFSETS),
             entries: Mutex::new(HashMap::new()),
             changed: Condvar::new(),
             keep_max,
@@ -209,6 +218,14 @@ impl<'a, 'r> Board<'a, 'r> {
     /// Item `i` is known to match (with `settle`).
     pub fn settled(&self, i: usize) -> bool {
         self.settled
+            .get(i)
+            .is_some_and(|s| s.load(Ordering::Acquire))
+    }
+
+    /// Item `i` went to the CPU engine (a fallback) while the GPU still
+    /// had pieces of it to read.
+    pub fn given_up(&self, i: usize) -> bool {
+        self.given_up
             .get(i)
             .is_some_and(|s| s.load(Ordering::Acquire))
     }
@@ -339,7 +356,7 @@ impl<'a, 'r> Board<'a, 'r> {
                     let settles =
                         got.untallied != Some(Fallback::UnsureLines) && !got.offsets.is_empty();
                     e.offsets.extend(got.offsets);
-                    if e.offsets.len() > MAX_FILE_OFFSETS {
+                    if e.offsets.len() > self.max_file_offsets {
                         e.cpu = Some(Fallback::TooManyOffsets);
                     }
                     if let Some(s) = self.settled.get(piece.file) {
@@ -354,6 +371,13 @@ impl<'a, 'r> Board<'a, 'r> {
                 }
                 if e.cpu.is_some() {
                     e.offsets = Vec::new();
+                    // Its later pieces are left unread (`read`, `lane`):
+                    // one 16 GiB file past MAX_FILE_OFFSETS was read for
+                    // the GPU to the end, then searched again (8.1 s, the
+                    // CPU engine alone 5.1 s).
+                    if let Some(g) = self.given_up.get(piece.file) {
+                        g.store(true, Ordering::Release);
+                    }
                 }
             }
         }

@@ -35,7 +35,10 @@ impl<'r> Flow<'_, 'r> {
             let plan = &job.plan;
             let t = Instant::now();
             self.stages.trace.note(job.id, Event::Searching);
-            let skip = plan.pieces.iter().all(|p| self.board.settled(p.file));
+            let skip = plan
+                .pieces
+                .iter()
+                .all(|p| self.board.settled(p.file) || self.board.given_up(p.file));
             for at in plan.separators() {
                 chunk.bytes_mut()[at] = self.search.terminator;
             }

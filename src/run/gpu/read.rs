@@ -51,6 +51,11 @@ impl<'r> Flow<'_, 'r> {
                         stats::add(&self.stages.settled_bytes, len as u64);
                         continue;
                     }
+                    if self.board.given_up(piece.file) {
+                        // The CPU engine searches the file whole.
+                        stats::add(&self.stages.given_up_bytes, len as u64);
+                        continue;
+                    }
                     let from = piece.chunk_off + at - base;
                     let dst = &mut dst[from..from + len];
                     let off = piece.file_off + at as u64;

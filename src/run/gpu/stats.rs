@@ -35,6 +35,8 @@ pub struct Stages {
     pub tallied_chunks: AtomicU64,
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
+    /// Bytes left unread: pieces of files given to the CPU engine.
+    pub given_up_bytes: AtomicU64,
     /// `--decompress`: time decompressing (look-ahead threads and pouring,
     /// summed), compressed files searched through the pipeline, their
     /// decompressed bytes, those cut into pieces (poured), and those left
@@ -224,7 +226,7 @@ pub fn report(
     let lanes = st.lanes.lock().map(|t| *t).unwrap_or_default();
     let mut lines = vec![
         format!(
-            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files ({} bytes of them unread: settled by a match); {}",
+            "gpu: {} bytes in {} chunks of at most {} MiB ({} dense, searched by the CPU; {} tallied on the GPU), {} files ({} bytes of them unread: settled by a match; {} given to the CPU); {}",
             get(&st.gpu_bytes),
             get(&st.chunks),
             shape.chunk >> 20,
@@ -232,6 +234,7 @@ pub fn report(
             get(&st.tallied_chunks),
             get(&st.gpu_files),
             get(&st.settled_bytes),
+            get(&st.given_up_bytes),
             match ready_ms {
                 None => "GPU never ready".to_string(),
                 Some(ms) => format!("ready after {:.3} s", ms as f64 / 1e3),

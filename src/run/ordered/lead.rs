@@ -45,6 +45,8 @@ pub(super) struct Lead {
     pub(super) parts: Shelf,
     /// The printer's next step is a directory not yet listed.
     awaiting_listing: AtomicBool,
+    /// [`BYTES_AHEAD`], or `GPUGREP_LEAD_BYTES` (a test knob, read once).
+    bytes_ahead: usize,
 }
 
 impl Lead {
@@ -58,6 +60,10 @@ impl Lead {
             bytes: AtomicUsize::new(0),
             parts: Shelf::new(workers),
             awaiting_listing: AtomicBool::new(false),
+            bytes_ahead: crate::knobs::get()
+                .lead_bytes
+                .get()
+                .map_or(BYTES_AHEAD, |b| usize::try_from(b).unwrap_or(usize::MAX)),
         };
         known.for_each(|r| {
             lead.add(r);
@@ -97,12 +103,12 @@ impl Lead {
     /// Twice [`BYTES_AHEAD`] waits to be printed: past that a thread does
     /// not search even the printer's next files (`Queue::trade_front`).
     pub(super) fn far_too_many_bytes(&self) -> bool {
-        self.waiting_bytes() > 2 * BYTES_AHEAD
+        self.waiting_bytes() / 2 > self.bytes_ahead
     }
 
     /// More than [`BYTES_AHEAD`] of output waits to be printed.
     pub(super) fn too_many_bytes(&self) -> bool {
-        self.waiting_bytes() > BYTES_AHEAD
+        self.waiting_bytes() > self.bytes_ahead
     }
 
     /// Results' and parts' bytes waiting to be printed.

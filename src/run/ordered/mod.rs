@@ -183,6 +183,15 @@ pub(super) fn search_trees(
                                 }
                                 Err(same) => task = same,
                             }
+                            // Nothing unbegun comes before `task` (`trade`
+                            // gave the earliest queued, and no held batch
+                            // has files left): its first file is among the
+                            // printer's next few, which listed inputs'
+                            // threads may always search (`search_parallel`).
+                            // Waiting here, 16 threads kept 7 busy: 20,000
+                            // files of 860 KB, `-n`, 11.1 s (rg 8.1 s).
+                            task = queue.first_only(task);
+                            break;
                         }
                         inbox.nudge();
                         helpers.help_or_sleep(std::time::Duration::from_micros(100));

@@ -333,6 +333,31 @@ impl Queue {
         })
     }
 
+    /// `task` with its first file only, the rest of its batch queued again.
+    pub(super) fn first_only(&self, task: Task) -> Task {
+        let Task {
+            key,
+            work: Work::Search(mut batch),
+        } = task
+        else {
+            return task;
+        };
+        if batch.len() > 1 {
+            let rest = batch.split_off(1);
+            let work = Work::Search(rest);
+            if let Ok(mut s) = self.state.lock() {
+                s.tasks.push(Reverse(Task {
+                    key: key.clone(),
+                    work,
+                }));
+            }
+        }
+        Task {
+            key,
+            work: Work::Search(batch),
+        }
+    }
+
     /// The later half of the fullest batch a worker holds (two files or
     /// more), as a task. Batches hold at least 8 files (a batch of tiny
     /// files costs more to hand out than to search), so 64 logs of 32 MiB

@@ -132,3 +132,27 @@ fn batches_taken_by_their_first_file_leave_the_others_queued() {
     assert_eq!(ids(&left), vec![10, 11]);
     assert!(q.take_batches(|_| true).is_empty());
 }
+
+/// A thread too far ahead of the printer searches only the first file of
+/// the earliest batch; the rest is queued again, still first in line.
+#[test]
+fn first_only_queues_the_rest_of_the_batch_again() {
+    let q = queue(2);
+    let task = Task {
+        key: (0, vec![1]),
+        work: Work::Search(batch(3..7)),
+    };
+    q.add(
+        vec![Task {
+            key: (0, vec![2]),
+            work: Work::Search(batch(7..9)),
+        }],
+        false,
+    );
+    let first = q.first_only(task);
+    assert_eq!(ids(&first), vec![3]);
+    let next = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&next), vec![4, 5, 6]);
+    let last = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&last), vec![7, 8]);
+}
