@@ -320,7 +320,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 17, "{names:?}");
+        assert_eq!(names.len(), 18, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),
