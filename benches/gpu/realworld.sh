@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 16's GPU benchmark on real-shaped text, in one device call.
 #
-#   OUT=... SIZE_GIB=16 FILES=20000 benches/gpu/realworld.sh
+#   OUT=... SIZE_GIB=16 FILES=20000 [GEN_FLAGS="--lf --no-bom"] benches/gpu/realworld.sh
 #
 # Corpus (benches/gpu/gen-prose.py): SIZE_GIB GiB of prose made of real
 # vocabulary (.dev/words: Debian's wamerican), UTF-8 files that start with
@@ -31,7 +31,8 @@ export LD_LIBRARY_PATH=$D/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 if [[ ! -d $C ]]; then
     t0=$(date +%s.%N)
-    python3 benches/gpu/gen-prose.py "$D/words" "$C" "$SIZE_GIB" "$FILES" || exit 2
+    # shellcheck disable=SC2086 # GEN_FLAGS is a list of flags.
+    python3 benches/gpu/gen-prose.py "$D/words" "$C" "$SIZE_GIB" "$FILES" ${GEN_FLAGS:-} || exit 2
     echo "# corpus: $(du -sb "$C" | cut -f1) bytes in $FILES files, $(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }') s to write"
 fi
 bytes=$(du -sb "$C" | cut -f1)
