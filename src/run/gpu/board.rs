@@ -8,9 +8,10 @@
 //! packer has laid out all its pieces (`open` false) and every piece has
 //! been searched (`pieces_left` 0; once a fallback gave a file to the CPU
 //! engine, its later pieces are left unread). The worker that reaches the
-//! file waits for that, then takes the entry away and prints the file. All waits
-//! share one condition variable, signalled under the entries' lock so no
-//! change is missed, and wake every `TICK` to check for an abort.
+//! file waits for that, then takes the entry away and prints the file.
+//! All waits share one condition variable, signalled under the entries'
+//! lock so no change is missed, and wake every `TICK` to check for an
+//! abort.
 //!
 //! The board also holds the run's state flags (GPU ready, packer ended,
 //! GPU failed, output aborted), since they decide who may claim.

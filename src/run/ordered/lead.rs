@@ -100,13 +100,14 @@ impl Lead {
         self.awaiting_listing.store(yes, Ordering::Relaxed);
     }
 
-    /// Twice [`BYTES_AHEAD`] waits to be printed: past that a thread does
-    /// not search even the printer's next files (`Queue::trade_front`).
+    /// Twice the byte bound ([`BYTES_AHEAD`]) waits to be printed: past
+    /// that a thread does not search even the printer's next files
+    /// (`Queue::trade_front`, `Queue::first_only`).
     pub(super) fn far_too_many_bytes(&self) -> bool {
         self.waiting_bytes() / 2 > self.bytes_ahead
     }
 
-    /// More than [`BYTES_AHEAD`] of output waits to be printed.
+    /// More than the byte bound of output waits to be printed.
     pub(super) fn too_many_bytes(&self) -> bool {
         self.waiting_bytes() > self.bytes_ahead
     }

@@ -345,12 +345,12 @@ impl Queue {
         if batch.len() > 1 {
             let rest = batch.split_off(1);
             let work = Work::Search(rest);
-            if let Ok(mut s) = self.state.lock() {
-                s.tasks.push(Reverse(Task {
-                    key: key.clone(),
-                    work,
-                }));
-            }
+            // Taken also if poisoned: no file may be lost.
+            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            s.tasks.push(Reverse(Task {
+                key: key.clone(),
+                work,
+            }));
         }
         Task {
             key,
