@@ -103,7 +103,7 @@ impl LiteralLines {
     /// built), `None` when one is empty or the DFA cannot be built.
     pub fn new(lits: &[Vec<u8>], fallback: AhoCorasick) -> Option<LiteralLines> {
         let hir = Hir::alternation(lits.iter().map(|l| Hir::literal(l.as_slice())).collect());
-        LiteralLines::build(lits, &[hir], fallback, CACHE_BYTES, None)
+        LiteralLines::build(lits, &[hir], fallback, CACHE_BYTES, (b'\n', None))
     }
 
     /// `-w`'s lines for `lits` (lines ended by `t`): those with a literal
@@ -164,8 +164,9 @@ impl LiteralLines {
         // 1,000 words over 1 GiB of ASCII prose, 2 threads, `-w -c` took
         // 1.76-1.85 s, without it 1.24-1.26 s (rg 1.23 s).
         let sure = std::slice::from_ref(&word);
-        let ascii = LiteralLines::build(lits, sure, fallback.clone(), bytes, None)?;
-        let mut finder = LiteralLines::build(lits, &[word, unsure], fallback, bytes, Some(words))?;
+        let ascii = LiteralLines::build(lits, sure, fallback.clone(), bytes, (t, None))?;
+        let mut finder =
+            LiteralLines::build(lits, &[word, unsure], fallback, bytes, (t, Some(words)))?;
         finder.ascii = Some((ascii.dfa, ascii.id));
         Some(finder)
     }
@@ -178,7 +179,7 @@ impl LiteralLines {
         bytes: usize,
     ) -> Option<LiteralLines> {
         let hir = Hir::alternation(lits.iter().map(|l| Hir::literal(l.as_slice())).collect());
-        LiteralLines::build(lits, &[hir], fallback, bytes, None)
+        LiteralLines::build(lits, &[hir], fallback, bytes, (b'\n', None))
     }
 
     /// The finder of `hirs` (`lits`' lines; with `words`, `-w`'s: pattern
@@ -188,13 +189,13 @@ impl LiteralLines {
         hirs: &[Hir],
         fallback: AhoCorasick,
         bytes: usize,
-        words: Option<Words>,
+        (terminator, words): (u8, Option<Words>),
     ) -> Option<LiteralLines> {
         if lits.is_empty() || lits.iter().any(Vec::is_empty) {
             return None;
         }
         let mut looks = LookMatcher::new();
-        looks.set_line_terminator(words.as_ref().map_or(b'\n', |w| w.terminator));
+        looks.set_line_terminator(terminator);
         let nfa = thompson::Compiler::new()
             .configure(
                 thompson::Config::new()
