@@ -228,3 +228,21 @@ fn dense_set_keeps_its_dfa() {
     assert_eq!(lines_found(&m, &hay), lines_naive(&lits, &hay));
     assert!(!m.gave_up_here());
 }
+
+/// Regression: the sure hits' DFA took `\n` for the line terminator, so
+/// with `-z` a word at the start of a NUL-ended line was not found.
+#[test]
+fn word_lines_end_at_the_runs_terminator() {
+    let lits = [b"the".to_vec()];
+    let ac = AhoCorasickBuilder::new()
+        .match_kind(MatchKind::Standard)
+        .build(&lits)
+        .unwrap();
+    let confirm = Box::new(crate::confirm::WordLiterals::new(ac));
+    let m =
+        LiteralLines::words_with_cache(&lits, fallback(&lits), confirm, 0, CACHE_BYTES).unwrap();
+    let hay = b"xthe\0the\0bathe\0";
+    let found = m.find_at(hay, 0).expect("the second line");
+    assert!((5..=8).contains(&found.start), "{found:?}");
+    assert_eq!(m.find_at(hay, 9), None);
+}
