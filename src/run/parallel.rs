@@ -198,6 +198,15 @@ pub(super) const AHEAD_LIMIT: usize = 1024;
 /// GPU path's listed files.
 pub(super) const BYTES_AHEAD: usize = 64 << 20;
 
+/// `default` bytes of results waiting, or `GPUGREP_LEAD_BYTES` (a test
+/// knob, read once per run) for listed and walked inputs alike.
+pub(super) fn bytes_ahead_or_knob(default: usize) -> usize {
+    crate::knobs::get()
+        .lead_bytes
+        .get()
+        .map_or(default, |b| usize::try_from(b).unwrap_or(usize::MAX))
+}
+
 /// Results holding this many bytes are sent to the printer before their
 /// batch ends: a batch of 63 files of dense `-n` output (1 MB each) was
 /// printed only once all of it was searched, and with the lead bounded the
@@ -245,11 +254,7 @@ fn search_parallel(
     // So are their bytes (`bytes_ahead`): a worker sends what it holds
     // every `SEND_BYTES`, and waits before a file while too much waits, so
     // nothing it holds is what the printer needs.
-    // A test knob, read once per run.
-    let bytes_ahead = crate::knobs::get()
-        .lead_bytes
-        .get()
-        .map_or(bytes_ahead, |b| usize::try_from(b).unwrap_or(usize::MAX));
+    let bytes_ahead = bytes_ahead_or_knob(bytes_ahead);
     let printed = AtomicUsize::new(0);
     let shelf = Shelf::new(workers);
     let held_bytes = &shelf.held;

@@ -15,7 +15,7 @@
 use crate::run::one::FileResult;
 pub(super) use crate::run::parallel::held;
 use crate::run::parallel::part::Shelf;
-use crate::run::parallel::{BYTES_AHEAD, WALK_BATCH};
+use crate::run::parallel::{bytes_ahead_or_knob, BYTES_AHEAD, WALK_BATCH};
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -60,10 +60,7 @@ impl Lead {
             bytes: AtomicUsize::new(0),
             parts: Shelf::new(workers),
             awaiting_listing: AtomicBool::new(false),
-            bytes_ahead: crate::knobs::get()
-                .lead_bytes
-                .get()
-                .map_or(BYTES_AHEAD, |b| usize::try_from(b).unwrap_or(usize::MAX)),
+            bytes_ahead: bytes_ahead_or_knob(BYTES_AHEAD),
         };
         known.for_each(|r| {
             lead.add(r);

@@ -343,14 +343,12 @@ impl Queue {
             return task;
         };
         if batch.len() > 1 {
-            let rest = batch.split_off(1);
-            let work = Work::Search(rest);
-            // Taken also if poisoned: no file may be lost.
-            let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            s.tasks.push(Reverse(Task {
+            let rest = Task {
                 key: key.clone(),
-                work,
-            }));
+                work: Work::Search(batch.split_off(1)),
+            };
+            // As any task queued: an idle thread is woken for it.
+            self.add(vec![rest], false);
         }
         Task {
             key,
