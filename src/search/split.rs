@@ -312,6 +312,8 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             return Step::Ran;
         }
         let data = &self.data[..end];
+        // The piece's first byte in the file (lines keep their offsets).
+        let at = self.base + start as u64;
         let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.search.searcher(self.search.opts);
             // The piece was read from the file: nothing of the map to release.
@@ -320,7 +322,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             let mut printed = None;
             let searched = match (numbers, first) {
                 (true, None) => {
-                    s.number_lines_from(self.base + start as u64, 1);
+                    s.number_lines_from(at, 1);
                     let mut recorder = Recorder::default();
                     let searched = s.search_last_block(data, self.base, start, &mut recorder);
                     let next = s.line_number_at_end(data, self.base);
@@ -335,7 +337,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                 }
                 (_, first) => {
                     if let Some(first) = first {
-                        s.number_lines_from(self.base + start as u64, first);
+                        s.number_lines_from(at, first);
                     }
                     let read = match (&self.read_from, first) {
                         (Some(rf), None) if !self.context() => {
@@ -343,10 +345,9 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                             if end - start > super::recycled::FIRST_BLOCK {
                                 buf.uses_tail();
                             }
-                            let searched = rf.read(start, end, &mut buf.0).map(|piece| {
-                                let at = self.base + start as u64;
-                                s.search_last_block(piece, at, 0, &mut printer)
-                            });
+                            let searched = rf
+                                .read(start, end, &mut buf.0)
+                                .map(|piece| s.search_last_block(piece, at, 0, &mut printer));
                             read_through = searched.is_some();
                             searched
                         }
@@ -359,7 +360,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                             let opts = &self.search.opts;
                             let line_matcher = self.search.line_matcher;
                             let edges = context::edges(self.data, start, end, opts, line_matcher);
-                            s.start_piece(self.base + start as u64, edges.owed);
+                            s.start_piece(at, edges.owed);
                             let mut track = Track {
                                 sink: &mut printer,
                                 printed: None,
