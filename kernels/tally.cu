@@ -287,3 +287,39 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// count_terminators: the line terminators in each block of LINE_BLOCK bytes
+// of the resident text, for `-n`: a file cut into split pieces numbers each
+// piece's first line from these counts (src/run/gpu/lines.rs) rather than
+// by reading the piece's bytes once more on the CPU.
+//
+// Launch contract:
+//   grid = (ceil(n / block_bytes), 1, 1); block = (256, 1, 1); dynamic
+//   shared = 0.
+//   args = text: the chunk's n bytes, 16-byte aligned (the device text
+//          buffer); block_bytes: a multiple of 16; term: the terminator;
+//          out: one u32 per block.
+//   out[b] = the bytes equal to term in text[b * block_bytes, min(n,
+//   (b + 1) * block_bytes)). Bytes past n are never counted (the zeroed
+//   tail would count as terminators under -z).
+// ---------------------------------------------------------------------------
+extern "C" __global__ void count_terminators(const unsigned char* __restrict__ text, u64 n,
+                                             u32 block_bytes, u32 term, u32* __restrict__ out)
+{
+    __shared__ u32 scratch[MAX_BLOCK / 32];
+    const u64 start = (u64)blockIdx.x * block_bytes;
+    const u64 end = start + block_bytes < n ? start + block_bytes : n;
+    const u64 whole = start + ((end - start) & ~(u64)15);
+    const u32 pattern = (term & 0xffu) * 0x01010101u;
+    u32 found = 0;
+    for (u64 at = start + 16ull * threadIdx.x; at < whole; at += 16ull * blockDim.x) {
+        const uint4 v = *reinterpret_cast<const uint4*>(text + at);
+        // __vcmpeq4 sets a byte to 0xff where the bytes are equal.
+        found += (__popc(__vcmpeq4(v.x, pattern)) + __popc(__vcmpeq4(v.y, pattern)) +
+                  __popc(__vcmpeq4(v.z, pattern)) + __popc(__vcmpeq4(v.w, pattern))) >> 3;
+    }
+    if (threadIdx.x < end - whole) found += text[whole + threadIdx.x] == (unsigned char)term;
+    const u32 total = block_sum(found, scratch);
+    if (threadIdx.x == 0) out[blockIdx.x] = total;
+}

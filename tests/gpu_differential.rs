@@ -844,3 +844,60 @@ fn gpu_tally_selects_as_reference() {
     eprintln!("tally select: {cases} cases ({flagged} files flagged for the CPU, {gave_up} gave up), {mismatches} mismatches");
     assert_eq!(mismatches, 0);
 }
+
+/// `-n`'s line counts (`count_terminators`): per 64 KiB block of the chunk
+/// just searched, the terminators (`\n`, and NUL for `-z`) a byte-by-byte
+/// count finds; chunks of every length around the block and the kernel's
+/// 16-byte reads, dense and sparse lines, and a chunk too short to search
+/// (never uploaded: counted on the CPU).
+#[test]
+fn gpu_line_counts_match_naive_counts() {
+    use gpugrep::engine::gpu::LINE_BLOCK;
+    let Some(engine) = open() else { return };
+    let mut lane = engine.lane().expect("lane");
+    let cases = case_count("GPUGREP_DIFF_LINES_CASES", 40, 400);
+    let mut rng = XorShift(0x11e5_c0de_0001);
+    let mut mismatches = 0;
+    for case in 0..cases {
+        let len = match rng.below(5) {
+            0 => rng.below(64),
+            1 => LINE_BLOCK * (1 + rng.below(4)) + rng.below(33) - 16,
+            2 => rng.below(3 * LINE_BLOCK),
+            _ => rng.below(40 << 20),
+        };
+        let mut text = english(&mut rng, len);
+        if case % 3 == 0 {
+            // -z text: NULs as terminators, newlines inside lines.
+            for b in text.iter_mut().filter(|b| **b == b' ') {
+                if rng.below(9) == 0 {
+                    *b = 0;
+                }
+            }
+        }
+        let term = if case % 3 == 0 { 0 } else { b'\n' };
+        // A pattern that never matches in the generated text, and one
+        // longer than a tiny chunk (nothing uploaded).
+        let pattern: &[u8] = if case % 7 == 0 {
+            b"qqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqq"
+        } else {
+            b"the"
+        };
+        let searched = lane.search(&text, pattern, None, u64::MAX, None);
+        let got = lane.terminators(&text, term);
+        let want: Vec<u32> = text
+            .chunks(LINE_BLOCK)
+            .map(|b| b.iter().filter(|&&c| c == term).count() as u32)
+            .collect();
+        if searched.is_err() || got.as_ref().ok() != Some(&want) {
+            mismatches += 1;
+            if mismatches <= 5 {
+                eprintln!(
+                    "MISMATCH line counts case {case}: {} bytes, term {term}",
+                    text.len()
+                );
+            }
+        }
+    }
+    eprintln!("line counts: {cases} cases, {mismatches} mismatches");
+    assert_eq!(mismatches, 0);
+}

@@ -272,3 +272,60 @@ fn pieces_numbered_after_their_search_print_what_one_thread_prints() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// A GPU file's split pieces are numbered from the line terminators
+    /// counted per 64 KiB block of each chunk (`run::gpu::lines`; the
+    /// simulated pipeline counts them as the kernel does): with chunks of
+    /// 256 KiB a file is cut into overlapping pieces, and the split's
+    /// pieces (`GPUGREP_SPLIT_MIN`: about that size) hold blocks, parts
+    /// of blocks and cuts. The simulated pipeline prints what the CPU
+    /// engine prints with one thread.
+    #[test]
+    fn gpu_pieces_numbered_from_the_gpus_line_counts_print_what_the_cpu_prints(
+        lines in prop::collection::vec((0usize..24, prop::bool::weighted(0.2)), 1..40_000),
+        threads in 2usize..5,
+        bom in any::<bool>(), crlf in any::<bool>(), nul_data in any::<bool>(),
+        extra in prop::sample::select(vec!["", "-b", "-o", "-C1", "-A2 -b", "-v"]),
+        piece in prop::sample::select(vec!["3000", "70000", "200000"]),
+    ) {
+        let (t, end) = match (nul_data, crlf) {
+            (true, _) => ("-z", &b"\0"[..]),
+            (false, true) => ("", &b"\r\n"[..]),
+            (false, false) => ("", &b"\n"[..]),
+        };
+        let mut text = Vec::new();
+        if bom {
+            text.extend_from_slice(b"\xef\xbb\xbf");
+        }
+        for (len, hit) in &lines {
+            text.extend(std::iter::repeat_n(b'.', *len));
+            if *hit {
+                text.extend_from_slice(b"ab");
+            }
+            text.extend_from_slice(end);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("f"), &text).unwrap();
+        let run = |engine: &str, threads: usize| {
+            let out = std::process::Command::new(common::bin())
+                .args([engine, "-n", "--gpu-staging", "1M"])
+                .args(t.split_whitespace().chain(extra.split_whitespace()))
+                .arg(format!("-j{threads}"))
+                .args(["ab", "f"])
+                .env("GPUGREP_GPU_SIMULATE", "1")
+                .env("GPUGREP_GPU_CHUNK", "256K")
+                .env("GPUGREP_SPLIT_MIN", piece)
+                .current_dir(dir.path())
+                .output()
+                .unwrap();
+            (out.stdout, out.status.code())
+        };
+        let gpu = run("--engine=gpu", threads);
+        let cpu = run("--engine=cpu", 1);
+        prop_assert_eq!(String::from_utf8_lossy(&gpu.0), String::from_utf8_lossy(&cpu.0));
+        prop_assert_eq!(gpu.1, cpu.1);
+    }
+}

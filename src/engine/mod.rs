@@ -38,4 +38,12 @@ pub trait Matcher: Send + Sync {
     fn selects_lines(&self) -> bool {
         false
     }
+
+    /// The bytes `t` in `hay[range]`, where this engine knows them without
+    /// reading it: under `-n` the GPU counts each chunk's line terminators
+    /// (`run::gpu::lines`, `run::gpu::offsets::FileOffsets`), so a split
+    /// search numbers its pieces without a pass of its own.
+    fn terminators_in(&self, _hay: &[u8], _range: Range<usize>, _t: u8) -> Option<u64> {
+        None
+    }
 }

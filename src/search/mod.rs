@@ -19,7 +19,7 @@
 //! how, is the printers' (`output`).
 
 mod binary;
-mod count;
+pub(crate) mod count;
 mod haystack;
 mod help;
 mod nul;

@@ -223,6 +223,11 @@ struct Pieces<'a, 's, P> {
     mapped: bool,
     /// The file to read pieces from instead of the map (counts only).
     read_from: Option<ReadFrom<'a>>,
+    /// The prefilter knows the slice's line terminators (`-n` on the GPU
+    /// path: `Matcher::terminators_in`): a piece's count reads little of
+    /// it, so every piece is numbered before it is searched, and the
+    /// owner's count of what follows its last line is the prefilter's.
+    counted: bool,
     /// The search ended early (binary data, `-l`, an error).
     ended: AtomicBool,
     /// Free piece printers (at most `threads + 2` are out at once, which
@@ -287,7 +292,13 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let first = match numbers {
             true => match self.known_first(k) {
                 Some(first) => Some(first),
-                None if !self.dense() && !printer.counts_only() && !self.context() => None,
+                None if !self.counted
+                    && !self.dense()
+                    && !printer.counts_only()
+                    && !self.context() =>
+                {
+                    None
+                }
                 None => match self.first_line(k) {
                     Some(first) => Some(first),
                     None => {
@@ -377,8 +388,11 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     };
                     if let Some(first) = first {
                         if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
-                            let next = s.line_number_at_end(data, self.base);
-                            self.lines[k].store(next - first, Ordering::Release);
+                            let n = match self.counted(start, end) {
+                                Some(n) => n,
+                                None => s.line_number_at_end(data, self.base) - first,
+                            };
+                            self.lines[k].store(n, Ordering::Release);
                         }
                     }
                     searched
@@ -452,12 +466,27 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             };
             if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
                 let (start, end) = self.bounds(k);
-                let part = &self.data[start..end];
-                let n = count_byte(part, self.search.opts.terminator);
+                let n = self.counted(start, end).unwrap_or_else(|| {
+                    count_byte(&self.data[start..end], self.search.opts.terminator)
+                });
                 self.lines[k].store(n, Ordering::Release);
                 return true;
             }
         }
+    }
+
+    /// The terminators in `data[start..end]` where the prefilter knows
+    /// them without reading the bytes (the GPU counted them: see
+    /// [`Pieces::counted`]).
+    fn counted(&self, start: usize, end: usize) -> Option<u64> {
+        let t = self.search.opts.terminator;
+        self.counted
+            .then(|| {
+                self.search
+                    .prefilter
+                    .terminators_in(self.data, start..end, t)
+            })
+            .flatten()
     }
 
     /// The number of piece `k`'s first line if the pieces before it are
@@ -579,6 +608,11 @@ pub(super) fn search<O: Output>(
         searched: AtomicU64::new(0),
         mapped,
         read_from,
+        counted: search.opts.line_numbers
+            && search
+                .prefilter
+                .terminators_in(data, 0..0, search.opts.terminator)
+                .is_some(),
         ended: AtomicBool::new(false),
         free: Mutex::new(free),
         freed: Condvar::new(),

@@ -38,6 +38,8 @@ impl Device {
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         let n = text.len() as u64;
+        // Nothing of `text` is on the GPU yet (`lines` asks).
+        self.resident = 0;
         self.last_kernel = "none";
         self.last_shipped = "none";
         let none = || match tally {

@@ -159,6 +159,8 @@ pub(crate) struct Device {
     pub(super) tally_starts: Buf<u64>,
     pub(super) tally_ends: Buf<u64>,
     pub(super) tally_counts: Buf<u32>,
+    /// `count_terminators`' per-block counts (`lines`).
+    pub(super) line_counts: Buf<u32>,
     /// The back-read's pair table, and the scheme it holds.
     pub(super) pairs: Buf<u32>,
     pub(super) pairs_loaded: Option<Scheme>,
@@ -246,6 +248,7 @@ impl Device {
             tally_starts: Buf::new(),
             tally_ends: Buf::new(),
             tally_counts: Buf::new(),
+            line_counts: Buf::new(),
             pairs: Buf::new(),
             pairs_loaded: None,
             events,

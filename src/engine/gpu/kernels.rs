@@ -199,7 +199,7 @@ mod tests {
             (MULTI_PTX, &["multi"]),
             (AUTOMATON_PTX, &["automaton"]),
             (CONFIRM_PTX, &["confirm"]),
-            (TALLY_PTX, &["tally"]),
+            (TALLY_PTX, &["tally", "count_terminators"]),
             (BACKREAD_PTX, &["backread"]),
             (COMPACT_PTX, &["scan_counts", "compact"]),
         ] {

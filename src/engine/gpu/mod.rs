@@ -15,7 +15,8 @@
 //!   pack's automaton from `pattern::glushkov`), `split` (both, merged: a
 //!   rule pack's literal rules and the others);
 //! - the passes that run after any kind: `backread` (kernels/backread.cu)
-//!   and `tally` (kernels/tally.cu);
+//!   and `tally` (kernels/tally.cu), and `lines` (its `count_terminators`:
+//!   each 64 KiB's line terminators, for `-n`);
 //! - pure and unit-tested on any machine: `kernels` (launch arithmetic,
 //!   kernel choice, embedded PTX and cubins, which image a GPU loads), `tables` (Boyer-Moore tables), and the
 //!   CPU mirror of every kernel (`Kind::reference`, `backread::filter`,
@@ -38,6 +39,7 @@ mod confirm;
 mod context;
 pub mod kernels;
 mod kind;
+mod lines;
 mod literal;
 mod memory;
 mod modules;
@@ -53,6 +55,7 @@ pub use backread::Backread;
 pub use context::{faulted_map, Timings};
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
+pub use lines::{reference as line_blocks_reference, LINE_BLOCK};
 pub use multi::MultiTables;
 pub use split::Split;
 pub use tally::{FileCount, MatchCount, Select, Tally};
@@ -324,6 +327,23 @@ impl GpuLane {
             Err(_) => {
                 self.dev = None;
                 Err(panicked("a search"))
+            }
+        }
+    }
+
+    /// The line terminators `term` in each [`LINE_BLOCK`] of `text`, which
+    /// must be the text this lane searched last (counted where it lies on
+    /// the GPU; on the CPU if it was never uploaded).
+    pub fn terminators(&mut self, text: &[u8], term: u8) -> Result<Vec<u32>, GpuError> {
+        let dev = self
+            .dev
+            .as_mut()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        match catch_unwind(AssertUnwindSafe(|| dev.count_terminators(text, term))) {
+            Ok(r) => r,
+            Err(_) => {
+                self.dev = None;
+                Err(panicked("a line count"))
             }
         }
     }

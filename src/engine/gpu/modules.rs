@@ -36,6 +36,7 @@ pub(super) struct Functions {
     pub(super) automaton: CudaFunction,
     pub(super) confirm: CudaFunction,
     pub(super) tally: CudaFunction,
+    pub(super) count_terminators: CudaFunction,
     pub(super) backread: CudaFunction,
     /// Which images were loaded, in words (`summary`), for `--debug`.
     pub(super) image: String,
@@ -80,6 +81,7 @@ impl Functions {
             automaton: f(&automaton, "automaton")?,
             confirm: confirm_fn,
             tally: f(&tally, "tally")?,
+            count_terminators: f(&tally, "count_terminators")?,
             backread: f(&backread, "backread")?,
             image: summary(&l.loaded, cc, l.cubins),
         })

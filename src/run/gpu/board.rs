@@ -16,6 +16,7 @@
 //! The board also holds the run's state flags (GPU ready, packer ended,
 //! GPU failed, output aborted), since they decide who may claim.
 
+use super::offsets::LineCount;
 use super::pack::Plan;
 use super::ring::Filled;
 use super::stats::{Fallback, Stages};
@@ -67,6 +68,9 @@ pub struct Entry<'r> {
     pub kept: Vec<(Filled<'r>, Range<usize>, u64)>,
     /// More pieces than the board keeps: printing decompresses again.
     pub kept_too_many: bool,
+    /// Its line terminators as the GPU counted them, a span per block of
+    /// its pieces (`-n`; ascending by start once `take` sorted them).
+    pub lines: Vec<LineCount>,
 }
 
 impl Entry<'_> {
@@ -96,6 +100,9 @@ pub struct Posted {
     pub untallied: Option<Fallback>,
     /// The piece could not be read: its bytes in the chunk are not the file's.
     pub unreadable: bool,
+    /// Its line terminators, counted on the GPU per block (`-n`:
+    /// `lines`).
+    pub lines: Vec<LineCount>,
 }
 
 /// Claims and entries of one run.
@@ -350,6 +357,9 @@ impl<'a, 'r> Board<'a, 'r> {
                 if let Some(c) = got.count {
                     e.count = Some(e.count.map_or(c, |sum| sum + c));
                 }
+                if e.cpu.is_none() && !got.unreadable {
+                    e.lines.extend(got.lines);
+                }
                 // A settled file keeps the offsets that settled it; later
                 // pieces may have been left unread (`Flow::read_units`).
                 if e.cpu.is_none() && !self.settled(piece.file) {
@@ -372,6 +382,7 @@ impl<'a, 'r> Board<'a, 'r> {
                 }
                 if e.cpu.is_some() {
                     e.offsets = Vec::new();
+                    e.lines = Vec::new();
                     // Its later pieces are left unread (`read`, `lane`):
                     // one 16 GiB file past MAX_FILE_OFFSETS was read for
                     // the GPU to the end, then searched again (8.1 s, the
@@ -439,6 +450,9 @@ impl<'a, 'r> Board<'a, 'r> {
                 // that holds the file's split back meanwhile).
                 if !e.offsets.is_sorted() {
                     e.offsets.sort();
+                }
+                if !e.lines.is_sorted_by_key(|l| l.start) {
+                    e.lines.sort_by_key(|l| l.start);
                 }
                 e.offsets.dedup();
                 return Take::Gpu(e);

@@ -1,11 +1,13 @@
 //! The lanes: each drives one [`ChunkSearcher`] (a GPU stream, or the
 //! CPU mirror) over filled chunks: writes the separators, searches the
-//! chunk, and posts each piece's results to the board. A dense chunk or a
-//! failed search makes its files CPU searches; a failure also stops the
-//! GPU for the rest of the run.
+//! chunk (for `-n`, counts its lines too), and posts each piece's results
+//! to the board. A dense chunk or a failed search makes its files CPU
+//! searches; a failure also stops the GPU for the rest of the run.
 
 use super::board::Posted;
 use super::flow::{next, Flow, Job};
+use super::lines::piece_spans;
+use super::offsets::LineCount;
 use super::pack::{self, Plan};
 use super::ring::Filling;
 use super::searcher::ChunkSearcher;
@@ -59,6 +61,21 @@ impl<'r> Flow<'_, 'r> {
                 tallied = tally.is_some();
                 searcher.search(text, self.search.target, backread, cap, tally.as_ref())
             };
+            // -n: the chunk's lines, counted where it lies (`lines`); none
+            // if the count fails (the CPU counts then, as without).
+            let lines = match &found {
+                Ok(ChunkFound::Offsets(_) | ChunkFound::Unsure(_))
+                    if self.search.count_lines && !skip =>
+                {
+                    let text = chunk.bytes(0..plan.len);
+                    let blocks = searcher.terminators(text, self.search.terminator).ok();
+                    if blocks.is_some() {
+                        stats::add(&self.stages.line_counted_chunks, 1);
+                    }
+                    blocks.map(|b| piece_spans(plan, &b))
+                }
+                _ => None,
+            };
             stats::add_since(&self.stages.lane_ns, t);
             self.stages.trace.note(job.id, Event::Searched);
             if !skip {
@@ -84,7 +101,7 @@ impl<'r> Flow<'_, 'r> {
                 }
                 _ => None,
             };
-            let posted = self.results(&job, found, &long, &whole, untallied);
+            let posted = self.results(&job, found, &long, &whole, untallied, lines);
             self.board.post(plan, &chunk, posted);
             self.stages.trace.note(job.id, Event::Posted);
         }
@@ -210,6 +227,7 @@ impl<'r> Flow<'_, 'r> {
         long: &[bool],
         whole: &[std::ops::Range<usize>],
         untallied: Option<Fallback>,
+        lines: Option<Vec<Vec<LineCount>>>,
     ) -> Vec<Posted> {
         let plan = &job.plan;
         let mut per_piece: Vec<Vec<u64>> = vec![Vec::new(); plan.pieces.len()];
@@ -244,6 +262,7 @@ impl<'r> Flow<'_, 'r> {
             }
         };
         let bad = job.bad_files.lock().map(|b| b.clone()).unwrap_or_default();
+        let mut lines = lines.unwrap_or_default().into_iter();
         plan.pieces
             .iter()
             .zip(per_piece)
@@ -261,6 +280,7 @@ impl<'r> Flow<'_, 'r> {
                     cpu: all_cpu.or(long).or(word),
                     untallied,
                     unreadable: bad.contains(&piece.file),
+                    lines: lines.next().unwrap_or_default(),
                 }
             })
             .collect()

@@ -22,7 +22,9 @@
 //! - `trace`: `GPUGREP_GPU_TRACE`'s per-chunk timeline.
 //! - `searcher`: how one chunk is searched (GPU lane or CPU mirror).
 //! - `stats`: stage counters and the `--stats`/`--debug` lines.
-//! - `offsets`: a file's offsets as the prefilter of its CPU search.
+//! - `offsets`: a file's offsets as the prefilter of its CPU search;
+//!   `lines`: under `-n`, the line counts the GPU took of each chunk, as
+//!   spans of its files that number a split file's pieces.
 //! - `unpack`, `pour`: `--decompress`: compressed files decompressed
 //!   ahead of the packer, whole into chunks or poured in pieces.
 //!
@@ -34,6 +36,7 @@ mod bom_line;
 mod choose;
 mod flow;
 mod lane;
+mod lines;
 mod offsets;
 mod pack;
 mod pour;
@@ -51,7 +54,7 @@ mod unpack;
 use super::one::{self, FileResult};
 use super::parallel::BYTES_AHEAD;
 use super::{search_items, Printed, Shared};
-use crate::config::Config;
+use crate::config::{Config, Mode};
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
@@ -59,7 +62,7 @@ use crate::pattern::compile::GpuPlan;
 use board::{Entry, Take};
 pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
 use flow::Flow;
-use offsets::FileOffsets;
+use offsets::{Counted, FileOffsets};
 pub use prewarm::prewarm;
 use ring::Ring;
 use searcher::Target;
@@ -194,6 +197,9 @@ pub fn search(
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
         far_ahead: setup::gpu_far_ahead(shared, &target),
+        count_lines: shared.cfg.line_number
+            && shared.cfg.mode == Mode::Lines
+            && !shared.cfg.decompress,
     };
     let flow = Flow::new(items, sizes, search, shape, &stages);
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
@@ -349,6 +355,10 @@ fn search_entry(
         target,
         exact,
         skip,
+        counted: Some(Counted {
+            spans: &entry.lines,
+            terminator: shared.cfg.terminator,
+        }),
     };
     // A large file's lines are shared by every thread (`search::split`,
     // pieces taken by the run's threads, earliest file first:
@@ -412,6 +422,7 @@ fn search_poured(
             target,
             exact,
             skip,
+            counted: None,
         };
         return one::search_input(shared, input, Some(&text), &matcher, skip, stream);
     }

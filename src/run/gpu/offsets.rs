@@ -7,6 +7,7 @@
 use super::searcher::Target;
 use super::stats::Fallback;
 use crate::engine::Matcher;
+use crate::search::count::count_byte;
 use std::ops::Range;
 
 /// A file's GPU offsets as the prefilter of its search.
@@ -23,6 +24,47 @@ pub struct FileOffsets<'s> {
     /// the mark is none; a candidate there (a line start) stands for the
     /// first line.
     pub skip: usize,
+    /// The file's line terminators the GPU counted (`lines`), which number
+    /// a split search's pieces without a pass of their own.
+    pub counted: Option<Counted<'s>>,
+}
+
+/// The line terminators the GPU counted in bytes `start..end` of a file
+/// (a block of a chunk that lies in one piece of it: `lines`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineCount {
+    pub start: u64,
+    pub end: u64,
+    pub terminators: u64,
+}
+
+/// A file's counted spans, ascending by start (overlapping where the
+/// file's pieces overlap, missing where a piece was not read), and the
+/// byte they counted.
+pub struct Counted<'s> {
+    pub spans: &'s [LineCount],
+    pub terminator: u8,
+}
+
+/// The bytes `t` in `bytes`, which start at file offset `from`: the spans
+/// that lie inside it give their counts, in order and each past the last
+/// one taken; the bytes between them are counted here.
+fn counted_terminators(spans: &[LineCount], bytes: &[u8], from: u64, t: u8) -> u64 {
+    let end = from + bytes.len() as u64;
+    let mut at = from;
+    let mut n = 0;
+    let slice = |a: u64, b: u64| &bytes[(a - from) as usize..(b - from) as usize];
+    for s in &spans[spans.partition_point(|s| s.start < from)..] {
+        if s.start >= end {
+            break;
+        }
+        if s.start < at || s.end > end {
+            continue;
+        }
+        n += count_byte(slice(at, s.start), t) + s.terminators;
+        at = s.end;
+    }
+    n + count_byte(slice(at, end), t)
 }
 
 /// Whether a file's marks are exactly its selected lines' starts, so that
@@ -109,6 +151,15 @@ impl Matcher for FileOffsets<'_> {
     fn selects_lines(&self) -> bool {
         self.exact && matches!(self.target, Target::Automaton(_) | Target::Split(_))
     }
+
+    fn terminators_in(&self, hay: &[u8], range: Range<usize>, t: u8) -> Option<u64> {
+        let c = self.counted.as_ref()?;
+        if c.terminator != t || c.spans.is_empty() {
+            return None;
+        }
+        let from = range.start as u64 + self.skip as u64;
+        Some(counted_terminators(c.spans, hay.get(range)?, from, t))
+    }
 }
 
 #[cfg(test)]
@@ -183,7 +234,7 @@ mod tests {
                 .map(|i| i as u64)
                 .collect();
             let target = Target::One(pattern.clone());
-            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0 };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0, counted: None };
             let lit = Literal::new(&pattern);
             prop_assert_eq!(selected(&file, &gpu, &lit), selected(&file, &lit, &lit));
         }
@@ -206,8 +257,54 @@ mod tests {
             offsets.sort_unstable();
             offsets.dedup();
             let target = Target::Many(Box::new(MultiTables::new(&pats).unwrap()));
-            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0 };
+            let gpu = FileOffsets { offsets: &offsets, target: &target, exact: true, skip: 0, counted: None };
             prop_assert_eq!(selected(&file, &gpu, &naive), selected(&file, &naive, &naive));
+        }
+    }
+
+    proptest! {
+        /// The terminators counted from the GPU's spans are those in
+        /// the bytes asked for, whatever spans there are: overlapping
+        /// (pieces of a cut file), missing (pieces not read), or running
+        /// past the range; the byte is the one they counted.
+        #[test]
+        fn counted_terminators_are_the_bytes_own(
+            file in prop::collection::vec(prop::sample::select(b"ab\n\0".to_vec()), 0..300),
+            cuts in prop::collection::vec((0usize..300, 1usize..80), 0..12),
+            range in (0usize..300, 0usize..300),
+            skip in 0usize..4,
+            nul in any::<bool>(),
+        ) {
+            let t = if nul { 0 } else { b'\n' };
+            let mut spans: Vec<LineCount> = cuts
+                .iter()
+                .map(|&(s, len)| (s.min(file.len()), (s + len).min(file.len())))
+                .map(|(s, e)| LineCount {
+                    start: s as u64,
+                    end: e as u64,
+                    terminators: file[s..e].iter().filter(|&&b| b == t).count() as u64,
+                })
+                .collect();
+            spans.sort_by_key(|l| l.start);
+            let skip = skip.min(file.len());
+            let hay = &file[skip..];
+            let (a, b) = (range.0.min(hay.len()), range.1.min(hay.len()));
+            let (a, b) = (a.min(b), a.max(b));
+            let target = Target::One(b"a".to_vec());
+            let m = FileOffsets {
+                offsets: &[],
+                target: &target,
+                exact: true,
+                skip,
+                counted: Some(Counted { spans: &spans, terminator: t }),
+            };
+            let want = hay[a..b].iter().filter(|&&c| c == t).count() as u64;
+            match spans.is_empty() {
+                true => prop_assert_eq!(m.terminators_in(hay, a..b, t), None),
+                false => prop_assert_eq!(m.terminators_in(hay, a..b, t), Some(want)),
+            }
+            // Counted for another byte: not an answer.
+            prop_assert_eq!(m.terminators_in(hay, a..b, b'x'), None);
         }
     }
 
@@ -241,6 +338,7 @@ mod tests {
             target: &target,
             exact: true,
             skip: 0,
+            counted: None,
         };
         let file = [b'x'; 20];
         assert_eq!(m.find_at(&file, 0), Some(2..4));
@@ -261,6 +359,7 @@ mod tests {
             target: &target,
             exact,
             skip: 3,
+            counted: None,
         };
         let hay = [b'x'; 10];
         assert_eq!(m(true).find_at(&hay, 0), Some(0..2));
@@ -272,6 +371,7 @@ mod tests {
             target: &target,
             exact: true,
             skip: 3,
+            counted: None,
         };
         assert_eq!(m.find_at(&hay, 0), None);
     }

@@ -12,7 +12,9 @@
 
 use crate::engine::gpu::backread::{self, Backread};
 pub use crate::engine::gpu::Target;
-use crate::engine::gpu::{ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings};
+use crate::engine::gpu::{
+    line_blocks_reference, ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings,
+};
 
 /// Searches whole chunks; one per pipeline lane, each driven by its own
 /// thread.
@@ -28,6 +30,13 @@ pub trait ChunkSearcher: Send {
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError>;
+
+    /// The line terminators `term` in each `LINE_BLOCK` of `text`, the
+    /// chunk just searched (`-n`: `run::gpu::lines`); counted on the CPU
+    /// unless the searcher holds the chunk.
+    fn terminators(&mut self, text: &[u8], term: u8) -> Result<Vec<u32>, GpuError> {
+        Ok(line_blocks_reference(text, term))
+    }
 
     /// Time spent in transfers, kernels and readback (for `--stats`).
     fn timings(&self) -> Timings {
@@ -67,6 +76,10 @@ impl ChunkSearcher for GpuLane {
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
         self.search_target(text, target, backread, cap, tally)
+    }
+
+    fn terminators(&mut self, text: &[u8], term: u8) -> Result<Vec<u32>, GpuError> {
+        GpuLane::terminators(self, text, term)
     }
 
     fn timings(&self) -> Timings {

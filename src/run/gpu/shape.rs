@@ -47,6 +47,9 @@ pub struct Search<'a> {
     /// The GPU is known far ahead of the CPU engine here
     /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA.
     pub far_ahead: bool,
+    /// Printed lines are numbered: each chunk's line terminators are
+    /// counted on the GPU too (`lane`, `lines`).
+    pub count_lines: bool,
 }
 
 impl Search<'_> {

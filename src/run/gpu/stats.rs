@@ -33,6 +33,8 @@ pub struct Stages {
     pub dense_chunks: AtomicU64,
     /// Chunks whose files the GPU tallied (no offsets shipped).
     pub tallied_chunks: AtomicU64,
+    /// `-n`: chunks whose line terminators the GPU counted (`lines`).
+    pub line_counted_chunks: AtomicU64,
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
     /// Bytes left unread: pieces of files given to the CPU engine.
@@ -253,6 +255,12 @@ pub fn report(
         ),
         format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
     ];
+    if get(&st.line_counted_chunks) > 0 {
+        lines.push(format!(
+            "gpu lines: {} chunks' line terminators counted on the GPU (-n)",
+            get(&st.line_counted_chunks)
+        ));
+    }
     lines.extend(st.fallback_lines());
     if shared.cfg.decompress {
         lines.push(format!(
