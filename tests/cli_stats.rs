@@ -386,7 +386,7 @@ fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
     let err = String::from_utf8_lossy(&gpu.stderr);
     assert!(
         err.lines().any(|l| l
-            == "gpu fallback: more than 16 M matches in the file: 1 files, 190000 bytes searched by the CPU engine"),
+            == "gpu fallback: more than 16 M matches in the file (or foretold from its first pieces): 1 files, 190000 bytes searched by the CPU engine"),
         "{err}"
     );
     let given_up: u64 = err
@@ -395,4 +395,45 @@ fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{err}"));
     assert!(given_up > 100_000, "{err}");
+}
+
+/// A file whose first pieces foretell more matches than the GPU's cap on
+/// one file goes to the CPU engine then, not once the cap is reached: one
+/// 8 GiB prose file, `-n` of 1,000 words (43.7 M lines), had 2.6 GB read
+/// for the GPU first. Cap 1,000 (`GPUGREP_GPU_FILE_MARKS`), every line a
+/// match: the cap alone is reached after about 38 KB; foretold after
+/// 12 KB (a sixteenth of the file), so less of it is read.
+#[test]
+fn a_file_bound_past_the_gpus_match_cap_goes_to_the_cpu_early() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for i in 0..5000 {
+        text.push_str(&format!("x {i:06} {}\n", ".".repeat(28)));
+    }
+    std::fs::write(dir.path().join("f"), &text).unwrap();
+    let run = |engine: &str| {
+        Command::new(common::bin())
+            .args(["--stats", "-n", "--gpu-staging", "16K", engine, "x", "f"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+            .env("GPUGREP_GPU_CHUNK", "4K")
+            .env("GPUGREP_GPU_FILE_MARKS", "1000")
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let gpu = run("--engine=gpu");
+    let cpu = run("--engine=cpu");
+    assert_eq!(gpu.stdout, cpu.stdout);
+    let err = String::from_utf8_lossy(&gpu.stderr);
+    assert!(
+        err.lines().any(|l| l
+            == "gpu fallback: more than 16 M matches in the file (or foretold from its first pieces): 1 files, 190000 bytes searched by the CPU engine"),
+        "{err}"
+    );
+    let given_up: u64 = err
+        .split("; ")
+        .find_map(|s| s.strip_suffix(" given to the CPU)"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(given_up > 150_000, "{err}");
 }

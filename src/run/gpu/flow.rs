@@ -311,7 +311,7 @@ impl<'a, 'r> Flow<'a, 'r> {
                     continue;
                 }
                 Some(Unpacked::Stream(head, rest)) => {
-                    if !self.board.claim_for_gpu(i, true) {
+                    if !self.board.claim_for_gpu(i, true, 0) {
                         continue;
                     }
                     stats::add(&self.stages.gpu_files, 1);
@@ -325,14 +325,16 @@ impl<'a, 'r> Flow<'a, 'r> {
                     continue;
                 }
             }
-            if !self.board.claim_for_gpu(i, blob.is_some()) {
+            if let Some(b) = &blob {
+                size = b.len() as u64;
+            }
+            if !self.board.claim_for_gpu(i, blob.is_some(), size) {
                 continue;
             }
             stats::add(&self.stages.gpu_files, 1);
             if let Some(b) = blob {
                 stats::add(&self.stages.decompressed_files, 1);
                 stats::add(&self.stages.decompressed_bytes, b.len() as u64);
-                size = b.len() as u64;
                 blobs.insert(i, b);
             }
             packer.push(i, size, &mut plans);

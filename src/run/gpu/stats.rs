@@ -71,7 +71,8 @@ pub enum Fallback {
     Unreadable,
     /// A GPU error (the CPU engine takes the rest of the run).
     GpuFailed,
-    /// More than 16 M offsets in the file.
+    /// More than 16 M offsets in the file, or as many foretold from the
+    /// pace of its first pieces (`board::foretells_too_many`).
     TooManyOffsets,
     /// The pipeline stopped before the file was laid out.
     Stopped,
@@ -130,7 +131,9 @@ impl Fallback {
             Fallback::LineAcrossCut => "a line longer than the overlap across a chunk cut",
             Fallback::Unreadable => "read error in the pipeline",
             Fallback::GpuFailed => "GPU failure",
-            Fallback::TooManyOffsets => "more than 16 M matches in the file",
+            Fallback::TooManyOffsets => {
+                "more than 16 M matches in the file (or foretold from its first pieces)"
+            }
             Fallback::Stopped => "pipeline stopped before the file was searched",
             Fallback::ByteOrderMark => {
                 "byte-order mark (UTF-16, decoded)"
