@@ -355,14 +355,12 @@ fn stats_name_every_fallback() {
     assert_eq!(run(&["-c", "x", "cut", "bom"], "1M"), (vec![], vec![]));
 }
 
-/// Regression: a file past the GPU's cap on one file's matches went to the
-/// CPU engine only after the pipeline had read all of it (one 16 GiB file,
-/// `-n`: 8.1 s, the CPU engine alone 5.1 s). The rest of it is now left
-/// unread, and what is printed is the CPU engine's. The cap is lowered
-/// (`GPUGREP_GPU_FILE_MARKS`) and the ring is 4 chunks, so most chunks are
-/// read after the file went to the CPU.
-#[test]
-fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
+/// 5,000 lines of 38 bytes, every one a match, searched for `x` with `-n`
+/// on the simulated pipeline (4 KiB chunks, a ring of 4) with the GPU's
+/// cap on one file's matches lowered to `cap` (`GPUGREP_GPU_FILE_MARKS`),
+/// and on the CPU engine: the GPU run's stderr (`--stats`), after checking
+/// that both printed the same, and the bytes it gave to the CPU unread.
+fn past_the_match_cap(cap: &str) -> (String, u64) {
     let dir = tempfile::tempdir().unwrap();
     let mut text = String::new();
     for i in 0..5000 {
@@ -374,7 +372,7 @@ fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
             .args(["--stats", "-n", "--gpu-staging", "16K", engine, "x", "f"])
             .env("GPUGREP_GPU_SIMULATE", "1")
             .env("GPUGREP_GPU_CHUNK", "4K")
-            .env("GPUGREP_GPU_FILE_MARKS", "100")
+            .env("GPUGREP_GPU_FILE_MARKS", cap)
             .current_dir(dir.path())
             .output()
             .unwrap()
@@ -383,7 +381,7 @@ fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
     let cpu = run("--engine=cpu");
     assert_eq!(gpu.stdout, cpu.stdout);
     assert_eq!(gpu.stdout.iter().filter(|&&b| b == b'\n').count(), 5000);
-    let err = String::from_utf8_lossy(&gpu.stderr);
+    let err = String::from_utf8_lossy(&gpu.stderr).into_owned();
     assert!(
         err.lines().any(|l| l
             == "gpu fallback: more than 16 M matches in the file (or foretold from its first pieces): 1 files, 190000 bytes searched by the CPU engine"),
@@ -394,46 +392,29 @@ fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
         .find_map(|s| s.strip_suffix(" given to the CPU)"))
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{err}"));
+    (err, given_up)
+}
+
+/// Regression: a file past the GPU's cap on one file's matches went to the
+/// CPU engine only after the pipeline had read all of it (one 16 GiB file,
+/// `-n`: 8.1 s, the CPU engine alone 5.1 s). The rest of it is now left
+/// unread, and what is printed is the CPU engine's. The cap is lowered to
+/// 100 and the ring is 4 chunks, so most chunks are read after the file
+/// went to the CPU.
+#[test]
+fn a_file_past_the_gpus_match_cap_is_left_unread_for_the_cpu() {
+    let (err, given_up) = past_the_match_cap("100");
     assert!(given_up > 100_000, "{err}");
 }
 
 /// A file whose first pieces foretell more matches than the GPU's cap on
 /// one file goes to the CPU engine then, not once the cap is reached: one
 /// 8 GiB prose file, `-n` of 1,000 words (43.7 M lines), had 2.6 GB read
-/// for the GPU first. Cap 1,000 (`GPUGREP_GPU_FILE_MARKS`), every line a
-/// match: the cap alone is reached after about 38 KB; foretold after
-/// 12 KB (a sixteenth of the file), so less of it is read.
+/// for the GPU first. Cap 1,000: reached alone after about 38 KB, 145 KB
+/// of the 190 KB were left unread; foretold after 12 KB (a sixteenth of
+/// the file), 174 KB.
 #[test]
 fn a_file_bound_past_the_gpus_match_cap_goes_to_the_cpu_early() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut text = String::new();
-    for i in 0..5000 {
-        text.push_str(&format!("x {i:06} {}\n", ".".repeat(28)));
-    }
-    std::fs::write(dir.path().join("f"), &text).unwrap();
-    let run = |engine: &str| {
-        Command::new(common::bin())
-            .args(["--stats", "-n", "--gpu-staging", "16K", engine, "x", "f"])
-            .env("GPUGREP_GPU_SIMULATE", "1")
-            .env("GPUGREP_GPU_CHUNK", "4K")
-            .env("GPUGREP_GPU_FILE_MARKS", "1000")
-            .current_dir(dir.path())
-            .output()
-            .unwrap()
-    };
-    let gpu = run("--engine=gpu");
-    let cpu = run("--engine=cpu");
-    assert_eq!(gpu.stdout, cpu.stdout);
-    let err = String::from_utf8_lossy(&gpu.stderr);
-    assert!(
-        err.lines().any(|l| l
-            == "gpu fallback: more than 16 M matches in the file (or foretold from its first pieces): 1 files, 190000 bytes searched by the CPU engine"),
-        "{err}"
-    );
-    let given_up: u64 = err
-        .split("; ")
-        .find_map(|s| s.strip_suffix(" given to the CPU)"))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("{err}"));
+    let (err, given_up) = past_the_match_cap("1000");
     assert!(given_up > 150_000, "{err}");
 }

@@ -274,7 +274,7 @@ fn pieces_numbered_after_their_search_print_what_one_thread_prints() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(40))]
+    #![proptest_config(ProptestConfig::with_cases(200))]
 
     /// A GPU file's split pieces are numbered from the line terminators
     /// counted per 64 KiB block of each chunk (`run::gpu::lines`; the

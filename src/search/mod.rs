@@ -26,6 +26,7 @@ mod nul;
 mod recycled;
 mod searcher;
 mod split;
+pub(crate) use split::large_enough as splits_at;
 mod stream;
 
 pub use binary::{BinaryRule, BINARY_PROBE};

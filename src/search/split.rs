@@ -18,7 +18,10 @@
 //! must: searching its pieces in order, it numbers each from the last and
 //! counts the rest of it as it ends, so a file nobody helps with is
 //! counted once, as one thread would (8 logs of 128 MiB, 2 threads, `-n
-//! ERROR`: each file counted twice took 0.150 s, ripgrep 0.133 s).
+//! ERROR`: each file counted twice took 0.150 s, ripgrep 0.133 s). Where
+//! the prefilter knows the terminators (`Matcher::terminators_in`: the GPU
+//! counted them), a piece's count reads only its edges, and every piece
+//! is numbered before it is searched.
 //!
 //! There are more pieces than threads (about [`PIECE_BYTES`] each), taken
 //! in order: with one piece per thread, a 1.76 GB log file printed with
@@ -98,6 +101,12 @@ fn split_min_bytes() -> usize {
         .map_or(SPLIT_MIN_BYTES, |n| {
             usize::try_from(n).unwrap_or(usize::MAX)
         })
+}
+
+/// Whether a slice of `len` bytes is large enough to be split (with
+/// threads to split it and nothing that ties its lines together).
+pub(crate) fn large_enough(len: u64) -> bool {
+    len >= split_min_bytes() as u64
 }
 
 /// How `data` is cut into pieces for the search's threads, or `None`
@@ -227,7 +236,7 @@ struct Pieces<'a, 's, P> {
     /// path: `Matcher::terminators_in`): a piece's count reads little of
     /// it, so every piece is numbered before it is searched, and the
     /// owner's count of what follows its last line is the prefilter's.
-    counted: bool,
+    lines_known: bool,
     /// The search ended early (binary data, `-l`, an error).
     ended: AtomicBool,
     /// Free piece printers (at most `threads + 2` are out at once, which
@@ -292,7 +301,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let first = match numbers {
             true => match self.known_first(k) {
                 Some(first) => Some(first),
-                None if !self.counted
+                None if !self.lines_known
                     && !self.dense()
                     && !printer.counts_only()
                     && !self.context() =>
@@ -477,10 +486,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
 
     /// The terminators in `data[start..end]` where the prefilter knows
     /// them without reading the bytes (the GPU counted them: see
-    /// [`Pieces::counted`]).
+    /// [`Pieces::lines_known`]).
     fn counted(&self, start: usize, end: usize) -> Option<u64> {
         let t = self.search.opts.terminator;
-        self.counted
+        self.lines_known
             .then(|| {
                 self.search
                     .prefilter
@@ -608,7 +617,7 @@ pub(super) fn search<O: Output>(
         searched: AtomicU64::new(0),
         mapped,
         read_from,
-        counted: search.opts.line_numbers
+        lines_known: search.opts.line_numbers
             && search
                 .prefilter
                 .terminators_in(data, 0..0, search.opts.terminator)

@@ -382,7 +382,8 @@ impl<'a, 'r> Board<'a, 'r> {
                 if let Some(c) = got.count {
                     e.count = Some(e.count.map_or(c, |sum| sum + c));
                 }
-                if e.cpu.is_none() && !got.unreadable {
+                // Kept only where they serve: the pieces of a split search.
+                if e.cpu.is_none() && !got.unreadable && crate::search::splits_at(e.size) {
                     e.lines.extend(got.lines);
                 }
                 // A settled file keeps the offsets that settled it; later
