@@ -316,17 +316,27 @@ impl GpuLane {
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
+        self.guarded("a search", |dev| {
+            dev.search_chunk(text, kind, backread, cap, tally)
+        })
+    }
+
+    /// Runs `f` on the lane's device under `catch_unwind`: a panic (`what`
+    /// panicked) drops the device, and every later call fails.
+    fn guarded<T>(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&mut context::Device) -> Result<T, GpuError>,
+    ) -> Result<T, GpuError> {
         let dev = self
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        match catch_unwind(AssertUnwindSafe(|| {
-            dev.search_chunk(text, kind, backread, cap, tally)
-        })) {
+        match catch_unwind(AssertUnwindSafe(|| f(dev))) {
             Ok(r) => r,
             Err(_) => {
                 self.dev = None;
-                Err(panicked("a search"))
+                Err(panicked(what))
             }
         }
     }
@@ -335,17 +345,7 @@ impl GpuLane {
     /// must be the text this lane searched last (counted where it lies on
     /// the GPU; on the CPU if it was never uploaded).
     pub fn terminators(&mut self, text: &[u8], term: u8) -> Result<Vec<u32>, GpuError> {
-        let dev = self
-            .dev
-            .as_mut()
-            .ok_or_else(|| panicked("an earlier search"))?;
-        match catch_unwind(AssertUnwindSafe(|| dev.count_terminators(text, term))) {
-            Ok(r) => r,
-            Err(_) => {
-                self.dev = None;
-                Err(panicked("a line count"))
-            }
-        }
+        self.guarded("a line count", |dev| dev.count_terminators(text, term))
     }
 
     /// Time spent on this lane: copy and kernel (GPU clock), readback.
