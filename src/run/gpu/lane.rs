@@ -16,6 +16,7 @@ use super::trace::Event;
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
 use crate::engine::gpu::{ChunkFound, GpuError, Tally};
+use crate::search::splits_at;
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -61,11 +62,14 @@ impl<'r> Flow<'_, 'r> {
                 tallied = tally.is_some();
                 searcher.search(text, self.search.target, backread, cap, tally.as_ref())
             };
-            // -n: the chunk's lines, counted where it lies (`lines`); none
-            // if the count fails (the CPU counts then, as without).
+            // -n: the chunk's lines, counted where it lies (`lines`), when
+            // a piece's file may be split (a whole file below the split
+            // size is searched by one thread, which counts as it prints);
+            // none if the count fails (the CPU counts then, as without).
+            let may_split = |p: &pack::Piece| !p.whole() || splits_at(p.len as u64);
             let lines = match &found {
                 Ok(ChunkFound::Offsets(_) | ChunkFound::Unsure(_))
-                    if self.search.count_lines && !skip =>
+                    if self.search.count_lines && !skip && plan.pieces.iter().any(may_split) =>
                 {
                     let text = chunk.bytes(0..plan.len);
                     let blocks = searcher.terminators(text, self.search.terminator).ok();
