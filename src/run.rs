@@ -82,8 +82,33 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::NothingSelected);
     }
     gpu::prewarm(&cfg);
-    let compiled = pattern::compile(patterns, &cfg)
-        .map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
+    let started = std::time::Instant::now();
+    // Listing, timed for --stats: the inputs, and for the GPU their sizes.
+    let output_file = same_file::output_file(&cfg);
+    let list = |sized: bool| {
+        let t = std::time::Instant::now();
+        let items = walk::collect(&cfg);
+        let sizes = match sized {
+            true => gpu::sizes(&items, cfg.threads),
+            false => Vec::new(),
+        };
+        (items, sizes, Some(t.elapsed()))
+    };
+    // A large set under auto: the inputs are listed while it compiles, and
+    // CUDA opens as soon as they prove large (`gpu::beside_compile`).
+    let (compiled, listed_early) = std::thread::scope(|s| {
+        let early = gpu::beside_compile(&cfg, patterns).then(|| {
+            s.spawn(|| {
+                let listed = list(true);
+                let bytes = listed.1.iter().flatten().sum();
+                let opened = gpu::open_for_auto(bytes);
+                (listed, bytes, opened)
+            })
+        });
+        let compiled = pattern::compile(patterns, &cfg);
+        (compiled, early.and_then(|h| h.join().ok()))
+    });
+    let compiled = compiled.map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
     for w in &compiled.warnings {
         eprintln!("{prog}: warning: {w}");
     }
@@ -92,38 +117,41 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     }
     let wanted = gpu::wanted(&cfg, &compiled, patterns.len(), prog).map_err(Error::from)?;
     let gpu_possible = !matches!(wanted, gpu::Wanted::No);
+    let listed_early = listed_early.map(|(listed, bytes, opened)| {
+        if opened && cfg.debug {
+            eprintln!("{prog}: debug: engine: auto: CUDA opened beside the compile ({bytes} bytes of files, {} patterns)", patterns.len());
+        }
+        if !gpu_possible {
+            gpu::release_ahead();
+        }
+        listed
+    });
     // Walking a tree overlaps with searching it on the CPU: the first lines
     // come out (and -q ends) before a large tree is walked, and one thread
     // (`-j1`) keeps no list of the tree's files. Whenever the GPU may take
     // part, the inputs are listed first, by all threads. (Listing first was
     // faster on 100,000 small files, 0.26-0.27 s against 0.31-0.34 s on 16
     // cores, but prints nothing until the whole tree is listed.)
-    let walk_while_searching =
-        !gpu_possible && cfg.recursive && !cfg.paths.iter().any(|p| p == "-");
-    let started = std::time::Instant::now();
-    // Listing, timed for --stats: the inputs, and for the GPU their sizes.
-    let output_file = same_file::output_file(&cfg);
-    let list = || {
-        let t = std::time::Instant::now();
-        let items = walk::collect(&cfg);
-        // The GPU pipeline reads files itself: the output is taken out first.
-        let items = match output_file {
-            Some(o) if gpu_possible => without_output(items, o),
-            _ => items,
-        };
-        let sizes = match gpu_possible {
-            true => gpu::sizes(&items, cfg.threads),
-            false => Vec::new(),
-        };
-        (items, sizes, Some(t.elapsed()))
+    let walk_while_searching = !gpu_possible
+        && listed_early.is_none()
+        && cfg.recursive
+        && !cfg.paths.iter().any(|p| p == "-");
+    // The GPU pipeline reads files itself: the output is taken out first.
+    let for_gpu = |(items, sizes, t): (Vec<Item>, Vec<Option<u64>>, _)| match output_file {
+        Some(o) if gpu_possible => (without_output(items, o), sizes, t),
+        _ => (items, sizes, t),
     };
-    let (wanted, (items, sizes, listed)) = match wanted {
-        _ if walk_while_searching => (wanted, (Vec::new(), Vec::new(), None)),
+    let (wanted, (items, sizes, listed)) = match (wanted, listed_early) {
+        (wanted, _) if walk_while_searching => (wanted, (Vec::new(), Vec::new(), None)),
+        (wanted, Some(listed)) => (wanted, for_gpu(listed)),
         // CUDA starts while the inputs are listed and the pipeline reads
         // its first chunks; if it cannot start, the run ends with its error
         // before printing anything (`gpu::search`).
-        gpu::Wanted::Open => (gpu::open_in_background(cfg.debug, prog), list()),
-        _ => (wanted, list()),
+        (gpu::Wanted::Open, None) => (
+            gpu::open_in_background(cfg.debug, prog),
+            for_gpu(list(true)),
+        ),
+        (wanted, None) => (wanted, for_gpu(list(gpu_possible))),
     };
     let gpu = gpu::start(wanted, &cfg, &sizes, prog);
     let mut print = PrintOptions::from_config(&cfg);

@@ -86,6 +86,13 @@ pub(super) fn simulated() -> bool {
     knobs::get().gpu_simulate.or(false)
 }
 
+/// Whether the CUDA driver library loads (cudarc's loader would panic
+/// without it).
+pub(super) fn driver_present() -> bool {
+    // SAFETY: is_culib_present only tries to dlopen the driver library.
+    std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() }).unwrap_or(false)
+}
+
 /// First decision, before the inputs are listed. `Err`: `--engine gpu`
 /// and no usable GPU (exit status 2). `typed`: how many patterns were
 /// given; a literal set counts as at least that many under auto, though
@@ -215,11 +222,7 @@ pub fn wanted(
                 }
             }
         };
-        // SAFETY: is_culib_present only tries to dlopen the driver library.
-        let present =
-            std::panic::catch_unwind(|| unsafe { cudarc::driver::sys::is_culib_present() })
-                .unwrap_or(false);
-        if !present {
+        if !driver_present() {
             debug(cfg, prog, "engine: cpu (auto: libcuda not found)");
             return Ok(Wanted::No);
         }

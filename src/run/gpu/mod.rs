@@ -63,7 +63,7 @@ use board::{Entry, Take};
 pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
 use flow::Flow;
 use offsets::{Counted, FileOffsets};
-pub use prewarm::prewarm;
+pub use prewarm::{beside_compile, open_for_auto, prewarm, release as release_ahead};
 use ring::Ring;
 use searcher::Target;
 use shape::Search;

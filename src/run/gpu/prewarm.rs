@@ -1,19 +1,24 @@
-//! CUDA opened while the patterns compile, for `--engine gpu`: the run
+//! CUDA opened while the patterns compile. For `--engine gpu`: the run
 //! opens it anyway (to search, or to say there is no GPU), and a rule
 //! pack's compile (0.15 s for 1,000 rules, 0.4-0.5 s for 10,000 on the
 //! H100 host) came before CUDA's start (0.2-0.3 s), one after the other
 //! (16 GiB, 10,000 rules: 3.26-3.45 s → 3.00-3.13 s). The first [`open`]
 //! takes the engine opened here.
 //!
-//! Not under auto, not even for a rule pack: there the GPU may not be
-//! used (few bytes), and a start still under way holds the process at its
-//! exit. Measured with packs of 1,000 / 10,000 rules under auto: 16 GiB
-//! 1.78-1.82 → 1.54-1.55 s / 3.46-3.49 → 3.31-3.44 s, but 1 MB 0.21 →
-//! 0.36 s / 0.55-0.63 → 0.75-0.78 s. Auto would need the inputs' size
-//! before the compile ends (listing beside it) to open early only where
-//! it pays.
+//! Under auto not for every run: there the GPU may not be used (few
+//! bytes), and a start still under way holds the process at its exit.
+//! Measured with packs of 1,000 / 10,000 rules under auto, opening at
+//! once: 16 GiB 1.78-1.82 → 1.54-1.55 s / 3.46-3.49 → 3.31-3.44 s, but
+//! 1 MB 0.21 → 0.36 s / 0.55-0.63 → 0.75-0.78 s. So auto opens early only
+//! where it pays ([`beside_compile`]): for a large pattern set the inputs
+//! are listed beside the compile, and CUDA opens once they hold
+//! `AUTO_SET_MIN_BYTES`. If the compiled search then stays on the CPU, the
+//! engine is released in its own thread ([`release`]) while the CPU
+//! searches, which leaves the exit the driver's own teardown.
 
-use crate::config::{Config, EngineChoice};
+use super::choose::{driver_present, simulated, AUTO_SET_MIN_BYTES, AUTO_SET_MIN_PATTERNS};
+use crate::config::{Config, EngineChoice, Mode};
+use crate::encoding::EncodingChoice;
 use crate::engine::gpu::{GpuEngine, GpuError};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Mutex;
@@ -24,9 +29,61 @@ static AHEAD: Mutex<Option<Receiver<Result<GpuEngine, GpuError>>>> = Mutex::new(
 /// Starts opening CUDA in its own thread when the run asked for the GPU
 /// (not when simulated: the pipeline is the CPU mirror and opens nothing).
 pub fn prewarm(cfg: &Config) {
-    if cfg.engine != EngineChoice::Gpu || super::choose::simulated() {
-        return;
+    if cfg.engine == EngineChoice::Gpu && !simulated() {
+        open_ahead();
     }
+}
+
+/// Under auto: whether the inputs are listed beside the compile, so that
+/// CUDA may open before it ends ([`open_for_auto`]). Only where a GPU may
+/// be (the driver loads, or the pipeline is simulated): listing first
+/// instead of searching as the tree is walked made the CPU engine slower
+/// (dev VM, 2 cores, 1,200 words over 100,000 small files: 0.66 → 0.79 s).
+/// Only for sets of `AUTO_SET_MIN_PATTERNS` patterns or more (smaller
+/// ones compile in milliseconds), and not where auto keeps such a set on
+/// the CPU whatever the bytes, or the CPU engine is seldom slower than
+/// CUDA's start: `-l`, `-L`, `-q` and `-m` (a file's first lines settle
+/// it), a one-byte pattern where only lines are counted or named
+/// (`choose::wanted`), files decoded from another encoding.
+pub fn beside_compile(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
+    let one_byte = patterns.iter().any(|p| p.len() <= 1);
+    cfg.engine == EngineChoice::Auto
+        && patterns.len() >= AUTO_SET_MIN_PATTERNS
+        && !cfg.mode.first_match_ends()
+        && cfg.max_count.is_none()
+        && !(one_byte && cfg.lines_only() && cfg.mode != Mode::Lines)
+        && match cfg.encoding {
+            EncodingChoice::Label(enc) => enc == encoding_rs::UTF_8,
+            _ => true,
+        }
+        && (simulated() || driver_present())
+}
+
+/// Under auto, once the inputs listed beside the compile hold `bytes`:
+/// opens CUDA in its own thread when they are enough for the GPU
+/// (`AUTO_SET_MIN_BYTES`, the largest of auto's thresholds). True when it
+/// did.
+pub fn open_for_auto(bytes: u64) -> bool {
+    let open = bytes >= AUTO_SET_MIN_BYTES && !simulated();
+    if open {
+        open_ahead();
+    }
+    open
+}
+
+/// The engine opened ahead, where the run will not take it: dropped in
+/// its own thread once open (releasing the context took 58-88 ms on the
+/// H200 host; left to the exit, the exit took that much longer).
+pub fn release() {
+    if let Some(rx) = AHEAD.lock().ok().and_then(|mut a| a.take()) {
+        let _ = std::thread::Builder::new()
+            .name("gpu-release".into())
+            .spawn(move || drop(rx.recv()));
+    }
+}
+
+/// Opens the engine in its own thread; [`open`] takes it.
+fn open_ahead() {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("gpu-prewarm".into())
