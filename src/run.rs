@@ -94,8 +94,9 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         };
         (items, sizes, Some(t.elapsed()))
     };
-    // A large set under auto: the inputs are listed while it compiles, and
-    // CUDA opens as soon as they prove large (`gpu::beside_compile`).
+    // A large rule pack under auto: the inputs are listed while it
+    // compiles, and CUDA opens as soon as they prove large
+    // (`gpu::beside_compile`).
     let (compiled, listed_early) = std::thread::scope(|s| {
         let early = gpu::beside_compile(&cfg, patterns).then(|| {
             s.spawn(|| {

@@ -106,25 +106,25 @@ fn engine_gpu_that_fails_to_start_prints_nothing_and_exits_2() {
     }
 }
 
-/// Auto lists the inputs beside the compile of a set of 1,000 patterns or
-/// more (`prewarm::beside_compile`); whether the search then runs on the
-/// pipeline (simulated) or on the CPU engine (no GPU, or a search auto
-/// keeps there), and with a file of the tree named twice or a missing one,
-/// what is printed is what `--engine cpu` prints.
+/// Auto lists the inputs beside the compile of a rule pack of 1,000
+/// expressions or more (`prewarm::beside_compile`); whether the search then
+/// runs on the pipeline (simulated) or on the CPU engine (no GPU, or a
+/// search auto keeps there), and with a file of the tree named twice or a
+/// missing one, what is printed is what `--engine cpu` prints.
 #[test]
-fn a_large_set_listed_beside_its_compile_prints_what_the_cpu_prints() {
+fn a_large_rule_pack_listed_beside_its_compile_prints_what_the_cpu_prints() {
     let s = Sandbox::new();
     let mut rng = XorShift(9);
     corpus(&s, &mut rng);
-    let mut set: Vec<String> = (0..1100).map(|i| format!("w{i}x")).collect();
-    set.extend(["needle", "gamma"].map(String::from));
-    s.write("set.txt", set.join("\n") + "\n");
+    let mut pack: Vec<String> = (0..1100).map(|i| format!("w{i}x+")).collect();
+    pack.extend(["ne+dle", "gam(ma|mb)", "^delta"].map(String::from));
+    s.write("pack.txt", pack.join("\n") + "\n");
     for args in [
-        &["-c", "-F", "-f", "set.txt"][..],
-        &["-n", "-f", "set.txt"],
-        &["-o", "-w", "-F", "-f", "set.txt"],
-        &["-c", "-i", "-f", "set.txt"],
-        &["-n", "-f", "set.txt", "d1/f3.txt", "missing"],
+        &["-c", "-E", "-f", "pack.txt"][..],
+        &["-n", "-E", "-f", "pack.txt"],
+        &["-o", "-w", "-E", "-f", "pack.txt"],
+        &["-c", "-i", "-E", "-f", "pack.txt"],
+        &["-n", "-E", "-f", "pack.txt", "d1/f3.txt", "missing"],
     ] {
         let want = run(&s, "cpu", args, &[]);
         for env in [&SIMULATED[..], &[]] {

@@ -97,6 +97,13 @@ pub fn compile(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternEr
     }
 }
 
+/// Whether every pattern is a literal (`-F`, or no metacharacter in it):
+/// such a set compiles in milliseconds, where a rule pack of regular
+/// expressions takes a tenth of a second per 1,000.
+pub fn all_literal(patterns: &[Vec<u8>], syntax: Syntax) -> bool {
+    syntax == Syntax::Fixed || patterns.iter().all(|p| plain_literal(p, syntax).is_some())
+}
+
 /// Patterns for files in `enc` (not UTF-8): transcoded literals searched
 /// raw when that is exact, else UTF-8 matchers for decoded files.
 fn compile_encoded(
@@ -372,6 +379,17 @@ pub fn locate(e: PatternError, patterns: &super::read::Patterns, cfg: &Config) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_is_all_literal_only_without_metacharacters_or_under_fixed() {
+        let set = |ps: &[&str]| ps.iter().map(|p| p.as_bytes().to_vec()).collect::<Vec<_>>();
+        assert!(all_literal(&set(&["a.b", "c("]), Syntax::Fixed));
+        assert!(all_literal(&set(&["error", "timed out"]), Syntax::Extended));
+        assert!(!all_literal(&set(&["error", "ne+dle"]), Syntax::Extended));
+        assert!(!all_literal(&set(&["error", "a.b"]), Syntax::Basic));
+        // `+` is a literal in a basic expression.
+        assert!(all_literal(&set(&["ne+dle"]), Syntax::Basic));
+    }
 
     fn compiled(args: &[&str]) -> Compiled {
         let cfg = Config::from_args(args);

@@ -10,7 +10,7 @@
 //! Measured with packs of 1,000 / 10,000 rules under auto, opening at
 //! once: 16 GiB 1.78-1.82 → 1.54-1.55 s / 3.46-3.49 → 3.31-3.44 s, but
 //! 1 MB 0.21 → 0.36 s / 0.55-0.63 → 0.75-0.78 s. So auto opens early only
-//! where it pays ([`beside_compile`]): for a large pattern set the inputs
+//! where it pays ([`beside_compile`]): for a large rule pack the inputs
 //! are listed beside the compile, and CUDA opens once they hold
 //! `AUTO_SET_MIN_BYTES`. If the compiled search then stays on the CPU, the
 //! engine is released in its own thread ([`release`]) while the CPU
@@ -39,16 +39,20 @@ pub fn prewarm(cfg: &Config) {
 /// be (the driver loads, or the pipeline is simulated): listing first
 /// instead of searching as the tree is walked made the CPU engine slower
 /// (dev VM, 2 cores, 1,200 words over 100,000 small files: 0.66 → 0.79 s).
-/// Only for sets of `AUTO_SET_MIN_PATTERNS` patterns or more (smaller
-/// ones compile in milliseconds), and not where auto keeps such a set on
-/// the CPU whatever the bytes, or the CPU engine is seldom slower than
-/// CUDA's start: `-l`, `-L`, `-q` and `-m` (a file's first lines settle
-/// it), a one-byte pattern where only lines are counted or named
-/// (`choose::wanted`), files decoded from another encoding.
+/// Only for rule packs of `AUTO_SET_MIN_PATTERNS` expressions or more:
+/// smaller ones compile in milliseconds, and so do literal sets, which
+/// gained nothing from it and lost auto some of the CPU engine's share
+/// (H200 host, 16 GiB of prose, 10,000 words, `-c`: 1.26-1.40 →
+/// 1.46-1.54 s). Not where auto keeps such a set on the CPU whatever the
+/// bytes, or the CPU engine is seldom slower than CUDA's start: `-l`,
+/// `-L`, `-q` and `-m` (a file's first lines settle it), a one-byte
+/// pattern where only lines are counted or named (`choose::wanted`),
+/// files decoded from another encoding.
 pub fn beside_compile(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
     let one_byte = patterns.iter().any(|p| p.len() <= 1);
     cfg.engine == EngineChoice::Auto
         && patterns.len() >= AUTO_SET_MIN_PATTERNS
+        && !crate::pattern::compile::all_literal(patterns, cfg.syntax)
         && !cfg.mode.first_match_ends()
         && cfg.max_count.is_none()
         && !(one_byte && cfg.lines_only() && cfg.mode != Mode::Lines)
