@@ -65,6 +65,37 @@ fn simulated_pipeline_prints_what_cpu_engine_prints() {
     differential(cases(80), &simulate);
 }
 
+/// Regression: an empty pattern was planned for the GPU as a literal; the
+/// GPU engine refused it (a run-time failure, then the CPU) and the
+/// simulated pipeline's mirror found nothing (`-c ""` printed 0 for a
+/// file of three lines). It selects every line, through the real GPU when
+/// there is one and through the simulated pipeline everywhere.
+#[test]
+fn an_empty_pattern_selects_every_line_on_the_gpu_path() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a"), "x\n\ny\n").unwrap();
+    let envs: Vec<Vec<(String, String)>> = match real_gpu() {
+        true => vec![vec![], vec![simulate()]],
+        false => vec![vec![simulate()]],
+    };
+    for args in [
+        &["-c", "", "a"][..],
+        &["-n", "-e", "", "a"],
+        &["-v", "-c", "", "a"],
+    ] {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let cpu = run("cpu", &args, dir.path());
+        for env in &envs {
+            let gpu = run_with("gpu", &args, dir.path(), false, env);
+            assert!(
+                same_run(&gpu, &cpu),
+                "{args:?} {env:?}: {}",
+                show_runs(&gpu, &cpu)
+            );
+        }
+    }
+}
+
 /// `-i` runs on the GPU as a search for every case variant, Unicode simple
 /// folding included: `k` finds the Kelvin sign, `s` the long s, as on the
 /// CPU (and in ripgrep). Through the real GPU when there is one, and

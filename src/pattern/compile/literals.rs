@@ -87,7 +87,9 @@ pub(super) fn compile_literal_set(
     }
     let exact_single = lits.len() == 1 && !ci;
     let nonempty = lits.iter().all(|l| !l.is_empty());
-    let gpu = if exact_single {
+    // An empty pattern selects every line: nothing for the GPU to find (its
+    // engine refuses one, and the pipeline's CPU mirror found nothing).
+    let gpu = if exact_single && nonempty {
         Some(GpuPlan::Literal(lits[0].clone()))
     } else if ci {
         // The engines fold ASCII; so does the `multi` kernel with its flag.
