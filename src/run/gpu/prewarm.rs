@@ -76,8 +76,10 @@ pub fn open_for_auto(bytes: u64) -> bool {
 }
 
 /// The engine opened ahead, where the run will not take it: dropped in
-/// its own thread once open (releasing the context took 58-88 ms on the
-/// H200 host; left to the exit, the exit took that much longer).
+/// its own thread once open, while the CPU engine searches (a gigabyte
+/// or more under a rule pack: seconds). Left to the exit, the context's
+/// teardown holds it: an explicit reset took 58-88 ms of the exit's
+/// 0.1-0.15 s (H200 host).
 pub fn release() {
     if let Some(rx) = AHEAD.lock().ok().and_then(|mut a| a.take()) {
         let _ = std::thread::Builder::new()

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# session 24, call 15: the final rule (a GPU file's marks confirmed by the
+# run's threads only where lines are printed or the file holds more than
+# half the run's bytes): 100 rules over 16 GiB of logs, -c and
+# --count-matches under gpu and auto, one 4 GiB file, against df808d3
+# (prev); the corpus's file sizes.
+set -u
+O=$OUT; D=$PWD/.dev
+mkdir -p $D && tar -C $D -xJf .dev1/pack.tar.xz
+S=$O/summary.txt
+mkdir -p /dev/shm/rules
+python3 benches/rules/gen.py --out /dev/shm/rules 100 > /dev/null
+$D/gpugrep-corpus --kind logs --out /dev/shm/rules/logs-16G --size 16G --files 64 >> $S 2>&1
+L=/dev/shm/rules/logs-16G; R=/dev/shm/rules/rules-100.txt
+find $L -type f -printf "%s\n" | sort -n | awk '{a[NR]=$1} END{print "file sizes: min",a[1],"median",a[int(NR/2)],"max",a[NR]}' >> $S
+cat $(find $L -name '*.log' | sort | head -16) > /dev/shm/one.log
+gg() { local b=$1; shift; if [ $b = prev ]; then $D/gpugrep-prev "$@"; else $D/gpugrep "$@"; fi; }
+t() { local name=$1 b=$2; shift 2; local s=$(date +%s%N); gg $b "$@" > $O/out.txt 2>/dev/null; echo "$name $b $(( ($(date +%s%N)-s)/1000000 )) ms $(md5sum < $O/out.txt | cut -c1-8)" >> $S; }
+for r in 1 2; do
+  for b in new prev; do
+    t "100 gpu -c" $b --engine gpu -j16 -h -c -E -f $R -r $L
+    t "100 auto -c" $b -j16 -h -c -E -f $R -r $L
+  done
+  t "100 gpu --count-matches" new --engine gpu -j16 -h --count-matches -E -f $R -r $L
+  t "100 gpu -c one 4G file" new --engine gpu -j16 -c -E -f $R /dev/shm/one.log
+done
+t "100 cpu -c" new --engine cpu -j16 -h -c -E -f $R -r $L
+rm -f $O/out.txt
+cat $S
