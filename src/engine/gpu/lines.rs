@@ -15,6 +15,7 @@ use cudarc::driver::{result, LaunchConfig, PushKernelArg};
 use super::context::{cuda, Device};
 use super::memory::ptr;
 use super::GpuError;
+use crate::search::count::count_byte;
 
 /// Bytes per counted block: a multiple of 16 (the kernel reads 16 bytes
 /// at a time). 64 KiB blocks bring home 64 KiB of counts per 4 GiB, and
@@ -22,10 +23,11 @@ use super::GpuError;
 pub const LINE_BLOCK: usize = 64 << 10;
 
 /// The bytes `term` in each [`LINE_BLOCK`] of `text` (the last block may
-/// be shorter): what the kernel computes, and the CPU mirror's answer.
+/// be shorter): what the kernel computes, and the CPU mirror's answer
+/// (counted as the CPU engine counts lines, `search::count`).
 pub fn reference(text: &[u8], term: u8) -> Vec<u32> {
     text.chunks(LINE_BLOCK)
-        .map(|b| memchr::memchr_iter(term, b).count() as u32)
+        .map(|b| count_byte(b, term) as u32)
         .collect()
 }
 
