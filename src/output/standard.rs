@@ -68,6 +68,9 @@ pub struct StandardSink<'a> {
     pub matches: u64,
     /// `-o -b` offsets in the file, when lines are decoded text.
     match_offsets: Option<MatchOffsets<'a>>,
+    /// A split piece's printer: its buffer goes back to
+    /// [`super::spare::give_piece_buffer`] when it is dropped.
+    piece: bool,
 }
 
 impl<'a> StandardSink<'a> {
@@ -79,6 +82,7 @@ impl<'a> StandardSink<'a> {
             name,
             matches: 0,
             match_offsets: None,
+            piece: false,
         }
     }
 
@@ -91,7 +95,10 @@ impl<'a> StandardSink<'a> {
     /// An empty printer like this one, for one piece of a file split
     /// between threads (never decoded text: no match offsets).
     pub fn piece(&self) -> StandardSink<'a> {
-        StandardSink::new(self.opts, self.matcher, self.name)
+        let mut piece = StandardSink::new(self.opts, self.matcher, self.name);
+        piece.out = super::spare::piece_buffer();
+        piece.piece = true;
+        piece
     }
 
     fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
@@ -224,6 +231,14 @@ pub(super) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str
     match (colors, sgr) {
         (Some(c), Some(s)) => c.paint(out, s, text),
         _ => out.extend_from_slice(text),
+    }
+}
+
+impl Drop for StandardSink<'_> {
+    fn drop(&mut self) {
+        if self.piece {
+            super::spare::give_piece_buffer(std::mem::take(&mut self.out));
+        }
     }
 }
 

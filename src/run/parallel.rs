@@ -256,7 +256,7 @@ fn search_parallel(
     // nothing it holds is what the printer needs.
     let bytes_ahead = bytes_ahead_or_knob(bytes_ahead);
     let printed = AtomicUsize::new(0);
-    let shelf = Shelf::new(workers);
+    let shelf = Shelf::new(workers, bytes_ahead);
     let held_bytes = &shelf.held;
     let ahead = AHEAD_LIMIT.max(2 * WALK_BATCH * workers);
     // Items a worker could not search yet (the bounds), handed back so that

@@ -343,12 +343,16 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             let searched = match (numbers, first) {
                 (true, None) => {
                     s.number_lines_from(at, 1);
-                    let mut recorder = Recorder::default();
+                    let mut recorder = Recorder::take();
                     let searched = s.search_last_block(data, self.base, start, &mut recorder);
                     let next = s.line_number_at_end(data, self.base);
                     self.lines[k].store(next - 1, Ordering::Release);
                     match (&searched, self.known_first(k)) {
-                        (Ok(()), Some(first)) => recorder.replay(first, &mut printer),
+                        (Ok(()), Some(first)) => {
+                            let replayed = recorder.replay(first, &mut printer);
+                            recorder.give();
+                            replayed
+                        }
                         _ => {
                             later = Some(recorder);
                             searched

@@ -55,12 +55,13 @@ impl Lead {
         known: impl Iterator<Item = &'r io::Result<FileResult>>,
         workers: usize,
     ) -> Lead {
+        let bytes_ahead = bytes_ahead_or_knob(BYTES_AHEAD);
         let lead = Lead {
             files: AtomicUsize::new(0),
             bytes: AtomicUsize::new(0),
-            parts: Shelf::new(workers),
+            parts: Shelf::new(workers, bytes_ahead),
             awaiting_listing: AtomicBool::new(false),
-            bytes_ahead: bytes_ahead_or_knob(BYTES_AHEAD),
+            bytes_ahead,
         };
         known.for_each(|r| {
             lead.add(r);

@@ -38,8 +38,12 @@ impl<P: Sink + Send> InOrder<P> {
                 continue;
             }
             let stop = searched.and_then(|mut done| {
-                let printed = match &done.later {
-                    Some(later) => work.print_later(k, later, &mut done.printer),
+                let printed = match done.later.take() {
+                    Some(later) => {
+                        let printed = work.print_later(k, &later, &mut done.printer);
+                        later.give();
+                        printed
+                    }
                     None => Ok(()),
                 };
                 let o = done.outcome;
