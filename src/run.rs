@@ -10,6 +10,7 @@
 mod gpu;
 mod one;
 mod ordered;
+mod packed;
 mod parallel;
 mod printed;
 

@@ -123,6 +123,37 @@ fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
     }
 }
 
+/// A large directory with dense output: results found while the printer
+/// waits for its listing are packed past 2 MiB waiting (`run::packed`) and
+/// unpacked as they are printed; the output is the one-thread output.
+#[test]
+fn dense_output_waiting_for_a_listing_prints_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x2f6b_1d3a_9c85_e407);
+    for i in 0..3000 {
+        let mut text = Vec::new();
+        for _ in 0..(10 + rng.below(30)) {
+            text.extend_from_slice(b"the match and ");
+            let len = rng.below(60);
+            text.extend_from_slice(&rng.bytes(len, b"abcdefgh "));
+            text.push(b'\n');
+        }
+        std::fs::write(dir.path().join(format!("f{}-{i}", rng.below(100))), text).unwrap();
+    }
+    for args in [
+        &["-rn", "match", "."][..],
+        &["-rb", "-o", "-E", "the m[a-z]+|a[bc]+", "."],
+    ] {
+        let one = run(&[&["-j1"][..], args].concat(), dir.path());
+        assert!(one.0.len() > 5 << 19, "{args:?}: {} bytes", one.0.len());
+        for threads in ["-j4", "-j16"] {
+            let many = run(&[&[threads][..], args].concat(), dir.path());
+            assert!(many.0 == one.0, "{args:?} {threads}");
+            assert_eq!(many.1, one.1, "{args:?} {threads}");
+        }
+    }
+}
+
 /// Regression: with the byte bound on listed inputs reached, the worker
 /// whose batch held the files the printer waited for searched them one
 /// after the other while the others slept (the GPU path's `-n` over 16 GiB

@@ -87,36 +87,6 @@ pub fn adopt(out: &mut Vec<u8>) {
     std::mem::swap(out, &mut kept);
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_settled_output_is_a_copy_and_the_buffer_is_kept() {
-        let mut out = own();
-        out.extend_from_slice(b"a line\n");
-        let grown = out.capacity().max(1024);
-        out.reserve(grown);
-        let settled = settle(out);
-        assert_eq!(settled, b"a line\n");
-        assert!(settled.capacity() < grown);
-        let again = own();
-        assert!(again.is_empty() && again.capacity() >= grown);
-    }
-
-    #[test]
-    fn a_kept_buffer_takes_the_output_in_order() {
-        give(Vec::with_capacity(64 << 20));
-        let mut out = b"first lines\n".repeat(1000);
-        let before = out.clone();
-        adopt(&mut out);
-        assert_eq!(out, before);
-        // The buffer may have been taken by another test; when it was
-        // adopted here, the output moved into it.
-        assert!(out.capacity() >= before.len());
-    }
-}
-
 /// Piece printers' buffers kept, all together, at most this large.
 const PIECE_BYTES_KEPT: usize = 128 << 20;
 
@@ -148,5 +118,35 @@ pub fn give_piece_buffer(mut buf: Vec<u8>) {
     if held + buf.capacity() <= PIECE_BYTES_KEPT {
         buf.clear();
         kept.push(buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_settled_output_is_a_copy_and_the_buffer_is_kept() {
+        let mut out = own();
+        out.extend_from_slice(b"a line\n");
+        let grown = out.capacity().max(1024);
+        out.reserve(grown);
+        let settled = settle(out);
+        assert_eq!(settled, b"a line\n");
+        assert!(settled.capacity() < grown);
+        let again = own();
+        assert!(again.is_empty() && again.capacity() >= grown);
+    }
+
+    #[test]
+    fn a_kept_buffer_takes_the_output_in_order() {
+        give(Vec::with_capacity(64 << 20));
+        let mut out = b"first lines\n".repeat(1000);
+        let before = out.clone();
+        adopt(&mut out);
+        assert_eq!(out, before);
+        // The buffer may have been taken by another test; when it was
+        // adopted here, the output moved into it.
+        assert!(out.capacity() >= before.len());
     }
 }

@@ -43,6 +43,8 @@ pub struct FileResult {
     /// Offset in the input just past the last selected line (not for
     /// decoded inputs).
     pub after_last_selected: Option<u64>,
+    /// `out` is LZ4-packed while it waits (`crate::run::packed`).
+    pub packed: bool,
 }
 
 /// Searches `input` with `prefilter` (and the compiled confirm step),

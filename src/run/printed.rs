@@ -24,6 +24,8 @@ pub(crate) struct Printed {
     pub(crate) gpu: bool,
     /// `--stats` lines about the GPU pipeline's stages.
     pub(crate) stage_lines: Vec<String>,
+    /// A packed result's output, unpacked to be written (`packed`).
+    pub(crate) unpacked: Vec<u8>,
     /// `--engine gpu`: the GPU did not start, nothing was searched (the
     /// run's error, exit status 2).
     pub(crate) gpu_unavailable: Option<crate::engine::gpu::GpuError>,
@@ -45,8 +47,13 @@ impl Printed {
                 write_separator(&mut sep, &shared.print);
                 out.write_all(&sep)?;
             }
-            out.write_all(&r.out)?;
-            crate::output::spare::give(std::mem::take(&mut r.out));
+            match r.packed {
+                true => crate::run::packed::unpack_into(&r.out, &mut self.unpacked, out)?,
+                false => {
+                    out.write_all(&r.out)?;
+                    crate::output::spare::give(std::mem::take(&mut r.out));
+                }
+            }
             if cfg.line_buffered {
                 out.flush()?;
             }

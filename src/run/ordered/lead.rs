@@ -37,6 +37,10 @@ pub(super) fn files_ahead(workers: usize) -> usize {
     FILES_AHEAD.max(2 * WALK_BATCH * workers)
 }
 
+/// Output waiting for a listing past which later results are packed:
+/// below it, packing would cost the printer time for little memory.
+const PACK_ABOVE: usize = 2 << 20;
+
 pub(super) struct Lead {
     files: AtomicUsize,
     bytes: AtomicUsize,
@@ -90,6 +94,13 @@ impl Lead {
         (self.files.load(Ordering::Acquire) > files
             && !self.awaiting_listing.load(Ordering::Relaxed))
             || self.too_many_bytes()
+    }
+
+    /// The printer's next step is a directory not yet listed, and more
+    /// than [`PACK_ABOVE`] of output waits for it: results found now are
+    /// worth packing (`run::packed`).
+    pub(super) fn worth_packing(&self) -> bool {
+        self.awaiting_listing.load(Ordering::Relaxed) && self.waiting_bytes() > PACK_ABOVE
     }
 
     /// Whether the printer's next step is a directory not yet listed (the

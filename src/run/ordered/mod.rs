@@ -222,6 +222,13 @@ pub(super) fn search_trees(
                                     }
                                     Item::Input(input) => job(id, input, None),
                                 };
+                                let result = match result {
+                                    Ok(mut r) if !parted && lead.worth_packing() => {
+                                        crate::run::packed::pack(&mut r);
+                                        Ok(r)
+                                    }
+                                    r => r,
+                                };
                                 unsent += lead.add(&result);
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
