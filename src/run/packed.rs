@@ -27,14 +27,20 @@ thread_local! {
     static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether `r`'s output is of a size worth packing (checked before the
+/// printer's lead, which all threads update).
+pub(super) fn packable(r: &FileResult) -> bool {
+    !r.packed && (PACK_FROM..=PACK_UP_TO).contains(&r.out.len())
+}
+
 /// Packs `r`'s output, when it is worth it, into an exact-size buffer: its
 /// length as 4 bytes (little-endian), then the LZ4 block. Left as it is
 /// unless packing saves a quarter.
 pub(super) fn pack(r: &mut FileResult) {
-    let len = r.out.len();
-    if r.packed || !(PACK_FROM..=PACK_UP_TO).contains(&len) {
+    if !packable(r) {
         return;
     }
+    let len = r.out.len();
     let packed = SCRATCH.with(|s| {
         let mut scratch = s.borrow_mut();
         scratch.resize(4 + lz4_flex::block::get_maximum_output_size(len), 0);

@@ -223,7 +223,11 @@ pub(super) fn search_trees(
                                     Item::Input(input) => job(id, input, None),
                                 };
                                 let result = match result {
-                                    Ok(mut r) if !parted && lead.worth_packing() => {
+                                    Ok(mut r)
+                                        if !parted
+                                            && crate::run::packed::packable(&r)
+                                            && lead.worth_packing() =>
+                                    {
                                         crate::run::packed::pack(&mut r);
                                         Ok(r)
                                     }
