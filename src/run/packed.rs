@@ -8,8 +8,9 @@
 //! memory was about twice ripgrep's (which prints in the order its threads
 //! finish). So once more than `Lead`'s packing bound waits for a listing,
 //! each result found is packed by the thread that searched it, and
-//! unpacked by the printer as it writes it (prose lines compress about
-//! 2.5x; 7 MB unpack in about 2 ms).
+//! unpacked by the printer as it writes it (that output packs to 35 % of
+//! its size with `lz4 -1`; on the H200 host the peak went 23.4 → 21.5 MB
+//! against ripgrep's 11.9 MB, at the same speed).
 
 use super::one::FileResult;
 use std::cell::RefCell;
