@@ -304,7 +304,11 @@ impl<'a, 'r> Board<'a, 'r> {
                     // An unsure mark may not be a match: it settles nothing.
                     let settles =
                         got.untallied != Some(Fallback::UnsureLines) && !got.offsets.is_empty();
-                    e.offsets.extend(got.offsets);
+                    match e.offsets.is_empty() {
+                        // The file's first piece: its list, not a copy.
+                        true => e.offsets = got.offsets,
+                        false => e.offsets.extend(got.offsets),
+                    }
                     e.reached = e.reached.max(piece.file_off + piece.len as u64);
                     let max = self.max_file_offsets;
                     if e.offsets.len() > max

@@ -245,9 +245,22 @@ impl<'r> Flow<'_, 'r> {
             Ok(ChunkFound::Counts(_)) => Some(Fallback::GpuFailed),
             Ok(ChunkFound::Offsets(v) | ChunkFound::Unsure(v)) => {
                 let shortest = self.search.target.shortest();
-                pack::assign(plan, &v, shortest, |p, off| {
+                let owned = |p: usize, off: u64| {
                     let piece = &plan.pieces[p];
-                    if whole[p].contains(&((off - piece.file_off) as usize)) {
+                    whole[p].contains(&((off - piece.file_off) as usize))
+                };
+                // Each piece's list sized first: grown by doubling, a dense
+                // chunk's lists (`-n`, 200 k lines a chunk) were copied and
+                // faulted in again at every step.
+                let mut sizes = vec![0usize; plan.pieces.len()];
+                pack::assign(plan, &v, shortest, |p, off| {
+                    sizes[p] += usize::from(owned(p, off));
+                });
+                for (list, &n) in per_piece.iter_mut().zip(&sizes) {
+                    list.reserve_exact(n);
+                }
+                pack::assign(plan, &v, shortest, |p, off| {
+                    if owned(p, off) {
                         per_piece[p].push(off);
                     }
                 });
