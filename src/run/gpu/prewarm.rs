@@ -45,9 +45,11 @@ pub fn prewarm(cfg: &Config) {
 /// (H200 host, 16 GiB of prose, 10,000 words, `-c`: 1.26-1.40 →
 /// 1.46-1.54 s). Not where auto keeps such a set on the CPU whatever the
 /// bytes, or the CPU engine is seldom slower than CUDA's start: `-l`,
-/// `-L`, `-q` and `-m` (a file's first lines settle it), a one-byte
-/// pattern where only lines are counted or named (`choose::wanted`),
-/// files decoded from another encoding.
+/// `-L`, `-q` and `-m` (a file's first lines settle it), files decoded
+/// from another encoding. Nor for a pack with a one-byte pattern where
+/// only lines are counted or named: `choose::wanted` keeps a literal set
+/// with one on the CPU, and such a pack was not measured (its compiled
+/// plan is not a literal set, so auto may still take the GPU for it).
 pub fn beside_compile(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
     let one_byte = patterns.iter().any(|p| p.len() <= 1);
     cfg.engine == EngineChoice::Auto

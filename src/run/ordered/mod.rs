@@ -212,7 +212,7 @@ pub(super) fn search_trees(
                             queue.hold(w, task.key, batch);
                             while let Some((id, item)) = queue.next_held(w) {
                                 let mut parted = false;
-                                let result = match &item {
+                                let mut result = match &item {
                                     Item::Error(msg) => Ok(error_result(msg)),
                                     Item::Input(input) if in_parts => {
                                         let mut parts = PartWriter::new(id, inbox, &lead.parts);
@@ -222,17 +222,15 @@ pub(super) fn search_trees(
                                     }
                                     Item::Input(input) => job(id, input, None),
                                 };
-                                let result = match result {
-                                    Ok(mut r)
-                                        if !parted
-                                            && crate::run::packed::packable(&r)
-                                            && lead.worth_packing() =>
+                                // Output waiting for a listing is packed.
+                                if let Ok(r) = &mut result {
+                                    if !parted
+                                        && crate::run::packed::packable(r)
+                                        && lead.worth_packing()
                                     {
-                                        crate::run::packed::pack(&mut r);
-                                        Ok(r)
+                                        crate::run::packed::pack(r);
                                     }
-                                    r => r,
-                                };
+                                }
                                 unsent += lead.add(&result);
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
