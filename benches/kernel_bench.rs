@@ -11,13 +11,20 @@
 //! pinned and in pageable memory) against a single-threaded CPU memmem
 //! count on the same text.
 //!
+//! Literal-set mode (`--multi FILE`, one pattern a line, repeatable): the
+//! `multi` kernel alone over `--text FILE` (default the generated block)
+//! replicated to `--gib` GiB, ASCII-folded with `--fold`; the count is
+//! checked against the tables' CPU reference (`MultiTables::reference`)
+//! on the block and across one seam.
+//!
 //! Usage: gpugrep-kernel-bench [--gib N] [--reps N] [--e2e-only] [--kernel-only] [--csv PATH]
+//!        gpugrep-kernel-bench --multi FILE [--multi FILE...] [--text FILE] [--fold] [--gib N] [--reps N]
 
 use std::io::Write;
 use std::time::Instant;
 
 use gpugrep::engine::gpu::kernels::BM_DEFAULT_PORTION;
-use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Kernel, Timings};
+use gpugrep::engine::gpu::{ChunkFound, GpuEngine, Kernel, MultiTables, Timings};
 
 const BLOCK: usize = 64 << 20;
 const LENGTHS: [usize; 10] = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
@@ -201,6 +208,106 @@ fn cpu_count_repeated(block: &[u8], copies: u64, pat: &[u8]) -> u64 {
     inner * copies + spanning * (copies - 1)
 }
 
+/// Positions the tables mark in `copies` back-to-back copies of `block`:
+/// the block's own times the copies, plus those that start in one copy
+/// and end in the next, once per seam.
+fn multi_count_repeated(t: &MultiTables, block: &[u8], copies: u64) -> u64 {
+    let inner = t.reference(block).len() as u64;
+    let reach = (t.maxlen as usize).saturating_sub(1).min(block.len());
+    let tail = &block[block.len() - reach..];
+    let mut seam = tail.to_vec();
+    seam.extend_from_slice(&block[..reach]);
+    let starting_in_tail = |v: Vec<u64>| v.iter().filter(|&&p| (p as usize) < reach).count();
+    let spanning = starting_in_tail(t.reference(&seam)) - t.reference(tail).len();
+    inner * copies + spanning as u64 * copies.saturating_sub(1)
+}
+
+/// `--multi`: the literal-set kernel alone, per pattern file; returns the
+/// exit status (1 on a mismatch or an error).
+fn multi_mode(engine: &mut GpuEngine, args: &Args) -> i32 {
+    let block = match &args.text {
+        Some(path) => match std::fs::read(path) {
+            Ok(b) if !b.is_empty() => b,
+            Ok(_) => {
+                eprintln!("{path}: empty");
+                return 1;
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return 1;
+            }
+        },
+        None => english(BLOCK, 0x1234_5678_9abc_def1),
+    };
+    let copies = ((args.gib << 30) / block.len() as u64).max(1);
+    let n = match engine.bench_load_repeated(&block, copies) {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("cannot load the text: {e}");
+            return 1;
+        }
+    };
+    println!(
+        "resident text: {n} bytes ({copies} x {} bytes), fold {}",
+        block.len(),
+        args.fold
+    );
+    println!(
+        "{:<32} {:>8} {:>10} {:>10} {:>14} {:>9}",
+        "patterns", "count", "median ms", "GB/s", "marked", "check"
+    );
+    let mut status = 0;
+    for path in &args.multi {
+        let pats: Vec<Vec<u8>> = match std::fs::read(path) {
+            Ok(b) => b
+                .split(|&c| c == b'\n')
+                .filter(|l| !l.is_empty())
+                .map(<[u8]>::to_vec)
+                .collect(),
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                status = 1;
+                continue;
+            }
+        };
+        let built = if args.fold {
+            MultiTables::new_folded(&pats)
+        } else {
+            MultiTables::new(&pats)
+        };
+        let Some(tables) = built else {
+            eprintln!("{path}: no tables (an empty set or pattern)");
+            status = 1;
+            continue;
+        };
+        let want = multi_count_repeated(&tables, &block, copies);
+        match engine.bench_multi(&tables, args.reps) {
+            Ok((mut times, count)) => {
+                let ms = median(&mut times);
+                let gbs = n as f64 / (f64::from(ms) * 1e-3) / 1e9;
+                let ok = count == want;
+                if !ok {
+                    status = 1;
+                }
+                println!(
+                    "{path:<32} {:>8} {ms:>10.3} {gbs:>10.1} {count:>14} {:>9}",
+                    pats.len(),
+                    if ok {
+                        "ok".to_string()
+                    } else {
+                        format!("MISMATCH (cpu {want})")
+                    }
+                );
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                status = 1;
+            }
+        }
+    }
+    status
+}
+
 /// The lane's time between two readings of its (cumulative) timings.
 fn since(before: Timings, after: Timings) -> Timings {
     Timings {
@@ -222,6 +329,9 @@ struct Args {
     kernel: bool,
     e2e: bool,
     csv: Option<String>,
+    multi: Vec<String>,
+    text: Option<String>,
+    fold: bool,
 }
 
 fn parse_args() -> Args {
@@ -231,6 +341,9 @@ fn parse_args() -> Args {
         kernel: true,
         e2e: true,
         csv: None,
+        multi: Vec::new(),
+        text: None,
+        fold: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(x) = it.next() {
@@ -246,6 +359,9 @@ fn parse_args() -> Args {
             "--kernel-only" => a.e2e = false,
             "--e2e-only" => a.kernel = false,
             "--csv" => a.csv = it.next(),
+            "--multi" => a.multi.extend(it.next()),
+            "--text" => a.text = it.next(),
+            "--fold" => a.fold = true,
             other => {
                 eprintln!("unknown argument {other}");
                 std::process::exit(2);
@@ -265,6 +381,9 @@ fn main() {
         }
     };
     println!("{}", engine.describe());
+    if !args.multi.is_empty() {
+        std::process::exit(multi_mode(&mut engine, &args));
+    }
     let block = english(BLOCK, 0x1234_5678_9abc_def1);
     let mut csv = String::from(
         "mode,kernel,portion,pattern_len,text_bytes,median_ms,gb_per_s,matches,check\n",

@@ -3,35 +3,24 @@
 
 #include "multi.cuh"
 
-// The position of the r-th (from 0) set bit of m; r < popc(m).
-__device__ __forceinline__ u32 nth_bit(u32 m, u32 r)
-{
-    u32 at = 0;
-    for (u32 s = 16; s >= 1; s >>= 1) {
-        const u32 low = __popc(m & ((1u << s) - 1u));
-        if (r >= low) {
-            r -= low;
-            m >>= s;
-            at += s;
-        }
-    }
-    return at;
-}
+typedef unsigned short u16;
+
+// Entries of a warp's candidate queue (shared memory: 8 warps x QUEUE x 2 B).
+#define QUEUE 256u
 
 // ---------------------------------------------------------------------------
 // multi: many literals in one pass. Patterns of 1, 2 and 3 bytes are exact
 // bit sets (1- and 2-byte sets in shared memory, the 3-byte set of 2 MiB in
 // global memory, read only where the shared filter holds the 3 bytes'
-// multi_hash3); longer patterns are keyed by their first 4 bytes:
-// a hash filter of the keys in shared memory, then a hash table of the keys
-// in global memory, then the key's patterns (in byte order): a binary search
-// finds the greatest one not above the text, and the text starts with some
-// pattern of the group iff it starts with that one or one of its prefixes
-// in the set, followed through `links` (why: src/engine/gpu/multi.rs).
+// multi_hash3); longer patterns are keyed by their first 4 bytes: a hash
+// filter of the keys in shared memory, then the key's slot in `probe`,
+// then the key's minimal patterns (those no other pattern of the key's
+// group is a prefix of: some pattern occurs iff a minimal one does),
+// compared a word at a time (why: src/engine/gpu/multi.rs).
 //
 // Launch contract:
 //   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
-//   dynamic shared = (FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4 bytes (40 KiB).
+//   dynamic shared = 0 (the tables' static shared arrays take 41 KiB).
 //   args   = text (as prefix4)   n
 //            classes (bit 0: 1-byte patterns exist, bit 1: 2-byte, bit 2:
 //                     3-byte, bit 3: longer; bit 4, FOLD_CLASS: the tables
@@ -43,51 +32,167 @@ __device__ __forceinline__ u32 nth_bit(u32 m, u32 r)
 //            set3 (u32[SET3_WORDS]: bit b0 | b1 << 8 | b2 << 16  likewise)
 //            filter (u32[FILTER_WORDS]: bit multi_hash(key) for every key,
 //                    bit multi_hash3(p) for every 3-byte pattern p)
-//            keys (u32[nkeys], ascending, distinct: the longer patterns'
-//                  first 4 bytes, little-endian)
-//            slots (u32[1 << slot_log2], at most half full: an index into
-//                   keys or NO_LINK; key v sits at the first slot holding it
-//                   from slot_hash(v, slot_log2) on, wrapping)   slot_log2
-//                   (1..31)
-//            first (u32[nkeys + 1]: the longer patterns with key keys[i] are
-//                   numbers first[i] .. first[i+1])
-//            starts (u32[npat + 1]: longer pattern k is bytes[starts[k] ..
-//                    starts[k+1]]; a key's patterns ascend in byte order)   bytes
-//            links (u32[npat]: the longest pattern of k's group that is a
-//                   proper prefix of k, or 0xffffffff)
+//            probe (uint4[2 << slot_log2], at most half full: key v (the
+//                   first 4 bytes of a longer pattern, little-endian) sits
+//                   at the first slot from slot_hash(v, slot_log2) on,
+//                   wrapping, as {v, count >= 1, at, len} {t0, t1, t2, 0};
+//                   an empty slot has count 0; with count 1 and len <= 16
+//                   the key's one minimal pattern is len bytes long, its
+//                   5th to 16th in t0..t2, as mins holds them)
+//                   slot_log2 (1..31)
+//            heads (uint2[]: heads[at .. at + count], key v's minimal
+//                   patterns in byte order, each as {its 5th to 8th bytes
+//                   big-endian, zero-padded; m, where it is in mins})
+//            mins (u32[]: at m, a minimal pattern's length, then its bytes
+//                  from the 5th on, 4 a word, little-endian, zero-padded)
 //            bitmap (u32[tiles*TILE_WORDS])   counts (u32[tiles])   tiles
-//   The block copies set1, set2 and the filter to shared memory, then walks
-//   tiles like prefix4 (thread t owns words t + 256*k, k = 0..3, writes each
-//   once; thread 0 writes counts[tile]); a warp shares its words' key and
-//   group searches out among its lanes (static shared won[256]). Bit p is set iff some pattern
-//   occurs at p entirely inside the text (p + len <= n), in the text as
-//   folded under FOLD_CLASS. Built, and mirrored
-//   by a CPU reference, in src/engine/gpu/multi.rs.
+//   The block copies set1, set2 (with set1 folded in, for the fast path)
+//   and the filter to shared memory, then walks tiles like prefix4 (thread
+//   t owns words t + 256*k, k = 0..3, writes each once; thread 0 writes
+//   counts[tile]); a warp shares its words' probes out among its lanes
+//   (static shared queue and won[256]). Bit p is set iff some pattern occurs at p
+//   entirely inside the text (p + len <= n), in the text as folded under
+//   FOLD_CLASS. Built, and mirrored by a CPU reference, in
+//   src/engine/gpu/multi.rs.
 // ---------------------------------------------------------------------------
+
+// The cheap tests of the 32 positions of one word whose positions are all
+// valid and at least 4 bytes from the text's end (the fast path): no
+// branch per position. set2f holds set2 with set1 folded in (a 1-byte
+// pattern b matches wherever the 2 bytes start with b), so one lookup
+// answers both; THREE and LONG say whether 3-byte and longer patterns
+// exist (their filter tests are skipped otherwise). Returns the bits of
+// 1- and 2-byte hits; *cand3 and *cand get the filter's candidates.
+template <bool THREE, bool LONG>
+__device__ __forceinline__ u32 cheap_tests(const u32 (&wd)[9], const u32* set2f, const u32* filter,
+                                           u32* cand3, u32* cand)
+{
+    u32 bits = 0, c3 = 0, c4 = 0;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+            const u32 at = 4u * i + r;
+            const u32 v = r == 0 ? wd[i] : __funnelshift_r(wd[i], wd[i + 1], 8 * r);
+            bits |= ((set2f[(v >> 5) & 0x7ffu] >> (v & 31u)) & 1u) << at;
+            if (THREE) {
+                const u32 h = multi_hash3(v & 0xffffffu);
+                c3 |= ((filter[h >> 5] >> (h & 31u)) & 1u) << at;
+            }
+            if (LONG) {
+                const u32 h = multi_hash(v);
+                c4 |= ((filter[h >> 5] >> (h & 31u)) & 1u) << at;
+            }
+        }
+    }
+    *cand3 = c3 & ~bits;
+    *cand = c4;
+    return bits;
+}
+
+// Whether the minimal pattern at mins[m] (its length, then its bytes from
+// the 5th on) occurs at pos, whose text words from the 5th byte on are
+// aligned[1..] shifted right by sh bits (low: aligned[1], folded).
+__device__ __forceinline__ bool minimal_occurs(const u32* __restrict__ aligned, u32 sh, u32 low,
+                                               u64 pos, u64 n, const u32* __restrict__ mins,
+                                               u32 m, u32 fold)
+{
+    const u32 len = __ldg(mins + m);
+    if (pos + len > n) return false;
+    const u32 words = (len - 1u) >> 2;  // ceil((len - 4) / 4)
+    for (u32 j = 0; j < words; ++j) {
+        const u32 high = fold4(__ldg(aligned + 2 + j), fold);
+        const u32 left = len - 4u - 4u * j;  // bytes of the pattern left, >= 1
+        const u32 keep = left >= 4u ? 0xffffffffu : (1u << (8u * left)) - 1u;
+        if ((__funnelshift_r(low, high, sh) ^ __ldg(mins + m + 1 + j)) & keep) return false;
+        low = high;
+    }
+    return true;
+}
+
+// Whether a pattern of 4 bytes or more starts the text at pos (pos + 4 <=
+// n; folded with fold): the slot of the text's first 4 bytes in `probe`
+// (two uint4 a slot). A key with one minimal pattern of at most 16 bytes
+// holds it in its slot: one compare. Otherwise, among the key's minimal
+// patterns (`heads`, in byte order) the last whose head is not above the
+// text's 5th to 8th bytes (big-endian), by a binary search; then, walking
+// back, each with the text's head and the one before them, compared in
+// full (multi.rs `long_starts` says why that is exact). The text's words
+// are read 4-aligned and shifted into place; the text is padded past n.
+__device__ __forceinline__ bool minimal_starts(const unsigned char* __restrict__ text, u64 pos,
+                                               u64 n, const uint4* __restrict__ probe,
+                                               u32 slot_log2, const uint2* __restrict__ heads,
+                                               const u32* __restrict__ mins, u32 fold)
+{
+    const u32* aligned = reinterpret_cast<const u32*>(text + (pos & ~3ull));
+    const u32 sh = 8u * (u32)(pos & 3u);
+    const u32 w1 = fold4(__ldg(aligned + 1), fold);
+    const u32 v = __funnelshift_r(fold4(__ldg(aligned), fold), w1, sh);
+    const u32 mask = (1u << slot_log2) - 1u;
+    uint4 s;
+    u32 h = slot_hash(v, slot_log2);
+    for (;; h = (h + 1u) & mask) {
+        s = __ldg(probe + 2u * h);
+        if (s.y == 0) return false;
+        if (s.x == v) break;
+    }
+    const u32 w2 = fold4(__ldg(aligned + 2), fold);
+    if (s.y == 1u && s.w <= 16u) {
+        // The one minimal pattern, in the slot: s.w bytes, its 5th to
+        // 16th in t.x, t.y, t.z (zero-padded).
+        if (pos + s.w > n) return false;
+        const uint4 t = __ldg(probe + 2u * h + 1u);
+        const u32 left = s.w - 4u;  // 0..12
+        const u32 keep0 = left >= 4u ? 0xffffffffu : (1u << (8u * left)) - 1u;
+        if ((__funnelshift_r(w1, w2, sh) ^ t.x) & keep0) return false;
+        if (left <= 4u) return true;
+        const u32 w3 = fold4(__ldg(aligned + 3), fold);
+        const u32 keep1 = left >= 8u ? 0xffffffffu : (1u << (8u * (left - 4u))) - 1u;
+        if ((__funnelshift_r(w2, w3, sh) ^ t.y) & keep1) return false;
+        if (left <= 8u) return true;
+        const u32 w4 = fold4(__ldg(aligned + 4), fold);
+        const u32 keep2 = left >= 12u ? 0xffffffffu : (1u << (8u * (left - 8u))) - 1u;
+        return ((__funnelshift_r(w3, w4, sh) ^ t.z) & keep2) == 0;
+    }
+    const u32 head = __byte_perm(__funnelshift_r(w1, w2, sh), 0, 0x0123);
+    u32 lo = s.z, hi = s.z + s.y;
+    while (lo < hi) {
+        const u32 mid = (lo + hi) >> 1;
+        if (__ldg(&heads[mid].x) <= head) lo = mid + 1u;
+        else hi = mid;
+    }
+    while (lo > s.z) {
+        const uint2 e = __ldg(heads + --lo);
+        if (minimal_occurs(aligned, sh, w1, pos, n, mins, e.y, fold)) return true;
+        if (e.x < head) return false;
+    }
+    return false;
+}
 
 extern "C" __global__ void __launch_bounds__(256)
 multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
       const u32* __restrict__ set1_g, const u32* __restrict__ set2_g,
       const u32* __restrict__ set3, const u32* __restrict__ filter_g,
-      const u32* __restrict__ keys, const u32* __restrict__ slots, u32 slot_log2,
-      const u32* __restrict__ first,
-      const u32* __restrict__ starts, const unsigned char* __restrict__ bytes,
-      const u32* __restrict__ links, u32* __restrict__ bitmap, u32* __restrict__ counts,
-      u64 tiles)
+      const uint4* __restrict__ probe, u32 slot_log2, const uint2* __restrict__ heads,
+      const u32* __restrict__ mins, u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
-    extern __shared__ u32 smem_multi[];
-    u32* filter = smem_multi;
-    u32* set2 = filter + FILTER_WORDS;
-    u32* set1 = set2 + SET2_WORDS;
+    __shared__ u32 filter[FILTER_WORDS];
+    __shared__ u32 set2f[SET2_WORDS];  // set2 | set1 folded in (cheap_tests)
+    __shared__ u32 set1[SET1_WORDS];
     __shared__ u32 scratch[MAX_BLOCK / 32];
     __shared__ u32 won[256];  // the warp's finds for thread t's word
+    __shared__ u16 queue[8][QUEUE];  // each warp's candidates to probe
     for (u32 i = threadIdx.x; i < FILTER_WORDS; i += blockDim.x) filter[i] = filter_g[i];
-    for (u32 i = threadIdx.x; i < SET2_WORDS; i += blockDim.x) set2[i] = set2_g[i];
+    // Word i of set2 holds the pairs whose first byte is 32 * (i % 8) + j
+    // at bit j: set1's word i % 8 marks the 1-byte patterns among them.
+    for (u32 i = threadIdx.x; i < SET2_WORDS; i += blockDim.x)
+        set2f[i] = set2_g[i] | ((classes & 1u) ? set1_g[i & 7u] : 0u);
     if (threadIdx.x < SET1_WORDS) set1[threadIdx.x] = set1_g[threadIdx.x];
     __syncthreads();
     const u32 fold = fold_mask(classes);
     const bool any = n >= (u64)minlen;
     const u64 last = any ? n - minlen : 0ull;
+    const bool three = (classes & 4u) != 0, longer = (classes & 8u) != 0;
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         u32 cnt = 0;
         for (int k = 0; k < 4; ++k) {
@@ -103,20 +208,29 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
             // First the cheap tests for all 32 positions, then the key and
             // group searches for the filter's candidates only.
             u32 bits = 0, cand3 = 0, cand = 0;
-            for (int i = 0; i < 8; ++i) {
-                for (int r = 0; r < 4; ++r) {
-                    const u32 at = 4u * i + r;
-                    if (!((valid >> at) & 1u)) continue;
-                    const u32 v = r == 0 ? wd[i] : __funnelshift_r(wd[i], wd[i + 1], 8 * r);
-                    const u64 rem = n - (base + at);  // >= minlen >= 1: valid
-                    bool hit = (classes & 1u) && has_bit(set1, v & 0xffu);
-                    hit = hit || ((classes & 2u) && rem >= 2 && has_bit(set2, v & 0xffffu));
-                    if (hit) {
-                        bits |= 1u << at;
-                        continue;
+            if (valid == 0xffffffffu && base + 36u <= n) {
+                if (three && longer) bits = cheap_tests<true, true>(wd, set2f, filter, &cand3, &cand);
+                else if (longer) bits = cheap_tests<false, true>(wd, set2f, filter, &cand3, &cand);
+                else if (three) bits = cheap_tests<true, false>(wd, set2f, filter, &cand3, &cand);
+                else bits = cheap_tests<false, false>(wd, set2f, filter, &cand3, &cand);
+            } else {
+                // Near the text's end: position by position, each test
+                // only where its pattern fits.
+                for (int i = 0; i < 8; ++i) {
+                    for (int r = 0; r < 4; ++r) {
+                        const u32 at = 4u * i + r;
+                        if (!((valid >> at) & 1u)) continue;
+                        const u32 v = r == 0 ? wd[i] : __funnelshift_r(wd[i], wd[i + 1], 8 * r);
+                        const u64 rem = n - (base + at);  // >= minlen >= 1: valid
+                        bool hit = (classes & 1u) && has_bit(set1, v & 0xffu);
+                        hit = hit || ((classes & 2u) && rem >= 2 && has_bit(set2_g, v & 0xffffu));
+                        if (hit) {
+                            bits |= 1u << at;
+                            continue;
+                        }
+                        if (three && rem >= 3 && has_bit(filter, multi_hash3(v & 0xffffffu))) cand3 |= 1u << at;
+                        if (longer && rem >= 4 && has_bit(filter, multi_hash(v))) cand |= 1u << at;
                     }
-                    if ((classes & 4u) && rem >= 3 && has_bit(filter, multi_hash3(v & 0xffffffu))) cand3 |= 1u << at;
-                    if ((classes & 8u) && rem >= 4 && has_bit(filter, multi_hash(v))) cand |= 1u << at;
                 }
             }
             // The global 3-byte set, at the filter's 3-byte candidates only.
@@ -129,12 +243,15 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                 if ((__ldg(set3 + (v >> 5)) >> (v & 31u)) & 1u) bits |= 1u << at;
             }
             cand &= ~bits;
-            // The key and group searches, shared by the warp: candidate j of
-            // the warp's 32 words (in lane order) goes to lane j % 32, so a
-            // warp runs ceil(candidates / 32) searches, not as many as its
-            // busiest lane has candidates (dense logs: ~11 of 32 lanes were
-            // active). A lane's finds reach their word through won[].
+            // The probes, shared by the warp: its lanes list their
+            // candidates in `queue` (a lane's from its exclusive count on,
+            // as owner * 32 + bit), then lane j probes entries j, j + 32,
+            // ..., so a warp runs ceil(candidates / 32) probes, not as many
+            // as its busiest lane has candidates (dense logs: ~11 of 32
+            // lanes were active). Past QUEUE candidates, in batches. A
+            // lane's finds reach their word through won[].
             const u32 lane = threadIdx.x & 31u;
+            u16* q = queue[threadIdx.x >> 5];
             won[threadIdx.x] = 0;
             u32 incl = __popc(cand);
             for (int o = 1; o < 32; o <<= 1) {
@@ -143,23 +260,20 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
             }
             const u32 total = __shfl_sync(0xffffffffu, incl, 31);
             const u32 excl = incl - __popc(cand);
-            __syncwarp();
-            for (u32 round = 0; round < total; round += 32u) {
-                const u32 j = round + lane;
-                // The owner: the first lane whose inclusive count exceeds j.
-                u32 owner = 0;
-                for (u32 step = 16; step >= 1; step >>= 1) {
-                    if (__shfl_sync(0xffffffffu, incl, owner + step - 1u) <= j) owner += step;
+            for (u32 batch = 0; batch < total; batch += QUEUE) {
+                u32 j = excl;
+                for (u32 c = cand; c && j < batch + QUEUE; c &= c - 1u, ++j) {
+                    if (j >= batch) q[j - batch] = (u16)(lane * 32u + __ffs(c) - 1u);
                 }
-                const u32 its_cand = __shfl_sync(0xffffffffu, cand, owner);
-                const u32 its_excl = __shfl_sync(0xffffffffu, excl, owner);
-                if (j >= total) continue;
-                const u32 at = nth_bit(its_cand, j - its_excl);
-                const u64 pos = (w - lane + owner) * 32u + at;  // pos + 4 <= n: a candidate
-                const u32 v = fold4((u32)__ldg(text + pos) | (u32)__ldg(text + pos + 1) << 8 |
-                                    (u32)__ldg(text + pos + 2) << 16 | (u32)__ldg(text + pos + 3) << 24, fold);
-                if (group_longest(text, pos, n, v, keys, slots, slot_log2, first, starts, bytes, links, fold))
-                    atomicOr(&won[threadIdx.x - lane + owner], 1u << at);
+                __syncwarp();
+                const u32 listed = min(total - batch, QUEUE);
+                for (u32 e = lane; e < listed; e += 32u) {
+                    const u32 owner = q[e] >> 5, at = q[e] & 31u;
+                    const u64 pos = (w - lane + owner) * 32u + at;  // pos + 4 <= n: a candidate
+                    if (minimal_starts(text, pos, n, probe, slot_log2, heads, mins, fold))
+                        atomicOr(&won[threadIdx.x - lane + owner], 1u << at);
+                }
+                __syncwarp();
             }
             __syncwarp();
             bits |= won[threadIdx.x];

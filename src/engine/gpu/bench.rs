@@ -7,8 +7,10 @@ use cudarc::driver::{result, sys};
 
 use super::context::{cuda, Device};
 use super::kernels::{self, Kernel};
+use super::kind::Kind;
 use super::literal::{self, Literal};
 use super::memory::ptr;
+use super::multi::MultiTables;
 use super::{panicked, GpuEngine, GpuError};
 
 impl Device {
@@ -108,6 +110,27 @@ impl Device {
         let count = self.count()?;
         Ok((ran, times, count))
     }
+
+    /// Times `kind`'s search kernel alone over the resident text, as
+    /// `time_kernel` does (its tables uploaded by the warm-up launch);
+    /// returns the times in ms and the match count.
+    fn time_kind<K: Kind>(&mut self, kind: &K, reps: usize) -> Result<(Vec<f32>, u64), GpuError> {
+        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let ctx = self.stream.context().clone();
+        let start = ctx.new_event(flags).map_err(cuda("event"))?;
+        let stop = ctx.new_event(flags).map_err(cuda("event"))?;
+        kind.launch(self)?; // warm-up, and the tables' upload
+        let mut times = Vec::with_capacity(reps);
+        for _ in 0..reps {
+            start.record(&self.stream).map_err(cuda("event"))?;
+            kind.launch(self)?;
+            stop.record(&self.stream).map_err(cuda("event"))?;
+            stop.synchronize().map_err(cuda("kernel"))?;
+            times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);
+        }
+        let count = self.count()?;
+        Ok((times, count))
+    }
 }
 
 impl GpuEngine {
@@ -137,6 +160,22 @@ impl GpuEngine {
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
         dev.time_kernel(pattern, kernel, reps)
+    }
+
+    /// Runs the `multi` kernel with `tables` over the resident text `reps`
+    /// times (after one warm-up that uploads the tables), timing each
+    /// launch with CUDA events. Returns the times in milliseconds and the
+    /// number of positions marked.
+    pub fn bench_multi(
+        &mut self,
+        tables: &MultiTables,
+        reps: usize,
+    ) -> Result<(Vec<f32>, u64), GpuError> {
+        let dev = self
+            .dev
+            .as_mut()
+            .ok_or_else(|| panicked("an earlier search"))?;
+        dev.time_kind(tables, reps)
     }
 
     /// Forces the result shape of the lanes made after this call:

@@ -80,11 +80,14 @@ pub fn fold4(x: u32) -> u32 {
     x | (upper >> 2)
 }
 
-/// Dynamic shared memory of the kernel: filter, 2-byte and 1-byte sets.
-pub const SHARED_BYTES: u32 = ((FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4) as u32;
+/// Static shared memory of the kernel's tables: filter, 2-byte set (with
+/// the 1-byte set folded in) and 1-byte set; the launch asks for no
+/// dynamic shared memory.
+const SHARED_TABLE_BYTES: usize = (FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4;
 
-// The shared memory the launch asks for fits the default 48 KiB.
-const _: () = assert!(SHARED_BYTES <= 48 * 1024);
+// The tables, the warps' candidate queues (4 KiB) and the kernel's
+// scratch fit a block's static 48 KiB.
+const _: () = assert!(SHARED_TABLE_BYTES + 6 * 1024 <= 48 * 1024);
 
 /// The kernel's hash of a key (multi.cuh `multi_hash`).
 pub fn hash(key: u32) -> u32 {
@@ -139,12 +142,31 @@ pub struct MultiTables {
     /// `links[k]`: the longest pattern of `k`'s group that is a proper
     /// prefix of pattern `k`, or `NO_LINK`.
     pub links: Vec<u32>,
+    /// What the `multi` kernel probes: 8 words a slot, the slot of
+    /// `slots` holding key `v` holding `[v, count, at, len, t0, t1, t2,
+    /// 0]`, an empty slot zeros (`count` >= 1 for a key). The key's group has
+    /// `count` minimal patterns (no other pattern of the group is a prefix
+    /// of them: `links` is `NO_LINK`); some pattern of the group starts
+    /// the text iff a minimal one does. They are pairs `at..at + count` of
+    /// `heads`, in byte order: each pair is the pattern's 5th to 8th bytes
+    /// as a big-endian word (zero-padded), then where the pattern is in
+    /// `mins`: its length, then its bytes from the 5th on, 4 to a word
+    /// (little-endian, the last word zero-padded). With one minimal
+    /// pattern, `len` is its length and, when that is at most 16, `t0..t2`
+    /// its words in `mins` (zero-padded): the kernel compares it there.
+    pub probe: Vec<u32>,
+    pub heads: Vec<u32>,
+    pub mins: Vec<u32>,
     /// Distinct patterns, all lengths.
     patterns: usize,
     /// The patterns are ASCII-lowered and the text is folded as it is read
     /// (`FOLD_CLASS` is set in `classes`).
     pub fold: bool,
 }
+
+/// Slots past which the key table is kept half full rather than an
+/// eighth (the probe table takes 32 bytes a slot: 32 MiB).
+const SPARSE_SLOTS_MAX: usize = 1 << 20;
 
 /// `links` entry of a pattern no other pattern of its group begins.
 pub const NO_LINK: u32 = u32::MAX;
@@ -197,6 +219,9 @@ impl MultiTables {
             starts: vec![0],
             bytes: Vec::new(),
             links: Vec::new(),
+            probe: Vec::new(),
+            heads: Vec::new(),
+            mins: Vec::new(),
             patterns: pats.len(),
             fold,
         };
@@ -236,8 +261,15 @@ impl MultiTables {
         if fold {
             t.classes |= FOLD_CLASS;
         }
-        // At most half full: a miss probes one or two slots.
-        t.slot_log2 = (2 * t.keys.len())
+        // At most an eighth full (half past SPARSE_SLOTS_MAX): the kernel
+        // probes at a fifth of the text's positions with 10,000 words, and
+        // a warp waits for its longest probe sequence.
+        let spread = if 8 * t.keys.len() <= SPARSE_SLOTS_MAX {
+            8
+        } else {
+            2
+        };
+        t.slot_log2 = (spread * t.keys.len())
             .next_power_of_two()
             .trailing_zeros()
             .max(1);
@@ -249,6 +281,33 @@ impl MultiTables {
                 h = (h + 1) & mask;
             }
             t.slots[h as usize] = i as u32;
+        }
+        t.probe = vec![0; 8 << t.slot_log2];
+        for (h, &i) in t.slots.iter().enumerate() {
+            let Some(i) = (i != NO_LINK).then_some(i as usize) else {
+                continue;
+            };
+            let group = t.first[i] as usize..t.first[i + 1] as usize;
+            let minimal: Vec<usize> = group.filter(|&k| t.links[k] == NO_LINK).collect();
+            let at = u32::try_from(t.heads.len() / 2).ok()?;
+            let slot = &mut t.probe[8 * h..8 * h + 8];
+            slot[..3].copy_from_slice(&[t.keys[i], minimal.len() as u32, at]);
+            if let [k] = minimal[..] {
+                let p = &t.bytes[t.starts[k] as usize..t.starts[k + 1] as usize];
+                slot[3] = p.len() as u32;
+                if p.len() <= 16 {
+                    for (w, c) in slot[4..7].iter_mut().zip(p[4..].chunks(4)) {
+                        *w = word(c);
+                    }
+                }
+            }
+            for k in minimal {
+                let p = &t.bytes[t.starts[k] as usize..t.starts[k + 1] as usize];
+                t.heads.push(word(&p[4..]).swap_bytes());
+                t.heads.push(u32::try_from(t.mins.len()).ok()?);
+                t.mins.push(p.len() as u32);
+                t.mins.extend(p[4..].chunks(4).map(word));
+            }
         }
         Some(t)
     }
@@ -304,31 +363,50 @@ impl MultiTables {
     }
 
     /// Whether a pattern of 4 bytes or more starts `rest`, as the kernel
-    /// decides it: the greatest pattern of the group not above `rest`, then
-    /// its chain of prefixes.
+    /// decides it: the key's slot in `probe`, which holds the key's one
+    /// minimal pattern when it has one of at most 16 bytes; otherwise,
+    /// among its minimal patterns the last whose head is not above the
+    /// text's, by a binary search;
+    /// then, walking back, those with the text's head and the one before
+    /// them, each compared a word at a time. Why that finds every match:
+    /// no minimal pattern is a prefix of another, so at most one occurs,
+    /// and one that occurs sorts at or below the text with nothing but
+    /// patterns it begins (none minimal) between it and the text.
     fn long_starts(&self, rest: &[u8]) -> bool {
-        let Some(i) = self.key_index(word(rest)) else {
-            return false;
-        };
-        let (a, b) = (self.first[i] as usize, self.first[i + 1] as usize);
-        let (mut lo, mut hi) = (a, b);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if self.long(mid) <= rest {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        let key = word(rest);
+        let mask = (1u32 << self.slot_log2) - 1;
+        let mut h = slot_hash(key, self.slot_log2) as usize;
+        let slot = loop {
+            let slot = &self.probe[8 * h..8 * h + 8];
+            match slot[1] {
+                0 => return false,
+                _ if slot[0] == key => break slot,
+                _ => h = (h + 1) & mask as usize,
             }
+        };
+        let (count, at, len) = (slot[1] as usize, slot[2] as usize, slot[3] as usize);
+        if count == 1 && len <= 16 {
+            return rest.len() >= len
+                && rest[4..len]
+                    .chunks(4)
+                    .zip(&slot[4..7])
+                    .all(|(t, &w)| word(t) == w);
         }
-        if lo == a {
-            return false;
-        }
-        let mut k = (lo - 1) as u32;
-        while k != NO_LINK {
-            if rest.starts_with(self.long(k as usize)) {
+        let pairs = &self.heads[2 * at..2 * (at + count)];
+        let head = word(rest.get(4..).unwrap_or_default()).swap_bytes();
+        let below = pairs.chunks(2).take_while(|p| p[0] <= head).count();
+        for p in pairs[..2 * below].chunks(2).rev() {
+            let m = p[1] as usize;
+            let len = self.mins[m] as usize;
+            let tail = &self.mins[m + 1..m + 1 + (len - 4).div_ceil(4)];
+            let occurs =
+                rest.len() >= len && rest[4..len].chunks(4).zip(tail).all(|(t, &w)| word(t) == w);
+            if occurs {
                 return true;
             }
-            k = self.links[k as usize];
+            if p[0] < head {
+                return false;
+            }
         }
         false
     }
@@ -438,6 +516,9 @@ pub(super) struct Tables {
     starts: Buf<u32>,
     bytes: Buf<u8>,
     links: Buf<u32>,
+    probe: Buf<u32>,
+    heads: Buf<u32>,
+    mins: Buf<u32>,
     /// The `MultiTables::id` of the tables held.
     loaded: Option<u64>,
 }
@@ -461,6 +542,9 @@ impl MultiTables {
         up(s, &mut m.starts, &self.starts)?;
         up(s, &mut m.bytes, &self.bytes)?;
         up(s, &mut m.links, &self.links)?;
+        up(s, &mut m.probe, &self.probe)?;
+        up(s, &mut m.heads, &self.heads)?;
+        up(s, &mut m.mins, &self.mins)?;
         s.synchronize().map_err(cuda("copying tables"))?;
         m.loaded = Some(self.id);
         Ok(())
@@ -474,7 +558,7 @@ impl MultiTables {
             // Fewer blocks than prefix4: each copies 40 KiB of tables first.
             grid_dim: (kernels::grid_for(tiles, dev.sm_count * 4), 1, 1),
             block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: SHARED_BYTES,
+            shared_mem_bytes: 0,
         };
         let mut b = dev.stream.launch_builder(&dev.f.multi);
         b.arg(dev.text.get("multi")?)
@@ -485,21 +569,19 @@ impl MultiTables {
             .arg(m.set2.get("multi")?)
             .arg(m.set3.get("multi")?)
             .arg(m.filter.get("multi")?)
-            .arg(m.keys.get("multi")?)
-            .arg(m.slots.get("multi")?)
+            .arg(m.probe.get("multi")?)
             .arg(&self.slot_log2)
-            .arg(m.first.get("multi")?)
-            .arg(m.starts.get("multi")?)
-            .arg(m.bytes.get("multi")?)
-            .arg(m.links.get("multi")?);
+            .arg(m.heads.get("multi")?)
+            .arg(m.mins.get("multi")?);
         b.arg(dev.bitmap.get("multi")?)
             .arg(dev.counts.get("multi")?)
             .arg(&tiles);
         // SAFETY: arguments match multi's launch contract (multi.cu): the
         // tables of `self` (MultiTables::new: sets of SET*_WORDS and
-        // FILTER_WORDS words, a key table of 2^slot_log2 slots at most half
-        // full, keys + 1 firsts, starts into bytes, one link per longer
-        // pattern) were uploaded by `upload`; text, bitmap and counts
+        // FILTER_WORDS words, a probe table of 2^slot_log2 slots of 4 words
+        // at most half full, each key's minimal patterns in heads and
+        // mins) were
+        // uploaded by `upload`; text, bitmap and counts
         // sized by reserve(n).
         unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
         Ok(())

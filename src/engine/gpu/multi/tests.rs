@@ -41,6 +41,29 @@ proptest! {
         prop_assert_eq!(t.reference(&text), naive(&text, &pats));
     }
 
+    /// Groups whose minimal patterns share their 5th to 8th bytes, end
+    /// inside them or hold zero bytes (what the heads are padded with):
+    /// the heads' binary search and the walk back find exactly the naive
+    /// starts, also where the text ends inside a pattern.
+    #[test]
+    fn minimal_patterns_with_equal_or_padded_heads_equal_naive(
+        tails in prop::collection::vec(prop::collection::vec(prop::sample::select(b"a\0".to_vec()), 0..12), 1..40),
+        pieces in prop::collection::vec((0..40usize, 4..17usize, prop::sample::select(b"a\0".to_vec())), 0..60),
+    ) {
+        let pats: Vec<Vec<u8>> = tails.iter().map(|t| [b"key ".as_slice(), t].concat()).collect();
+        // The text: patterns cut anywhere from their key on, each followed
+        // by one more byte, so heads meet near misses.
+        let text: Vec<u8> = pieces
+            .iter()
+            .flat_map(|&(i, cut, more)| {
+                let p = &pats[i % pats.len()];
+                p[..cut.min(p.len())].iter().copied().chain([more])
+            })
+            .collect();
+        let t = MultiTables::new(&pats).unwrap();
+        prop_assert_eq!(t.reference(&text), naive(&text, &pats));
+    }
+
     /// `lengths_at` (what the tally's `-w` tries) is every pattern length
     /// occurring at a position, longest first, short patterns included.
     #[test]
@@ -81,8 +104,10 @@ fn tables_are_sorted_and_deduplicated() {
     assert_eq!((t.classes, t.minlen, t.maxlen, t.len()), (0b1010, 2, 4, 4));
     assert_eq!(t.keys.len(), 2); // "abcd", "abce"
     assert!(t.keys.windows(2).all(|w| w[0] < w[1]));
-    assert_eq!(t.slots.len(), 4);
+    assert_eq!(t.slots.len(), 16); // an eighth full at most
     assert_eq!(t.slots.iter().filter(|&&s| s != NO_LINK).count(), 2);
+    assert_eq!(t.probe.len(), 8 * 16);
+    assert_eq!(t.probe.chunks(8).filter(|s| s[1] != 0).count(), 2);
     for (i, &k) in t.keys.iter().enumerate() {
         assert_eq!(t.key_index(k), Some(i));
     }
@@ -192,4 +217,27 @@ proptest! {
             prop_assert_eq!(t.lengths_at(&text, at), want);
         }
     }
+}
+
+/// A key's one minimal pattern is compared in its probe slot up to 16
+/// bytes and through `mins` past that: both ways find exactly the naive
+/// starts, near misses at every byte included.
+#[test]
+fn one_minimal_pattern_in_its_slot_or_in_mins() {
+    let pats: Vec<Vec<u8>> = ["abcdefghijklmnop", "bcdefghijklmnopq_", "cdefg", "defghijk"]
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+    let t = MultiTables::new(&pats).unwrap();
+    let slots: Vec<&[u32]> = t.probe.chunks(8).filter(|s| s[1] != 0).collect();
+    assert_eq!(slots.len(), 4);
+    assert!(slots.iter().all(|s| s[1] == 1));
+    let mut text = Vec::new();
+    for p in &pats {
+        for cut in 4..=p.len() {
+            text.extend_from_slice(&p[..cut]);
+            text.push(b'#');
+        }
+    }
+    assert_eq!(t.reference(&text), naive(&text, &pats));
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Call 3: variant C (B's minimal patterns found by a binary search over
+# their 5th-8th bytes, then a walk back), against base, A and B; the multi
+# differential test and memcheck at C; ncu's source counters of C.
+set -x
+D=/tmp/d; mkdir -p $D && tar -C $D -xJf .dev1/kb.tar.xz
+W=/dev/shm/kb; python3 benches/gpu/logs/2026-11-27-s26/prose-block.py $D/words $W
+for v in base A B C C; do
+  echo "== $v" >> $OUT/bench.txt
+  $D/kb-$v --multi $W/words-1000.txt --multi $W/words-10000.txt --text $W/prose.txt --gib 4 --reps 9 2>&1 | grep -v "^GPU 0" >> $OUT/bench.txt
+  $D/kb-$v --fold --multi $W/words-1000.txt --multi $W/words-10000.txt --text $W/prose.txt --gib 4 --reps 9 2>&1 | grep -v "^GPU 0\|^patterns" >> $OUT/bench.txt
+done
+timeout 200 $D/gpu_differential gpu_multi --nocapture > $OUT/diff.txt 2>&1; echo "rc $?" >> $OUT/diff.txt
+GPUGREP_DIFF_SMALL=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $D/gpu_differential gpu_multi > $OUT/memcheck.txt 2>&1; echo "rc $?" >> $OUT/memcheck.txt
+timeout 150 ncu --clock-control none --kernel-name multi --launch-skip 1 --launch-count 1 --set full \
+    -o $OUT/ncu-C-10000 $D/kb-C --multi $W/words-10000.txt --text $W/prose.txt --gib 1 --reps 1 > $OUT/ncu.log 2>&1
+ncu -i $OUT/ncu-C-10000.ncu-rep --page source --csv --print-source sass > $OUT/ncu-C-10000-sass.csv 2>&1
+ncu -i $OUT/ncu-C-10000.ncu-rep --page details > $OUT/ncu-C-10000-details.txt 2>&1
+xz -9 $OUT/ncu-C-10000-sass.csv
