@@ -20,15 +20,26 @@
 //! pattern among 10,000, keying all by 2 bytes made groups of ~50 patterns
 //! compared at almost every position (benches/RESULTS.md, issue 5).
 //!
-//! A key is found through an open-addressing hash table (`slots`), one or
-//! two probes, not a binary search of the sorted keys: the kernel looks a
-//! key up at about a fifth of the text's positions with 10,000 phrases.
-//! A warp shares those lookups out among its lanes (the j-th candidate of
-//! its 32 words goes to lane j % 32): each lane searching its own word's
-//! candidates kept ~11 of 32 lanes active on dense logs. With the 3-byte
-//! gate above, the kernel's time per 64 MiB (H100, ncu) fell from 1.27 to
-//! 0.89 ms with 1,000 rules' literals on CI logs, 1.81 to 1.54 ms with
-//! 10,000, and 0.65 to 0.53 ms with 1,000 real words on prose.
+//! A key is found through an open-addressing hash table (`slots`), at
+//! most an eighth full. That is how the tally kernel (`-o`, `-w`,
+//! `--count-matches`: the longest pattern at a match) reads the groups.
+//! The `multi` kernel only asks whether some pattern occurs, and reads
+//! its own layout of the same keys (`probe`, `heads`, `mins`): per key its
+//! *minimal* patterns, those no other pattern of the group is a prefix
+//! of. Some pattern occurs iff a minimal one does, and at most one does
+//! (two occurring at one place would be prefixes of each other). A key
+//! with one minimal pattern of up to 16 bytes holds it in its 32-byte
+//! probe slot (one compare); otherwise a binary search over the minimal
+//! patterns' 5th-8th bytes (big-endian) and a short walk back find the
+//! only candidate (`long_starts` says why), compared a word at a time.
+//! With 10,000 real words a key has 3.3 minimal patterns on average where
+//! the text meets it (up to 38), so comparing them one by one cost as much
+//! as the byte-wise binary search it replaced; the search over heads took
+//! the kernel from 97 to 197 GB/s, the slot's lone pattern and the sparse
+//! table to 204 (H200, 4 GiB of prose resident, `benches/RESULTS.md`).
+//! A warp lists its candidates in shared memory and its lanes probe them
+//! 32 at a time: each lane probing its own word's kept ~11 of 32 lanes
+//! active on dense logs.
 //!
 //! Case folding (`-i`, `fold`): the tables hold the patterns with their
 //! ASCII letters lowered, and the kernel lowers every text byte it reads
@@ -43,10 +54,11 @@
 //! CPU, from the same tables, the positions the kernel marks, and is tested
 //! against a naive search; the kernel is tested against a naive search on
 //! the GPU (tests/gpu_differential.rs). This is the literal-set search
-//! kind: its device half (upload, launch, tally chains) is at the end. A
-//! little over 400 lines on purpose: one kind is one file (see `kind`),
-//! and the tables, their CPU reference and their upload share one layout.
-//! Its tests are in `multi/tests.rs`.
+//! kind: its device half (upload, launch, tally chains) is at the end.
+//! Over 400 lines on purpose: one kind is one file (see `kind`), and the
+//! tables, their CPU reference and their upload share one layout; the
+//! `multi` kernel's own probe layout and its mirror are in
+//! `multi/probe.rs`, the tests in `multi/tests.rs`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -282,33 +294,7 @@ impl MultiTables {
             }
             t.slots[h as usize] = i as u32;
         }
-        t.probe = vec![0; 8 << t.slot_log2];
-        for (h, &i) in t.slots.iter().enumerate() {
-            let Some(i) = (i != NO_LINK).then_some(i as usize) else {
-                continue;
-            };
-            let group = t.first[i] as usize..t.first[i + 1] as usize;
-            let minimal: Vec<usize> = group.filter(|&k| t.links[k] == NO_LINK).collect();
-            let at = u32::try_from(t.heads.len() / 2).ok()?;
-            let slot = &mut t.probe[8 * h..8 * h + 8];
-            slot[..3].copy_from_slice(&[t.keys[i], minimal.len() as u32, at]);
-            if let [k] = minimal[..] {
-                let p = &t.bytes[t.starts[k] as usize..t.starts[k + 1] as usize];
-                slot[3] = p.len() as u32;
-                if p.len() <= 16 {
-                    for (w, c) in slot[4..7].iter_mut().zip(p[4..].chunks(4)) {
-                        *w = word(c);
-                    }
-                }
-            }
-            for k in minimal {
-                let p = &t.bytes[t.starts[k] as usize..t.starts[k + 1] as usize];
-                t.heads.push(word(&p[4..]).swap_bytes());
-                t.heads.push(u32::try_from(t.mins.len()).ok()?);
-                t.mins.push(p.len() as u32);
-                t.mins.extend(p[4..].chunks(4).map(word));
-            }
-        }
+        t.build_probe()?;
         Some(t)
     }
 
@@ -360,55 +346,6 @@ impl MultiTables {
             None => 0..0,
         };
         ks.map(|k| self.long(k))
-    }
-
-    /// Whether a pattern of 4 bytes or more starts `rest`, as the kernel
-    /// decides it: the key's slot in `probe`, which holds the key's one
-    /// minimal pattern when it has one of at most 16 bytes; otherwise,
-    /// among its minimal patterns the last whose head is not above the
-    /// text's, by a binary search;
-    /// then, walking back, those with the text's head and the one before
-    /// them, each compared a word at a time. Why that finds every match:
-    /// no minimal pattern is a prefix of another, so at most one occurs,
-    /// and one that occurs sorts at or below the text with nothing but
-    /// patterns it begins (none minimal) between it and the text.
-    fn long_starts(&self, rest: &[u8]) -> bool {
-        let key = word(rest);
-        let mask = (1u32 << self.slot_log2) - 1;
-        let mut h = slot_hash(key, self.slot_log2) as usize;
-        let slot = loop {
-            let slot = &self.probe[8 * h..8 * h + 8];
-            match slot[1] {
-                0 => return false,
-                _ if slot[0] == key => break slot,
-                _ => h = (h + 1) & mask as usize,
-            }
-        };
-        let (count, at, len) = (slot[1] as usize, slot[2] as usize, slot[3] as usize);
-        if count == 1 && len <= 16 {
-            return rest.len() >= len
-                && rest[4..len]
-                    .chunks(4)
-                    .zip(&slot[4..7])
-                    .all(|(t, &w)| word(t) == w);
-        }
-        let pairs = &self.heads[2 * at..2 * (at + count)];
-        let head = word(rest.get(4..).unwrap_or_default()).swap_bytes();
-        let below = pairs.chunks(2).take_while(|p| p[0] <= head).count();
-        for p in pairs[..2 * below].chunks(2).rev() {
-            let m = p[1] as usize;
-            let len = self.mins[m] as usize;
-            let tail = &self.mins[m + 1..m + 1 + (len - 4).div_ceil(4)];
-            let occurs =
-                rest.len() >= len && rest[4..len].chunks(4).zip(tail).all(|(t, &w)| word(t) == w);
-            if occurs {
-                return true;
-            }
-            if p[0] < head {
-                return false;
-            }
-        }
-        false
     }
 
     /// The lengths of every pattern occurring at `at` in `hay`, longest
@@ -639,5 +576,6 @@ impl Kind for MultiTables {
     }
 }
 
+mod probe;
 #[cfg(test)]
 mod tests;
