@@ -20,7 +20,7 @@ typedef unsigned short u16;
 //
 // Launch contract:
 //   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
-//   dynamic shared = 0 (the tables' static shared arrays take 41 KiB).
+//   dynamic shared = 0 (the static shared arrays take 45 KiB).
 //   args   = text (as prefix4)   n
 //            classes (bit 0: 1-byte patterns exist, bit 1: 2-byte, bit 2:
 //                     3-byte, bit 3: longer; bit 4, FOLD_CLASS: the tables
@@ -32,7 +32,8 @@ typedef unsigned short u16;
 //            set3 (u32[SET3_WORDS]: bit b0 | b1 << 8 | b2 << 16  likewise)
 //            filter (u32[FILTER_WORDS]: bit multi_hash(key) for every key,
 //                    bit multi_hash3(p) for every 3-byte pattern p)
-//            probe (uint4[2 << slot_log2], at most half full: key v (the
+//            probe (uint4[2 << slot_log2], at most half full (an eighth
+//                   below 2^17 keys): key v (the
 //                   first 4 bytes of a longer pattern, little-endian) sits
 //                   at the first slot from slot_hash(v, slot_log2) on,
 //                   wrapping, as {v, count >= 1, at, len} {t0, t1, t2, 0};
