@@ -91,23 +91,12 @@ impl Device {
         let ran = kernels::effective(kernel, pat.len());
         let lit = Literal(pat);
         lit.load(self, ran)?;
-        let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let ctx = self.stream.context().clone();
-        let start = ctx.new_event(flags).map_err(cuda("event"))?;
-        let stop = ctx.new_event(flags).map_err(cuda("event"))?;
-        let tables = self
-            .tables::<literal::Tables>()
-            .ok_or_else(|| GpuError::Cuda("pattern not loaded".into()))?;
-        lit.launch_with(self, tables, ran)?; // warm-up
-        let mut times = Vec::with_capacity(reps);
-        for _ in 0..reps {
-            start.record(&self.stream).map_err(cuda("event"))?;
-            lit.launch_with(self, tables, ran)?;
-            stop.record(&self.stream).map_err(cuda("event"))?;
-            stop.synchronize().map_err(cuda("kernel"))?;
-            times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);
-        }
-        let count = self.count()?;
+        let (times, count) = self.time_launches(reps, |dev| {
+            let tables = dev
+                .tables::<literal::Tables>()
+                .ok_or_else(|| GpuError::Cuda("pattern not loaded".into()))?;
+            lit.launch_with(dev, tables, ran)
+        })?;
         Ok((ran, times, count))
     }
 
@@ -115,15 +104,26 @@ impl Device {
     /// `time_kernel` does (its tables uploaded by the warm-up launch);
     /// returns the times in ms and the match count.
     fn time_kind<K: Kind>(&mut self, kind: &K, reps: usize) -> Result<(Vec<f32>, u64), GpuError> {
+        self.time_launches(reps, |dev| kind.launch(dev).map(|_| ()))
+    }
+
+    /// Runs `launch` once (a warm-up), then `reps` times each between two
+    /// CUDA events; returns the times in ms and the match count the last
+    /// launch left.
+    fn time_launches(
+        &mut self,
+        reps: usize,
+        mut launch: impl FnMut(&mut Device) -> Result<(), GpuError>,
+    ) -> Result<(Vec<f32>, u64), GpuError> {
         let flags = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
         let ctx = self.stream.context().clone();
         let start = ctx.new_event(flags).map_err(cuda("event"))?;
         let stop = ctx.new_event(flags).map_err(cuda("event"))?;
-        kind.launch(self)?; // warm-up, and the tables' upload
+        launch(self)?;
         let mut times = Vec::with_capacity(reps);
         for _ in 0..reps {
             start.record(&self.stream).map_err(cuda("event"))?;
-            kind.launch(self)?;
+            launch(self)?;
             stop.record(&self.stream).map_err(cuda("event"))?;
             stop.synchronize().map_err(cuda("kernel"))?;
             times.push(start.elapsed_ms(&stop).map_err(cuda("event"))?);

@@ -61,13 +61,18 @@ impl MultiTables {
                 _ => h = (h + 1) & mask as usize,
             }
         };
-        let (count, at, len) = (slot[1] as usize, slot[2] as usize, slot[3] as usize);
-        if count == 1 && len <= 16 {
-            return rest.len() >= len
+        // A pattern of `len` bytes whose bytes from the 5th on are `words`
+        // (4 a word, zero-padded) starts `rest`.
+        let occurs = |len: usize, words: &[u32]| {
+            rest.len() >= len
                 && rest[4..len]
                     .chunks(4)
-                    .zip(&slot[4..7])
-                    .all(|(t, &w)| word(t) == w);
+                    .zip(words)
+                    .all(|(t, &w)| word(t) == w)
+        };
+        let (count, at, len) = (slot[1] as usize, slot[2] as usize, slot[3] as usize);
+        if count == 1 && len <= 16 {
+            return occurs(len, &slot[4..7]);
         }
         let pairs = &self.heads[2 * at..2 * (at + count)];
         let head = word(rest.get(4..).unwrap_or_default()).swap_bytes();
@@ -75,10 +80,7 @@ impl MultiTables {
         for p in pairs[..2 * below].chunks(2).rev() {
             let m = p[1] as usize;
             let len = self.mins[m] as usize;
-            let tail = &self.mins[m + 1..m + 1 + (len - 4).div_ceil(4)];
-            let occurs =
-                rest.len() >= len && rest[4..len].chunks(4).zip(tail).all(|(t, &w)| word(t) == w);
-            if occurs {
+            if occurs(len, &self.mins[m + 1..m + 1 + (len - 4).div_ceil(4)]) {
                 return true;
             }
             if p[0] < head {
