@@ -5,8 +5,9 @@
 
 typedef unsigned short u16;
 
-// Entries of a warp's candidate queue (shared memory: 8 warps x QUEUE x 2 B).
-#define QUEUE 256u
+// Entries of a warp's candidate queue (shared memory: 8 warps x QUEUE x 2
+// B; with the tables and won[][], under the 48 KiB of static shared memory).
+#define QUEUE 192u
 
 // ---------------------------------------------------------------------------
 // multi: many literals in one pass. Patterns of 1, 2 and 3 bytes are exact
@@ -19,8 +20,9 @@ typedef unsigned short u16;
 // compared a word at a time (why: src/engine/gpu/multi.rs).
 //
 // Launch contract:
-//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
-//   dynamic shared = 0 (the static shared arrays take 45 KiB).
+//   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1), at most 64
+//   registers a thread so that 4 blocks share an SM;
+//   dynamic shared = 0 (the static shared arrays take 47.2 KiB).
 //   args   = text (as prefix4)   n
 //            classes (bit 0: 1-byte patterns exist, bit 1: 2-byte, bit 2:
 //                     3-byte, bit 3: longer; bit 4, FOLD_CLASS: the tables
@@ -50,8 +52,8 @@ typedef unsigned short u16;
 //   The block copies set1, set2 (with set1 folded in, for the fast path)
 //   and the filter to shared memory, then walks tiles like prefix4 (thread
 //   t owns words t + 256*k, k = 0..3, writes each once; thread 0 writes
-//   counts[tile]); a warp shares its words' probes out among its lanes
-//   (static shared queue and won[256]). Bit p is set iff some pattern occurs at p
+//   counts[tile]); a warp shares its 4 x 32 words' probes out among its
+//   lanes (static shared queue and won[4][256]). Bit p is set iff some pattern occurs at p
 //   entirely inside the text (p + len <= n), in the text as folded under
 //   FOLD_CLASS. Built, and mirrored by a CPU reference, in
 //   src/engine/gpu/multi.rs.
@@ -170,7 +172,61 @@ __device__ __forceinline__ bool minimal_starts(const unsigned char* __restrict__
     return false;
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+// The exclusive prefix sum of v over the warp's lanes (every lane calls
+// it); *total gets the warp's sum.
+__device__ __forceinline__ u32 warp_exclusive(u32 v, u32 lane, u32* total)
+{
+    u32 incl = v;
+    for (int o = 1; o < 32; o <<= 1) {
+        const u32 up = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= (u32)o) incl += up;
+    }
+    *total = __shfl_sync(0xffffffffu, incl, 31);
+    return incl - v;
+}
+
+// The probes of the candidates of words k0..k1-1 of the tile (cwK: the
+// thread's candidates in its word K, read for K in that range), shared by
+// the warp: its lanes list them in `q` (a lane's from its exclusive count
+// on, as k << 10 | owner << 5 | bit), then lane j probes entries j, j + 32,
+// ..., so a warp runs ceil(candidates / 32) rounds, not as many as its
+// busiest lane has (dense logs: ~11 of 32 lanes were active); past QUEUE
+// candidates, in batches. Finds are ORed into won[k][owner's thread].
+__device__ __forceinline__ void probe_words(const unsigned char* __restrict__ text, u64 n,
+                                            const uint4* __restrict__ probe, u32 slot_log2,
+                                            const uint2* __restrict__ heads,
+                                            const u32* __restrict__ mins, u32 fold, u64 tile,
+                                            u32 lane, u16* q, u32 (*won)[256], u32 k0, u32 k1,
+                                            u32 cw0, u32 cw1, u32 cw2, u32 cw3)
+{
+    // The candidates of word k (selects: an array indexed at run time
+    // would live in local memory).
+    auto cand = [&](u32 k) { return k == 0 ? cw0 : k == 1 ? cw1 : k == 2 ? cw2 : cw3; };
+    u32 mine = 0;
+    for (u32 k = k0; k < k1; ++k) mine += __popc(cand(k));
+    u32 queued;
+    const u32 excl = warp_exclusive(mine, lane, &queued);
+    for (u32 batch = 0; batch < queued; batch += QUEUE) {
+        u32 j = excl;
+        for (u32 k = k0; k < k1; ++k) {
+            for (u32 c = cand(k); c && j < batch + QUEUE; c &= c - 1u, ++j) {
+                if (j >= batch) q[j - batch] = (u16)(k << 10 | lane << 5 | (__ffs(c) - 1u));
+            }
+        }
+        __syncwarp();
+        const u32 listed = min(queued - batch, QUEUE);
+        for (u32 e = lane; e < listed; e += 32u) {
+            const u32 k = q[e] >> 10, owner = (q[e] >> 5) & 31u, at = q[e] & 31u;
+            const u32 t = threadIdx.x - lane + owner;
+            const u64 pos = (tile * TILE_WORDS + k * 256u + t) * 32u + at;  // pos + 4 <= n: a candidate
+            if (minimal_starts(text, pos, n, probe, slot_log2, heads, mins, fold))
+                atomicOr(&won[k][t], 1u << at);
+        }
+        __syncwarp();
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(256, 4)
 multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
       const u32* __restrict__ set1_g, const u32* __restrict__ set2_g,
       const u32* __restrict__ set3, const u32* __restrict__ filter_g,
@@ -181,7 +237,7 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
     __shared__ u32 set2f[SET2_WORDS];  // set2 | set1 folded in (cheap_tests)
     __shared__ u32 set1[SET1_WORDS];
     __shared__ u32 scratch[MAX_BLOCK / 32];
-    __shared__ u32 won[256];  // the warp's finds for thread t's word
+    __shared__ u32 won[4][256];  // thread t's 4 words' bits, finds added
     __shared__ u16 queue[8][QUEUE];  // each warp's candidates to probe
     for (u32 i = threadIdx.x; i < FILTER_WORDS; i += blockDim.x) filter[i] = filter_g[i];
     // Word i of set2 holds the pairs whose first byte is 32 * (i % 8) + j
@@ -194,9 +250,18 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
     const bool any = n >= (u64)minlen;
     const u64 last = any ? n - minlen : 0ull;
     const bool three = (classes & 4u) != 0, longer = (classes & 8u) != 0;
+    const u32 lane = threadIdx.x & 31u;
+    u16* q = queue[threadIdx.x >> 5];
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        u32 cnt = 0;
-        for (int k = 0; k < 4; ++k) {
+        // The cheap tests of the thread's 4 words (their bits go to
+        // won[k]), each word's probes right after them; or, where the
+        // warp's first word had few candidates (up to QUEUE / 2: 1,000
+        // words, ~40 a 32 words, whose two rounds a word left the second
+        // mostly idle; not 10,000, ~120), the 4 words' probes together at
+        // the end, in ceil(candidates / 32) rounds.
+        u32 cw0 = 0, cw1 = 0, cw2 = 0, cw3 = 0;  // candidates of word k
+        bool together = false;
+        for (u32 k = 0; k < 4; ++k) {
             const u64 w = tile * TILE_WORDS + (u64)k * 256u + threadIdx.x;
             const u64 base = w * 32u;
             const uint4* p = reinterpret_cast<const uint4*>(text + base);
@@ -206,14 +271,12 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                                fold4(b.z, fold), fold4(b.w, fold),
                                fold4(__ldg(reinterpret_cast<const u32*>(text + base + 32u)), fold)};
             const u32 valid = valid_mask(base, any, last);
-            // First the cheap tests for all 32 positions, then the key and
-            // group searches for the filter's candidates only.
-            u32 bits = 0, cand3 = 0, cand = 0;
+            u32 bits = 0, cand3 = 0, c = 0;
             if (valid == 0xffffffffu && base + 36u <= n) {
-                if (three && longer) bits = cheap_tests<true, true>(wd, set2f, filter, &cand3, &cand);
-                else if (longer) bits = cheap_tests<false, true>(wd, set2f, filter, &cand3, &cand);
-                else if (three) bits = cheap_tests<true, false>(wd, set2f, filter, &cand3, &cand);
-                else bits = cheap_tests<false, false>(wd, set2f, filter, &cand3, &cand);
+                if (three && longer) bits = cheap_tests<true, true>(wd, set2f, filter, &cand3, &c);
+                else if (longer) bits = cheap_tests<false, true>(wd, set2f, filter, &cand3, &c);
+                else if (three) bits = cheap_tests<true, false>(wd, set2f, filter, &cand3, &c);
+                else bits = cheap_tests<false, false>(wd, set2f, filter, &cand3, &c);
             } else {
                 // Near the text's end: position by position, each test
                 // only where its pattern fits.
@@ -230,7 +293,7 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                             continue;
                         }
                         if (three && rem >= 3 && has_bit(filter, multi_hash3(v & 0xffffffu))) cand3 |= 1u << at;
-                        if (longer && rem >= 4 && has_bit(filter, multi_hash(v))) cand |= 1u << at;
+                        if (longer && rem >= 4 && has_bit(filter, multi_hash(v))) c |= 1u << at;
                     }
                 }
             }
@@ -243,44 +306,33 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
                                     (u32)__ldg(text + pos + 2) << 16, fold);
                 if ((__ldg(set3 + (v >> 5)) >> (v & 31u)) & 1u) bits |= 1u << at;
             }
-            cand &= ~bits;
-            // The probes, shared by the warp: its lanes list their
-            // candidates in `queue` (a lane's from its exclusive count on,
-            // as owner * 32 + bit), then lane j probes entries j, j + 32,
-            // ..., so a warp runs ceil(candidates / 32) probes, not as many
-            // as its busiest lane has candidates (dense logs: ~11 of 32
-            // lanes were active). Past QUEUE candidates, in batches. A
-            // lane's finds reach their word through won[].
-            const u32 lane = threadIdx.x & 31u;
-            u16* q = queue[threadIdx.x >> 5];
-            won[threadIdx.x] = 0;
-            u32 incl = __popc(cand);
-            for (int o = 1; o < 32; o <<= 1) {
-                const u32 up = __shfl_up_sync(0xffffffffu, incl, o);
-                if (lane >= (u32)o) incl += up;
+            c &= ~bits;
+            won[k][threadIdx.x] = bits;
+            if (k == 0) {
+                u32 first;
+                warp_exclusive(__popc(c), lane, &first);
+                together = first <= QUEUE / 2u;
             }
-            const u32 total = __shfl_sync(0xffffffffu, incl, 31);
-            const u32 excl = incl - __popc(cand);
-            for (u32 batch = 0; batch < total; batch += QUEUE) {
-                u32 j = excl;
-                for (u32 c = cand; c && j < batch + QUEUE; c &= c - 1u, ++j) {
-                    if (j >= batch) q[j - batch] = (u16)(lane * 32u + __ffs(c) - 1u);
-                }
-                __syncwarp();
-                const u32 listed = min(total - batch, QUEUE);
-                for (u32 e = lane; e < listed; e += 32u) {
-                    const u32 owner = q[e] >> 5, at = q[e] & 31u;
-                    const u64 pos = (w - lane + owner) * 32u + at;  // pos + 4 <= n: a candidate
-                    if (minimal_starts(text, pos, n, probe, slot_log2, heads, mins, fold))
-                        atomicOr(&won[threadIdx.x - lane + owner], 1u << at);
-                }
-                __syncwarp();
-            }
-            __syncwarp();
-            bits |= won[threadIdx.x];
-            bitmap[w] = bits;
+            cw0 = k == 0 ? c : cw0;
+            cw1 = k == 1 ? c : cw1;
+            cw2 = k == 2 ? c : cw2;
+            cw3 = k == 3 ? c : cw3;
+            if (!together)
+                probe_words(text, n, probe, slot_log2, heads, mins, fold, tile, lane, q, won, k, k + 1,
+                            cw0, cw1, cw2, cw3);
+        }
+        if (together)
+            probe_words(text, n, probe, slot_log2, heads, mins, fold, tile, lane, q, won, 0, 4, cw0,
+                        cw1, cw2, cw3);
+        __syncwarp();
+        u32 cnt = 0;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            const u32 bits = won[k][threadIdx.x];
+            bitmap[tile * TILE_WORDS + (u64)k * 256u + threadIdx.x] = bits;
             cnt += __popc(bits);
         }
+        // won[] is rewritten only after block_sum's barriers.
         const u32 total = block_sum(cnt, scratch);
         if (threadIdx.x == 0) counts[tile] = total;
     }

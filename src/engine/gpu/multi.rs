@@ -97,9 +97,10 @@ pub fn fold4(x: u32) -> u32 {
 /// dynamic shared memory.
 const SHARED_TABLE_BYTES: usize = (FILTER_WORDS + SET2_WORDS + SET1_WORDS) * 4;
 
-// The tables, the warps' candidate queues (4 KiB) and the kernel's
-// scratch fit a block's static 48 KiB.
-const _: () = assert!(SHARED_TABLE_BYTES + 6 * 1024 <= 48 * 1024);
+// The tables, the warps' candidate queues (3 KiB), the 4 words' finds of
+// each thread (`won`, 4 KiB) and the kernel's scratch fit a block's
+// static 48 KiB.
+const _: () = assert!(SHARED_TABLE_BYTES + (3 + 4) * 1024 + 128 <= 48 * 1024);
 
 /// The kernel's hash of a key (multi.cuh `multi_hash`).
 pub fn hash(key: u32) -> u32 {

@@ -9,7 +9,7 @@
 use super::debug;
 use super::searcher::Backend;
 use super::start::{Gate, GateWait};
-use crate::config::{Config, EngineChoice, Mode};
+use crate::config::{Config, EngineChoice};
 use crate::engine::gpu::GpuError;
 use crate::input::walk::{Input, Item};
 use crate::knobs;
@@ -160,24 +160,25 @@ pub fn wanted(
         // required literals of a regex) and regexes with few required
         // literals measured slower on the GPU, or were not measured: they
         // stay on the CPU.
-        // Lines are counted or files named (`-c`, `-l`, `-L`, `-q`, with or
-        // without `-v`) and a literal is one byte: nearly every line of
-        // text matches, the CPU engine stops at each line's first match and
-        // the GPU finds every match (10,000 real words keep 1,410 literals
-        // holding no other, among them "a" and "i": `-c` over 16 GiB of
-        // prose, CPU 1.73 s, GPU 3.92 s, auto 2.51 s; `-v -c` 1.49 / 2.81 /
-        // 2.48 s; `-l` 0.11 / 2.71 / 0.22 s; 1,000 words, whose shortest
-        // is 2 bytes: `-c` CPU 4.92 s, GPU 1.06 s). Printed lines (`-n`)
-        // were not measured so and keep the thresholds below.
+        // Files are named or the search stops at the first selected line
+        // (`-l`, `-L`, `-q`, with or without `-v`) and a literal is one
+        // byte: nearly every line of text matches and the CPU engine stops
+        // at each file's first match, while the GPU reads every file whole
+        // (10,000 real words keep 1,410 literals holding no other, among
+        // them "a" and "i": `-l` over 16 GiB of prose in 20,000 files, CPU
+        // 0.05 s, GPU 0.84-0.94 s). Counted lines (`-c`, `-v -c`) go by the
+        // rules below since the tally kernel adds its counts a warp at a
+        // time (session 27: `-c` CPU 1.54 s, GPU 0.85-0.90 s, before 2.1
+        // s; `-v -c` 1.67 / 0.89 s).
         let one_byte = match &compiled.gpu {
             Some(GpuPlan::LiteralSet(s) | GpuPlan::FoldedSet(s)) => s.iter().any(|l| l.len() == 1),
             _ => false,
         };
-        if one_byte && cfg.lines_only() && cfg.mode != Mode::Lines && !cfg.word && !cfg.line {
+        if one_byte && cfg.lines_only() && cfg.mode.first_match_ends() && !cfg.word && !cfg.line {
             debug(
                 cfg,
                 prog,
-                "engine: cpu (auto: lines are counted and a literal is one byte: the CPU engine stops at each line's first match)",
+                "engine: cpu (auto: the first selected line settles a file and a literal is one byte: the CPU engine stops at each file's first match)",
             );
             return Ok(Wanted::No);
         }
