@@ -315,7 +315,9 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
-    /// Large literal sets take the q-gram filter: same lines as the oracle.
+    /// Large literal sets take the q-gram filter (with -w, case-sensitive,
+    /// their lines the lazy DFA of `LiteralLines::words`): same lines as
+    /// the oracle.
     #[test]
     fn large_literal_sets_match_naive_oracle(
         text in text_strategy(),
@@ -324,7 +326,11 @@ proptest! {
     ) {
         let cfg = config(&with_flags(vec!["-F"], ci, word, false, invert));
         let compiled = compile(&pats, &cfg).unwrap();
-        prop_assert!(compiled.description.contains("q-gram") || pats.iter().collect::<std::collections::HashSet<_>>().len() < 2000);
+        let engine = match word && !ci {
+            true => "-w lines by a lazy DFA",
+            false => "q-gram",
+        };
+        prop_assert!(compiled.description.contains(engine) || pats.iter().collect::<std::collections::HashSet<_>>().len() < 2000);
         let got = engine_lines(&text, &pats, &cfg);
         let want = naive_selected(&text, |l| naive_literal_line(l, &pats, ci, word, false), invert);
         prop_assert_eq!(got, want);
@@ -366,6 +372,7 @@ proptest! {
         prop_assert!(
             compiled.description.contains("q-gram")
                 || compiled.description.contains("holding no other")
+                || (word && !ci && compiled.description.contains("-w lines by a lazy DFA"))
                 || distinct < 2000,
             "{}",
             compiled.description
@@ -404,6 +411,30 @@ fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
     let cfg = config(&["-z", "-w", "-F", "-e", "unused"]);
     let zed = text.replace('\n', "\0");
     assert_eq!(engine_lines(zed.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
+}
+
+/// A word set the q-gram filter would take (2,000 literals or more) finds
+/// its lines by the same lazy DFA when only lines matter: with 10,000 real
+/// words the filter and the word matcher at every candidate made the CPU
+/// engine's `-w -c` 2-3x slower than rg. Its Aho-Corasick automata are
+/// NFAs there; the lines are those of the smaller set's test above.
+#[test]
+fn large_word_set_finds_lines_by_the_lazy_dfa() {
+    let mut pats: Vec<Vec<u8>> = (0..2100).map(|i| format!("w{i}x").into_bytes()).collect();
+    pats.push(b"the".to_vec());
+    let text = "there\nthe end\nxthe\néthe\n·the·\nw7x_\n(w42x)\nbathe\nthe\n";
+    let cfg = config(&["-w", "-F", "-e", "unused"]);
+    assert!(compile(&pats, &cfg)
+        .unwrap()
+        .description
+        .contains("-w lines by a lazy DFA"));
+    assert_eq!(engine_lines(text.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
+    // Printing matches (-o), and -l (a file's first word ends it), keep
+    // the q-gram filter, which starts sooner.
+    for flag in ["-o", "-l"] {
+        let cfg = config(&[flag, "-w", "-F", "-e", "unused"]);
+        assert!(compile(&pats, &cfg).unwrap().description.contains("q-gram"));
+    }
 }
 
 /// Counts only (`-c`): the searcher counts lines without handing them over.

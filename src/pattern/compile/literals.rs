@@ -98,6 +98,16 @@ pub(super) fn compile_literal_set(
     } else {
         (lits.len() > 1 && nonempty).then(|| GpuPlan::LiteralSet(lits.clone()))
     };
+    let words = words.min(lits.len());
+    let word = cfg.word && !cfg.line;
+    let lazy_words =
+        word && cfg.lines_only() && !cfg.mode.first_match_ends() && !ci && large_set(&lits, words);
+    // -w's word matcher: the confirm, and the judge of a line the -w line
+    // finder is unsure of (`engines`); one automaton for both.
+    let word_ac = match word {
+        true => Some(build_ac(&lits, ci, MatchKind::Standard, !lazy_words)?),
+        false => None,
+    };
     let Engine {
         exact,
         lines,
@@ -106,22 +116,15 @@ pub(super) fn compile_literal_set(
         &lits,
         ci,
         cfg.terminator,
-        words.min(lits.len()),
+        words,
         cfg.lines_only(),
-        cfg.word && !cfg.line,
+        word_ac.as_ref().map(|ac| (ac, lazy_words)),
     )?;
     let mut prefilter = exact;
     let (mut confirm, check): (Option<Box<dyn Matcher>>, &str) = if cfg.line {
         (Some(Box::new(LineLiterals::new(&lits, ci))), ", -x confirm")
-    } else if cfg.word {
-        (
-            Some(Box::new(WordLiterals::new(build_ac(
-                &lits,
-                ci,
-                MatchKind::Standard,
-            )?))),
-            ", -w confirm",
-        )
+    } else if let Some(ac) = word_ac {
+        (Some(Box::new(WordLiterals::new(ac))), ", -w confirm")
     } else {
         (None, "")
     };
@@ -245,12 +248,33 @@ pub(super) fn literal_engine(
     ci: bool,
     words: usize,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
-    let e = engines(lits, ci, b'\n', words, false, false)?;
+    let e = engines(lits, ci, b'\n', words, false, None)?;
     Ok((e.exact, e.name))
 }
 
+/// Whether `lits` (standing for `words` typed literals) is large enough for
+/// the q-gram filter (`QGRAM_MIN_*`).
+fn large_set(lits: &[Vec<u8>], words: usize) -> bool {
+    let bytes: usize = lits.iter().map(Vec::len).sum();
+    words >= QGRAM_MIN_PATTERNS || bytes >= QGRAM_MIN_BYTES
+}
+
 /// A literal set's engines (see [`literal_engine`]); `lines_only`: only
-/// which lines match matters (`Config::lines_only`).
+/// which lines match matters (`Config::lines_only`); `word`: -w's word
+/// matcher, when -w finds the lines, and whether a set the q-gram filter
+/// would take (`large_set`) has its lines found by the lazy DFA
+/// (`cpu::LiteralLines::words`) as a smaller set's are. The caller says so
+/// where only lines matter, case counts, and the search does not stop at
+/// a file's first selected line: 10,000 real words over 257 MB of prose
+/// (300 files, `-r -F -f -j2`, 2-core VM, `perf stat -r 5`), `-w -c`
+/// 1.89 s through the q-gram filter and the word matcher at every
+/// candidate, 0.74 s so (rg 0.68 s); `-w -v -c` 2.15 → 0.98 s (rg 0.83
+/// s). The automata are then NFAs (only the DFA's fallback and the judge
+/// of lines with a byte beyond ASCII beside a word use them; as DFAs,
+/// 10,000 words took 0.58-0.72 s to start), but the set still compiles
+/// twice into the lazy DFA: 0.10 s to start against the filter's 0.06 s,
+/// which `-w -l` (0.08 s through the filter, 0.16 s so) does not win
+/// back.
 struct Engine {
     /// Leftmost-longest matches.
     exact: Box<dyn Matcher>,
@@ -266,7 +290,7 @@ fn engines(
     terminator: u8,
     words: usize,
     lines_only: bool,
-    word_lines: bool,
+    word: Option<(&AhoCorasick, bool)>,
 ) -> Result<Engine, PatternError> {
     let engine = |exact: Box<dyn Matcher>, name| Engine {
         exact,
@@ -276,8 +300,9 @@ fn engines(
     if lits.len() == 1 && !ci {
         return Ok(engine(Box::new(cpu::Literal::new(&lits[0])), "memmem"));
     }
-    let bytes: usize = lits.iter().map(Vec::len).sum();
-    let large = words >= QGRAM_MIN_PATTERNS || bytes >= QGRAM_MIN_BYTES;
+    let word_lines = word.is_some();
+    let lazy_words = word.is_some_and(|(_, lazy)| lazy);
+    let large = large_set(lits, words) && !lazy_words;
     // The q-gram filter keyed by 4 bytes or more: the short patterns, if
     // any, through their own DFA (`qgram::Split`). Not for a set with an
     // empty pattern or nothing of 4 bytes.
@@ -288,7 +313,7 @@ fn engines(
             if short.is_empty() {
                 return Ok(engine(Box::new(long), "q-gram filter"));
             }
-            let short = build_ac(&short, ci, MatchKind::LeftmostLongest)?;
+            let short = build_ac(&short, ci, MatchKind::LeftmostLongest, true)?;
             let split = Split::new(short, long);
             // (Lines of any match: not -w's candidates.)
             return Ok(Engine {
@@ -298,18 +323,18 @@ fn engines(
             });
         }
     }
-    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest)?;
+    let ac = build_ac(lits, ci, MatchKind::LeftmostLongest, !lazy_words)?;
     // A case-sensitive set's lines: the lazy DFA over their alternation,
     // guarded (`cpu::LiteralLines`, which says why not with -i). Not when
     // matches are printed (`-o`, colour, JSON): the automaton would search
     // each selected line again (1,000 words, `-o`: 3.7 s to 4.5 s).
     // With -w (`word_lines`), the words' lines, the unsure ones decided by
     // the word matcher (`LiteralLines::words`).
-    let lines = match (!ci && lines_only && lits.len() >= 2, word_lines) {
+    let lines = match (!ci && lines_only && lits.len() >= 2, word) {
         (false, _) => None,
-        (true, false) => cpu::LiteralLines::new(lits, ac.clone()),
-        (true, true) => {
-            let confirm = WordLiterals::new(build_ac(lits, ci, MatchKind::Standard)?);
+        (true, None) => cpu::LiteralLines::new(lits, ac.clone()),
+        (true, Some((word, _))) => {
+            let confirm = WordLiterals::new(word.clone());
             cpu::LiteralLines::words(lits, ac.clone(), Box::new(confirm), terminator)
         }
     };
@@ -324,9 +349,15 @@ fn engines(
 /// faster than the NFA; its size grows with the pattern bytes).
 const DFA_PATTERN_BYTES: usize = 256 * 1024;
 
-/// An Aho-Corasick automaton: a DFA when the set is small enough, else
-/// whatever the crate builds; a set too large for either is an error.
-fn build_ac(lits: &[Vec<u8>], ci: bool, kind: MatchKind) -> Result<AhoCorasick, PatternError> {
+/// An Aho-Corasick automaton: a DFA when `dfa` and the set is small
+/// enough, else whatever the crate builds; a set too large for either is
+/// an error.
+fn build_ac(
+    lits: &[Vec<u8>],
+    ci: bool,
+    kind: MatchKind,
+    dfa: bool,
+) -> Result<AhoCorasick, PatternError> {
     let bytes: usize = lits.iter().map(Vec::len).sum();
     let build = |ac_kind| {
         AhoCorasickBuilder::new()
@@ -335,7 +366,7 @@ fn build_ac(lits: &[Vec<u8>], ci: bool, kind: MatchKind) -> Result<AhoCorasick, 
             .ascii_case_insensitive(ci)
             .build(lits)
     };
-    let dfa = (bytes <= DFA_PATTERN_BYTES).then(|| build(Some(AhoCorasickKind::DFA)));
+    let dfa = (dfa && bytes <= DFA_PATTERN_BYTES).then(|| build(Some(AhoCorasickKind::DFA)));
     match dfa {
         Some(Ok(ac)) => Ok(ac),
         _ => build(None).map_err(|e| PatternError(format!("pattern set too large: {e}"))),
