@@ -392,14 +392,13 @@ fn word_literal_set_through_teddy_still_confirms_words() {
     assert_eq!(engine_lines(b"xab\nab\ncdx\n", &pats, &cfg), vec![2]);
 }
 
-/// A word set past Teddy's 64 literals finds its lines by a lazy DFA that
-/// checks the bytes around each word (`LiteralLines::words`): a word
-/// inside a longer word selects nothing, a word beside a non-ASCII letter
-/// nothing, beside a non-ASCII mark that is no letter (`·`) its line, as
-/// the word matcher decides; `-z` ends lines at NUL.
-#[test]
-fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
-    let mut pats: Vec<Vec<u8>> = (0..100).map(|i| format!("w{i}x").into_bytes()).collect();
+/// `w0x`, `w1x`, ... (`count` of them) and `the`: a word set whose lines a
+/// lazy DFA finds by the bytes around each word (`LiteralLines::words`): a
+/// word inside a longer word selects nothing, a word beside a non-ASCII
+/// letter nothing, beside a non-ASCII mark that is no letter (`·`) its
+/// line, as the word matcher decides; `-z` ends lines at NUL.
+fn assert_word_lines_by_their_edges(count: usize) {
+    let mut pats: Vec<Vec<u8>> = (0..count).map(|i| format!("w{i}x").into_bytes()).collect();
     pats.push(b"the".to_vec());
     let text = "there\nthe end\nxthe\néthe\n·the·\nw7x_\n(w42x)\nbathe\nthe\n";
     let cfg = config(&["-w", "-F", "-e", "unused"]);
@@ -411,30 +410,29 @@ fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
     let cfg = config(&["-z", "-w", "-F", "-e", "unused"]);
     let zed = text.replace('\n', "\0");
     assert_eq!(engine_lines(zed.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
+    // A large set's -o, and -l (a file's first word ends it), keep the
+    // q-gram filter, which starts sooner.
+    for flag in ["-o", "-l"] {
+        let cfg = config(&[flag, "-w", "-F", "-e", "unused"]);
+        let described = compile(&pats, &cfg).unwrap().description;
+        assert!(count < 2000 || described.contains("q-gram"), "{described}");
+    }
+}
+
+/// A word set past Teddy's 64 literals finds its lines by a lazy DFA.
+#[test]
+fn word_set_past_teddy_finds_candidate_lines_by_their_edges() {
+    assert_word_lines_by_their_edges(100);
 }
 
 /// A word set the q-gram filter would take (2,000 literals or more) finds
-/// its lines by the same lazy DFA when only lines matter: with 10,000 real
-/// words the filter and the word matcher at every candidate made the CPU
-/// engine's `-w -c` 2-3x slower than rg. Its Aho-Corasick automata are
-/// NFAs there; the lines are those of the smaller set's test above.
+/// its lines by the same lazy DFA where whole files are read: with 10,000
+/// real words the filter and the word matcher at every candidate made the
+/// CPU engine's `-w -c` 2-3x slower than rg. Its Aho-Corasick automata are
+/// NFAs there.
 #[test]
 fn large_word_set_finds_lines_by_the_lazy_dfa() {
-    let mut pats: Vec<Vec<u8>> = (0..2100).map(|i| format!("w{i}x").into_bytes()).collect();
-    pats.push(b"the".to_vec());
-    let text = "there\nthe end\nxthe\néthe\n·the·\nw7x_\n(w42x)\nbathe\nthe\n";
-    let cfg = config(&["-w", "-F", "-e", "unused"]);
-    assert!(compile(&pats, &cfg)
-        .unwrap()
-        .description
-        .contains("-w lines by a lazy DFA"));
-    assert_eq!(engine_lines(text.as_bytes(), &pats, &cfg), vec![2, 5, 7, 9]);
-    // Printing matches (-o), and -l (a file's first word ends it), keep
-    // the q-gram filter, which starts sooner.
-    for flag in ["-o", "-l"] {
-        let cfg = config(&[flag, "-w", "-F", "-e", "unused"]);
-        assert!(compile(&pats, &cfg).unwrap().description.contains("q-gram"));
-    }
+    assert_word_lines_by_their_edges(2100);
 }
 
 /// Counts only (`-c`): the searcher counts lines without handing them over.
