@@ -242,6 +242,25 @@ __device__ __forceinline__ bool first_in_line(const unsigned char* __restrict__ 
     return false;
 }
 
+#define NO_POS 0xffffffffffffffffull
+
+// The first set bit at or after q in its line (the file ends at e), or
+// NO_POS where the line or the file ends first; the bytes walked past add
+// to *walked, and more than `reach` of them set *gave_up (then NO_POS).
+__device__ __forceinline__ u64 next_in_line(const unsigned char* __restrict__ text,
+                                            const u32* __restrict__ bitmap, u64 q, u64 e,
+                                            u32 term, u32 reach, u32* walked, u32* gave_up)
+{
+    for (; q < e && text[q] != (unsigned char)term; ++q) {
+        if (bit_at(bitmap, q)) return q;
+        if (++*walked > reach) {
+            atomicExch(gave_up, 1u);
+            return NO_POS;
+        }
+    }
+    return NO_POS;
+}
+
 // A thread's counts for one file, added to the per-file counters when the
 // file changes (add) and warp by warp at the end of each word (flush_warp):
 // dense matches hit a few counters millions of times, and one atomic a
@@ -365,15 +384,8 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
                             ++c.lines;
                             break;
                         }
-                        u64 q = at + 1;
-                        bool next = false;
-                        while (q < e && text[q] != (unsigned char)term) {
-                            if (bit_at(bitmap, q)) { next = true; break; }
-                            if (++walked > reach) { atomicExch(gave_up, 1u); break; }
-                            ++q;
-                        }
-                        if (!next) break;
-                        at = q;
+                        at = next_in_line(text, bitmap, at + 1, e, term, reach, &walked, gave_up);
+                        if (at == NO_POS) break;
                     }
                     continue;
                 }
@@ -386,15 +398,8 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
                                           : longest_at(text, n, at, classes, set2, set3, keys, slots, slot_log2,
                                                        first, pstarts, bytes, links);
                     // The next match starts at or after this one's end, in the line.
-                    u64 q = at + len;
-                    bool next = false;
-                    while (q < e && text[q] != (unsigned char)term) {
-                        if (bit_at(bitmap, q)) { next = true; break; }
-                        if (++walked > reach) { atomicExch(gave_up, 1u); break; }
-                        ++q;
-                    }
-                    if (!next) break;
-                    at = q;
+                    at = next_in_line(text, bitmap, at + len, e, term, reach, &walked, gave_up);
+                    if (at == NO_POS) break;
                 }
             }
         }
