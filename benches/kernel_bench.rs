@@ -198,13 +198,23 @@ fn cpu_count(hay: &[u8], pat: &[u8]) -> u64 {
     count
 }
 
+/// Where two copies of `block` meet: its last `reach` bytes, then its
+/// first `reach`.
+fn seam(block: &[u8], reach: usize) -> Vec<u8> {
+    let mut seam = block[block.len() - reach..].to_vec();
+    seam.extend_from_slice(&block[..reach]);
+    seam
+}
+
 /// Matches in `copies` back-to-back copies of `block`.
 fn cpu_count_repeated(block: &[u8], copies: u64, pat: &[u8]) -> u64 {
     let m = pat.len();
     let inner = cpu_count(block, pat);
-    let mut seam = block[block.len() - (m - 1)..].to_vec();
-    seam.extend_from_slice(&block[..m - 1]);
-    let spanning = if m > 1 { cpu_count(&seam, pat) } else { 0 };
+    let spanning = if m > 1 {
+        cpu_count(&seam(block, m - 1), pat)
+    } else {
+        0
+    };
     inner * copies + spanning * (copies - 1)
 }
 
@@ -215,10 +225,8 @@ fn multi_count_repeated(t: &MultiTables, block: &[u8], copies: u64) -> u64 {
     let inner = t.reference(block).len() as u64;
     let reach = (t.maxlen as usize).saturating_sub(1).min(block.len());
     let tail = &block[block.len() - reach..];
-    let mut seam = tail.to_vec();
-    seam.extend_from_slice(&block[..reach]);
     let starting_in_tail = |v: Vec<u64>| v.iter().filter(|&&p| (p as usize) < reach).count();
-    let spanning = starting_in_tail(t.reference(&seam)) - t.reference(tail).len();
+    let spanning = starting_in_tail(t.reference(&seam(block, reach))) - t.reference(tail).len();
     inner * copies + spanning as u64 * copies.saturating_sub(1)
 }
 

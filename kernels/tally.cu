@@ -209,11 +209,11 @@ __device__ __forceinline__ u32 from_bit(u64 i)
 }
 
 // Whether the set bit at p = 32w + i (file [s, e) holding it; bitword and
-// tmask its word's bits and term_mask) is its line's first: walking back, the file's start or
-// a terminator comes before another set bit. A word at a time; the bytes
-// walked are those between p and the stop (or s) that are neither, and more
-// than `reach` of them set *gave_up (then false), as the byte-wise walk of
-// Tally::reference does.
+// tmask its word's bits and term_mask) is its line's first: walking back,
+// the file's start or a terminator comes before another set bit. A word at
+// a time; the bytes walked are those between p and the stop (or s) that
+// are neither, and more than `reach` of them set *gave_up (then false), as
+// the byte-wise walk of Tally::reference does.
 __device__ __forceinline__ bool first_in_line(const unsigned char* __restrict__ text, u64 n,
                                               const u32* __restrict__ bitmap, u64 w, u32 i,
                                               u32 bitword, u32 tmask, u64 s, u32 term, u32 reach,
@@ -262,7 +262,7 @@ __device__ __forceinline__ u64 next_in_line(const unsigned char* __restrict__ te
 }
 
 // A thread's counts for one file, added to the per-file counters when the
-// file changes (add) and warp by warp at the end of each word (flush_warp):
+// file changes (switch_file) and warp by warp at the end of each word (flush_warp):
 // dense matches hit a few counters millions of times, and one atomic a
 // warp in place of one a bit keeps them from queueing at one address.
 struct Counts {

@@ -100,13 +100,6 @@ impl Device {
         Ok((ran, times, count))
     }
 
-    /// Times `kind`'s search kernel alone over the resident text, as
-    /// `time_kernel` does (its tables uploaded by the warm-up launch);
-    /// returns the times in ms and the match count.
-    fn time_kind<K: Kind>(&mut self, kind: &K, reps: usize) -> Result<(Vec<f32>, u64), GpuError> {
-        self.time_launches(reps, |dev| kind.launch(dev).map(|_| ()))
-    }
-
     /// Runs `launch` once (a warm-up), then `reps` times each between two
     /// CUDA events; returns the times in ms and the match count the last
     /// launch left.
@@ -175,7 +168,7 @@ impl GpuEngine {
             .dev
             .as_mut()
             .ok_or_else(|| panicked("an earlier search"))?;
-        dev.time_kind(tables, reps)
+        dev.time_launches(reps, |dev| tables.launch(dev).map(|_| ()))
     }
 
     /// Forces the result shape of the lanes made after this call:

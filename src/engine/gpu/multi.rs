@@ -516,11 +516,10 @@ impl MultiTables {
             .arg(&tiles);
         // SAFETY: arguments match multi's launch contract (multi.cu): the
         // tables of `self` (MultiTables::new: sets of SET*_WORDS and
-        // FILTER_WORDS words, a probe table of 2^slot_log2 slots of 4 words
+        // FILTER_WORDS words, a probe table of 2^slot_log2 slots of 8 words
         // at most half full, each key's minimal patterns in heads and
-        // mins) were
-        // uploaded by `upload`; text, bitmap and counts
-        // sized by reserve(n).
+        // mins) were uploaded by `upload`; text, bitmap and counts sized
+        // by reserve(n).
         unsafe { b.launch(cfg) }.map_err(cuda("launching multi"))?;
         Ok(())
     }

@@ -100,6 +100,19 @@ pub(super) fn compile_literal_set(
     };
     let words = words.min(lits.len());
     let word = cfg.word && !cfg.line;
+    // A set the q-gram filter would take (`large_set`) has -w's lines found
+    // by the lazy DFA (`cpu::LiteralLines::words`) as a smaller set's are,
+    // where only lines matter, case counts, and the search does not stop at
+    // a file's first selected line: 10,000 real words over 257 MB of prose
+    // (300 files, `-r -F -f -j2`, 2-core VM, `perf stat -r 5`), `-w -c`
+    // 1.89 s through the q-gram filter and the word matcher at every
+    // candidate, 0.74 s so (rg 0.68 s); `-w -v -c` 2.15 → 0.98 s (rg 0.83
+    // s). Its automata are then NFAs (only the DFA's fallback and the judge
+    // of lines with a byte beyond ASCII beside a word use them; as DFAs,
+    // 10,000 words took 0.58-0.72 s to start), but the set still compiles
+    // twice into the lazy DFA: 0.10 s to start against the filter's 0.06 s,
+    // which `-w -l` (0.08 s through the filter, 0.16 s so) does not win
+    // back.
     let lazy_words =
         word && cfg.lines_only() && !cfg.mode.first_match_ends() && !ci && large_set(&lits, words);
     // -w's word matcher: the confirm, and the judge of a line the -w line
@@ -162,7 +175,7 @@ pub(super) fn compile_literal_set(
         confirm.get_or_insert(exact);
         engine = how;
     } else {
-        match (cfg.word && !cfg.line, &confirm, lines) {
+        match (word, &confirm, lines) {
             // -w: the words' lines (the word matcher decides those where a
             // byte beyond ASCII is beside a word); it stays the confirm.
             (true, _, Some(lines)) => {
@@ -262,19 +275,8 @@ fn large_set(lits: &[Vec<u8>], words: usize) -> bool {
 /// A literal set's engines (see [`literal_engine`]); `lines_only`: only
 /// which lines match matters (`Config::lines_only`); `word`: -w's word
 /// matcher, when -w finds the lines, and whether a set the q-gram filter
-/// would take (`large_set`) has its lines found by the lazy DFA
-/// (`cpu::LiteralLines::words`) as a smaller set's are. The caller says so
-/// where only lines matter, case counts, and the search does not stop at
-/// a file's first selected line: 10,000 real words over 257 MB of prose
-/// (300 files, `-r -F -f -j2`, 2-core VM, `perf stat -r 5`), `-w -c`
-/// 1.89 s through the q-gram filter and the word matcher at every
-/// candidate, 0.74 s so (rg 0.68 s); `-w -v -c` 2.15 → 0.98 s (rg 0.83
-/// s). The automata are then NFAs (only the DFA's fallback and the judge
-/// of lines with a byte beyond ASCII beside a word use them; as DFAs,
-/// 10,000 words took 0.58-0.72 s to start), but the set still compiles
-/// twice into the lazy DFA: 0.10 s to start against the filter's 0.06 s,
-/// which `-w -l` (0.08 s through the filter, 0.16 s so) does not win
-/// back.
+/// would take finds them by the lazy DFA instead (`compile_literal_set`
+/// says when).
 struct Engine {
     /// Leftmost-longest matches.
     exact: Box<dyn Matcher>,
