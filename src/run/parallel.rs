@@ -272,6 +272,13 @@ fn search_parallel(
     };
     // Workers holding a batch (which they may hand back in part).
     let holding = AtomicUsize::new(0);
+    // Workers waiting for the printer: a worker with files left in its
+    // batch hands them back for them, file by file, so that the printer's
+    // next files are searched by every worker, not by the one whose batch
+    // holds them while the others wait with later ones (auto's CPU engine,
+    // `-n`, 10,000 words over 2 GiB of prose in 2,500 files, 16 threads on
+    // the 2-core VM: 20.2 s and 1.8 GB, the ordered walk 3.3 s).
+    let waiting = AtomicUsize::new(0);
     // A file's output goes to the printer in parts as it is made (`part`).
     let in_parts = shared.output_in_parts();
     // A worker that would wait searches pieces of a large file another
@@ -284,6 +291,7 @@ fn search_parallel(
             let tx = tx.clone();
             let (stop, printed, shelf) = (&stop, &printed, &shelf);
             let (take, pool, holding, help_or_wait) = (&take, &pool, &holding, &help_or_wait);
+            let (waiting, helpers) = (&waiting, &helpers);
             // The file `i` may be searched: it is among the next `workers`
             // to print, or neither too many files nor too many bytes wait.
             let may_search = move |i: usize| {
@@ -317,21 +325,24 @@ fn search_parallel(
                     if !may_search(i) {
                         // What this worker holds may be what the printer
                         // waits for; the rest of its batch goes back.
-                        if !unsent.is_empty() {
-                            unsent_bytes = 0;
-                            if tx.send(Sent::Done(std::mem::take(&mut unsent))).is_err() {
-                                break 'work;
-                            }
+                        if !unsent.is_empty()
+                            && tx.send(Sent::Done(std::mem::take(&mut unsent))).is_err()
+                        {
+                            break 'work;
                         }
-                        if batch.len() > 0 {
-                            let mut r = pool();
-                            r.insert(i, item);
-                            r.extend(batch);
-                            continue 'work;
-                        }
-                        while !may_search(i) && !stop.load(Ordering::Relaxed) {
-                            help_or_wait();
-                        }
+                        // The file goes back too: a worker waiting with it
+                        // would keep it from the others.
+                        let mut r = pool();
+                        r.insert(i, item);
+                        r.extend(batch);
+                        drop(r);
+                        waiting.fetch_add(1, Ordering::AcqRel);
+                        helpers.help_or_sleep(std::time::Duration::from_micros(100));
+                        waiting.fetch_sub(1, Ordering::AcqRel);
+                        continue 'work;
+                    }
+                    if batch.len() > 0 && waiting.load(Ordering::Acquire) > 0 {
+                        pool().extend(&mut batch);
                     }
                     if stop.load(Ordering::Relaxed) {
                         break 'work;

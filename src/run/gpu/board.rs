@@ -63,6 +63,8 @@ pub struct Board<'a, 'r> {
     ready_ms: AtomicU64,
     /// Bytes of the files the CPU engine has finished (auto's pace).
     cpu_searched: AtomicU64,
+    /// Lines the CPU engine selected in those files.
+    cpu_lines: AtomicU64,
     started: Instant,
     /// The packer has finished claiming (or gave up).
     ended: AtomicBool,
@@ -96,6 +98,7 @@ impl<'a, 'r> Board<'a, 'r> {
             yield_when_ready,
             ready_ms: AtomicU64::new(0),
             cpu_searched: AtomicU64::new(0),
+            cpu_lines: AtomicU64::new(0),
             started: Instant::now(),
             ended: AtomicBool::new(false),
             failed: AtomicBool::new(false),
@@ -188,9 +191,16 @@ impl<'a, 'r> Board<'a, 'r> {
         }
     }
 
-    /// The CPU engine finished a file it took, of `bytes`.
-    pub fn cpu_finished(&self, bytes: u64) {
+    /// The CPU engine finished a file it took, of `bytes`, selecting
+    /// `lines`.
+    pub fn cpu_finished(&self, bytes: u64, lines: u64) {
+        self.cpu_lines.fetch_add(lines, Ordering::Relaxed);
         self.cpu_searched.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Lines the CPU engine selected in the files it finished so far.
+    pub fn cpu_lines(&self) -> u64 {
+        self.cpu_lines.load(Ordering::Relaxed)
     }
 
     /// Bytes of the files the CPU engine has finished so far.

@@ -179,9 +179,10 @@ impl<'a, 'r> Flow<'a, 'r> {
     /// once and fill the ring while CUDA starts; the lanes start when the
     /// backend is there (`start_lanes`). Elsewhere (auto with `-l`, `-L`,
     /// `-q`, `-m`, where the CPU may finish first, or few bytes, which the
-    /// CPU may search before CUDA is up) the packer claims nothing before
-    /// the GPU is ready, and auto starts CUDA only if the CPU would take
-    /// longer than the GPU (`open_gate`).
+    /// CPU may search before CUDA is up, or a literal set's lines printed,
+    /// which may be too many for the GPU to pay) the packer claims nothing
+    /// before the GPU is ready, and auto starts CUDA only if the CPU would
+    /// take longer than the GPU (`open_gate`).
     pub fn run(
         &self,
         ring: &'r Ring,
@@ -192,7 +193,8 @@ impl<'a, 'r> Flow<'a, 'r> {
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
         let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes)
             || (self.search.far_ahead && bytes >= EARLY_GPU_AHEAD_BYTES);
-        let early = self.shape.gpu_only || (self.shape.yield_when_ready && many);
+        let printed = self.search.printed_lines.is_some();
+        let early = self.shape.gpu_only || (self.shape.yield_when_ready && many && !printed);
         let mut ready = None;
         if early {
             if let Some(gate) = &gate {

@@ -66,7 +66,7 @@ use offsets::{Counted, FileOffsets};
 pub use prewarm::{beside_compile, open_for_auto, prewarm, release as release_ahead};
 use ring::Ring;
 use searcher::Target;
-use shape::Search;
+use shape::{PrintedLines, Search};
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
 
@@ -200,6 +200,15 @@ pub fn search(
         count_lines: shared.cfg.line_number
             && shared.cfg.mode == Mode::Lines
             && !shared.cfg.decompress,
+        printed_lines: (shared.cfg.mode == Mode::Lines
+            && matches!(
+                shared.compiled.gpu,
+                Some(GpuPlan::LiteralSet(_) | GpuPlan::FoldedSet(_))
+            ))
+        .then_some(PrintedLines {
+            searched_again: !shared.cfg.lines_only(),
+            threads: shared.cfg.threads,
+        }),
     };
     let half = sizes.iter().flatten().sum::<u64>() / 2;
     let flow = Flow::new(items, sizes, search, shape, &stages);
@@ -207,7 +216,8 @@ pub fn search(
         match flow.board.take(i) {
             Take::Cpu => {
                 let r = one::search_input(shared, input, None, cpu, 0, stream);
-                flow.board.cpu_finished(flow.size_of(i).unwrap_or(0));
+                let lines = r.as_ref().map_or(0, |r| r.lines);
+                flow.board.cpu_finished(flow.size_of(i).unwrap_or(0), lines);
                 r
             }
             Take::Gone => Ok(FileResult::default()),

@@ -50,6 +50,20 @@ pub struct Search<'a> {
     /// Printed lines are numbered: each chunk's line terminators are
     /// counted on the GPU too (`lane`, `lines`).
     pub count_lines: bool,
+    /// A literal set's selected lines are printed: auto's gate weighs how
+    /// many there are (`start::worth_starting`).
+    pub printed_lines: Option<PrintedLines>,
+}
+
+/// A literal set's search that prints its selected lines, as auto's gate
+/// sees it.
+#[derive(Clone, Copy)]
+pub struct PrintedLines {
+    /// Matches are printed (`-o`, colour, `--json`): the pipeline searches
+    /// each selected line again on the CPU.
+    pub searched_again: bool,
+    /// The run's threads.
+    pub threads: usize,
 }
 
 impl Search<'_> {

@@ -17,6 +17,7 @@
 use super::flow::{Flow, Job};
 use super::ring::{Filling, Memory, Ring};
 use super::searcher::{Backend, Unavailable};
+use super::shape::PrintedLines;
 use crate::engine::gpu::{faulted_map, GpuError};
 use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
@@ -76,19 +77,56 @@ const WINDOW: Duration = Duration::from_millis(10);
 /// GB/s), taken lower so that a CPU engine about as fast keeps the search.
 const GPU_PACE: f64 = 25e9;
 
+/// A literal set's printed lines this dense or denser (one selected line
+/// in this many bytes searched, so far) keep the search on the CPU: both
+/// engines print them through one thread, and the pipeline adds its own
+/// work per line. Measured (16 GiB of prose, 20,000 files, 16 threads, H100
+/// host, session 28): 1,000 words, a line in 196 bytes, `-n` CPU 5.40 s,
+/// GPU 6.60 s, `-o` 7.28 / 9.11 s; 10,000 words, a line in 99 bytes, `-n`
+/// 11.18 / 12.06 s, `-o` 47.8 / 79.4 s. Lines sparser than that were not
+/// measured here: [`SELECTED_LINE_COST`] weighs them.
+const DENSE_LINE_BYTES: u64 = 1024;
+
+/// Thread time the pipeline spends on a selected line where matches are
+/// printed: it searches the line again with the CPU's exact engine and
+/// prints what it finds. 1,000 words over 4 GiB of prose in 5,000 files,
+/// `-o`, 16 threads (H200 host, session 28): `--engine gpu --stats` took
+/// 2.65 s, 2.2 s past CUDA's start and the scan at [`GPU_PACE`], for 21.9
+/// M selected lines ("lines and output" 24.1 s over 16 threads): 1.6 us a
+/// line. 2 us leaves a margin for the pipeline's other costs.
+const SELECTED_LINE_COST: f64 = 2e-6;
+
 /// Whether CUDA is worth starting now, where the CPU engine has searched
 /// `done` of `total` bytes at `pace` bytes a second: at that pace, the CPU
 /// would need longer for the rest than CUDA's start and the pipeline's
 /// pace would (1,000 words made absent, `-l` over 16 GiB of prose: the CPU
 /// engine alone 0.68 s, auto with the GPU started 0.85-0.95 s). With
-/// nothing taken yet, yes.
-pub(super) fn worth_starting(pace: f64, done: u64, total: u64) -> bool {
+/// nothing taken yet, yes. `printed`: a literal set's lines are printed,
+/// and the CPU engine selected `.0` lines so far: too dense
+/// ([`DENSE_LINE_BYTES`]), no; with matches printed, the rest's lines at
+/// their rate so far cost the pipeline [`SELECTED_LINE_COST`] each; with
+/// nothing taken yet, not yet (10,000 words, `-o`: no file of 860 KB was
+/// done after 20 ms, and the GPU, started, took 97 s against the CPU
+/// engine's 48 s).
+pub(super) fn worth_starting(
+    pace: f64,
+    done: u64,
+    total: u64,
+    printed: Option<(u64, PrintedLines)>,
+) -> bool {
     if done == 0 || pace <= 0.0 {
-        return true;
+        return printed.is_none();
     }
     let left = total.saturating_sub(done) as f64;
+    let lines = match printed {
+        Some((lines, _)) if lines.saturating_mul(DENSE_LINE_BYTES) > done => return false,
+        Some((lines, p)) if p.searched_again => {
+            lines as f64 / done as f64 * left * SELECTED_LINE_COST / p.threads.max(1) as f64
+        }
+        _ => 0.0,
+    };
     let cpu = left / pace;
-    let gpu = CUDA_START.as_secs_f64() + left / GPU_PACE;
+    let gpu = CUDA_START.as_secs_f64() + left / GPU_PACE + lines;
     cpu > gpu
 }
 
@@ -185,19 +223,29 @@ impl<'r> Flow<'_, 'r> {
             // large files at once, which would look like a fast CPU), and
             // whether it took all.
             let done = self.board.cpu_searched();
+            let printed = self
+                .search
+                .printed_lines
+                .map(|p| (self.board.cpu_lines(), p));
             let all = (0..self.items.len()).all(|i| self.board.claimed(i));
             let stopped = self.board.aborted();
             if stopped || all {
-                self.note(match stopped {
-                    true => "GPU not started: the search stopped".into(),
-                    false => "GPU not started: the CPU engine took every file first".into(),
+                let lines = match printed {
+                    Some((lines, _)) => format!(" ({lines} printed lines in {done} bytes)"),
+                    None => String::new(),
+                };
+                // (A search that ended has stopped the board too: every
+                // file taken says more.)
+                self.note(match all {
+                    true => format!("GPU not started: the CPU engine took every file first{lines}"),
+                    false => "GPU not started: the search stopped".into(),
                 });
                 gate.open(false);
                 return false;
             }
             let elapsed = t.elapsed();
             let pace = pace(&mut samples, elapsed, done);
-            if elapsed >= FIRST_LOOK && worth_starting(pace, done, total) {
+            if elapsed >= FIRST_LOOK && worth_starting(pace, done, total, printed) {
                 self.note(format!(
                     "GPU started after {:.3} s: the CPU engine had searched {done} of {total} bytes ({:.1} GB/s)",
                     elapsed.as_secs_f64(),
@@ -312,20 +360,75 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_literal_set_printing_dense_lines_stays_on_the_cpu() {
+        let gib = 1u64 << 30;
+        let printed = |searched_again| PrintedLines {
+            searched_again,
+            threads: 16,
+        };
+        let done = 40 << 20;
+        // Nothing done yet: the density is not known.
+        assert!(!worth_starting(0.0, 0, 16 * gib, Some((0, printed(false)))));
+        // 1,000 words over prose, a selected line in 196 bytes: neither
+        // `-n` nor `-o`, however slow the CPU looks.
+        assert!(!worth_starting(
+            0.1e9,
+            done,
+            16 * gib,
+            Some((done / 196, printed(false)))
+        ));
+        assert!(!worth_starting(
+            0.1e9,
+            done,
+            16 * gib,
+            Some((done / 196, printed(true)))
+        ));
+        // A line in 100 KB: as where nothing is printed.
+        assert!(worth_starting(
+            2e9,
+            done,
+            16 * gib,
+            Some((done / 100_000, printed(false)))
+        ));
+        assert!(worth_starting(2e9, done, 16 * gib, None));
+        // A line in 2 KB with matches printed: 8.4 M lines left cost the
+        // pipeline 1.05 s, more than it saves on a CPU at 10 GB/s (1.7 s
+        // left against 0.3 + 0.69 + 1.05 s), less than on one at 4 GB/s.
+        assert!(!worth_starting(
+            10e9,
+            done,
+            16 * gib,
+            Some((done / 2048, printed(true)))
+        ));
+        assert!(worth_starting(
+            4e9,
+            done,
+            16 * gib,
+            Some((done / 2048, printed(true)))
+        ));
+        assert!(worth_starting(
+            8e9,
+            done,
+            16 * gib,
+            Some((done / 2048, printed(false)))
+        ));
+    }
+
+    #[test]
     fn cuda_starts_when_the_cpu_would_take_longer_than_the_gpu() {
         let gib = 1u64 << 30;
         // Nothing taken yet: start.
-        assert!(worth_starting(0.0, 0, gib));
+        assert!(worth_starting(0.0, 0, gib, None));
         // 1.2 % of 16 GiB at 20 GB/s: 0.85 s left, the GPU 0.3 + 0.68 s.
-        assert!(!worth_starting(20e9, gib * 16 * 12 / 1000, gib * 16));
+        assert!(!worth_starting(20e9, gib * 16 * 12 / 1000, gib * 16, None));
         // 1 % at 3.4 GB/s: 5 s left.
-        assert!(worth_starting(3.4e9, gib * 16 / 100, gib * 16));
+        assert!(worth_starting(3.4e9, gib * 16 / 100, gib * 16, None));
         // Half of 2 GiB at 10.7 GB/s: 0.1 s left, less than CUDA's start.
-        assert!(!worth_starting(10.7e9, gib, 2 * gib));
+        assert!(!worth_starting(10.7e9, gib, 2 * gib, None));
         // Half at 2.7 GB/s: 0.4 s left, the GPU 0.34 s.
-        assert!(worth_starting(2.7e9, gib, 2 * gib));
+        assert!(worth_starting(2.7e9, gib, 2 * gib, None));
         // All taken: nothing left.
-        assert!(!worth_starting(1e9, 100, 100));
+        assert!(!worth_starting(1e9, 100, 100, None));
     }
 
     #[test]

@@ -241,7 +241,11 @@ pub fn report(
             get(&st.settled_bytes),
             get(&st.given_up_bytes),
             match ready_ms {
-                None => "GPU never ready".to_string(),
+                // Auto's gate kept it shut: why.
+                None => notes
+                    .iter()
+                    .find(|n| n.starts_with("GPU not started"))
+                    .map_or("GPU never ready".to_string(), |n| n.clone()),
                 Some(ms) => format!("ready after {:.3} s", ms as f64 / 1e3),
             },
         ),

@@ -14,7 +14,11 @@
 //! printer's next file is never stuck behind later work. Once more results
 //! wait to be printed than `ahead` allows, a thread holding a later batch
 //! trades it for an earlier task, or waits, unless its batch holds the file
-//! the printer waits for.
+//! the printer waits for. Past twice that bound a thread still begins the
+//! earliest file nobody began while fewer than one a thread of those wait
+//! to be printed (`Lead::front_room`), and a thread that waits gives its
+//! task back to the queue first: nothing the printer needs next is left
+//! unbegun.
 //!
 //! A file's output goes to the printer in parts of 1 MiB as it is made
 //! (`parallel::part`), which the printer writes at once for the file it
@@ -163,39 +167,17 @@ pub(super) fn search_trees(
                         (false, false) => Idle::Nothing,
                     }
                 };
-                while let Some(mut task) = queue.take(searched, idle) {
+                'tasks: while let Some(mut task) = queue.take(searched, idle) {
                     // Too far ahead of the printer: earlier work first, or
-                    // wait for it to catch up.
-                    while lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
-                        let want = inbox.want();
-                        task = queue.trade(task, want);
-                        let Work::Search(batch) = &task.work else {
-                            break;
+                    // wait for it to catch up, the task given back.
+                    if lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
+                        let Some(earlier) = catch_up(task, queue, lead, inbox) else {
+                            searched = false;
+                            inbox.nudge();
+                            helpers.help_or_sleep(std::time::Duration::from_micros(100));
+                            continue 'tasks;
                         };
-                        if matches!(want, Want::Result(id) if batch.iter().any(|(i, _)| *i == id)) {
-                            break;
-                        }
-                        if !lead.far_too_many_bytes() {
-                            match queue.trade_front(task) {
-                                Ok(next) => {
-                                    task = next;
-                                    break;
-                                }
-                                Err(same) => task = same,
-                            }
-                            // Nothing unbegun comes before `task` (`trade`
-                            // gave the earliest queued, and no held batch
-                            // has files left): its first file is among the
-                            // printer's next few, which listed inputs'
-                            // threads may always search (`search_parallel`).
-                            // Waiting here, 16 threads kept 7 busy: 20,000
-                            // files of 860 KB, `-n`, 11.1 s, now 7.0-8.3 s
-                            // (rg 9.1 s).
-                            task = queue.first_only(task);
-                            break;
-                        }
-                        inbox.nudge();
-                        helpers.help_or_sleep(std::time::Duration::from_micros(100));
+                        task = earlier;
                     }
                     searched = matches!(task.work, Work::Search(_));
                     match task.work {
@@ -276,6 +258,46 @@ pub(super) fn search_trees(
         queue.close();
         outcome
     })
+}
+
+/// What a thread too far ahead of the printer searches instead of `task`:
+/// the task holding the file the printer waits for, or the earliest
+/// queued; within twice the byte bound, one file of the earliest batch;
+/// past it, the earliest file nobody began while the printer's next few
+/// are fewer than the threads (`Lead::front_room`). `None`: none of
+/// these, and `task` went back to the queue (the caller waits).
+fn catch_up(task: Task, queue: &Queue, lead: &Lead, inbox: &Inbox) -> Option<Task> {
+    let want = inbox.want();
+    let task = queue.trade(task, want);
+    let Work::Search(batch) = &task.work else {
+        return Some(task);
+    };
+    if matches!(want, Want::Result(id) if batch.iter().any(|(i, _)| *i == id)) {
+        return Some(task);
+    }
+    if !lead.far_too_many_bytes() {
+        // Nothing unbegun comes before `task` (`trade` gave the earliest
+        // queued) once no held batch has files left: its first file is
+        // among the printer's next few, which listed inputs' threads may
+        // always search (`search_parallel`). Waiting here, 16 threads kept
+        // 7 busy: 20,000 files of 860 KB, `-n`, 11.1 s, now 7.0-8.3 s (rg
+        // 9.1 s).
+        return Some(match queue.trade_front(task) {
+            Ok(next) => next,
+            Err(same) => queue.first_only(same),
+        });
+    }
+    if lead.front_room() {
+        let file = queue.earliest_file(task);
+        if let Work::Search(batch) = &file.work {
+            if let Some((id, _)) = batch.first() {
+                lead.front_file(*id);
+            }
+        }
+        return Some(file);
+    }
+    queue.put_back(task);
+    None
 }
 
 /// Closes the inbox for its thread when dropped, or fails it when the

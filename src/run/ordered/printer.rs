@@ -56,7 +56,7 @@ impl Printer<'_> {
                         if let Some(last) = path.last_mut() {
                             last.1 += 1;
                         }
-                        self.lead.printed(held(&result));
+                        self.lead.printed(id, held(&result));
                         let mut result = result?;
                         state.emit(self.shared, out, &mut result)?;
                         if state.stop(self.shared) {

@@ -302,16 +302,7 @@ impl Queue {
         let Ok(mut s) = self.state.lock() else {
             return Err(task);
         };
-        let mut earliest: Option<(usize, Key)> = None;
-        for (w, slot) in self.held.iter().enumerate() {
-            let Ok(h) = slot.lock() else { continue };
-            if let Some(h) = h.as_ref().filter(|h| !h.items.is_empty()) {
-                if earliest.as_ref().is_none_or(|(_, k)| h.key < *k) {
-                    earliest = Some((w, h.key.clone()));
-                }
-            }
-        }
-        let Some((w, key)) = earliest else {
+        let Some((w, key)) = self.earliest_held() else {
             return Err(task);
         };
         let item = self.held[w]
@@ -331,6 +322,51 @@ impl Queue {
             key,
             work: Work::Search(vec![item]),
         })
+    }
+
+    /// The worker holding the earliest batch with files not begun, and
+    /// that batch's key.
+    fn earliest_held(&self) -> Option<(usize, Key)> {
+        let mut earliest: Option<(usize, Key)> = None;
+        for (w, slot) in self.held.iter().enumerate() {
+            let Ok(h) = slot.lock() else { continue };
+            if let Some(h) = h.as_ref().filter(|h| !h.items.is_empty()) {
+                if earliest.as_ref().is_none_or(|(_, k)| h.key < *k) {
+                    earliest = Some((w, h.key.clone()));
+                }
+            }
+        }
+        earliest
+    }
+
+    /// The earliest file not begun: the first of `task` (a batch no queued
+    /// task comes before, as [`Queue::trade`] leaves it), or the next of an
+    /// earlier batch a worker holds; the rest of `task` queued again.
+    pub(super) fn earliest_file(&self, task: Task) -> Task {
+        let task = match self.earliest_held() {
+            Some((_, key)) if key < task.key => match self.trade_front(task) {
+                Ok(file) => return file,
+                Err(task) => task,
+            },
+            _ => task,
+        };
+        self.first_only(task)
+    }
+
+    /// `task` goes back to the queue, waking no one: its thread waits for
+    /// the printer, and work hidden by a waiting thread is work nobody
+    /// does (a thread asleep with the batch holding the printer's next
+    /// files began each only when the printer asked for it).
+    pub(super) fn put_back(&self, task: Task) {
+        let Ok(mut s) = self.state.lock() else {
+            return;
+        };
+        let count = match task.work {
+            Work::List(..) => &mut s.listing,
+            Work::Search(_) => &mut s.searching,
+        };
+        *count -= 1;
+        s.tasks.push(Reverse(task));
     }
 
     /// `task` with its first file only, the rest of its batch queued again.

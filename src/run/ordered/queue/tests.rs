@@ -156,3 +156,50 @@ fn first_only_queues_the_rest_of_the_batch_again() {
     let last = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&last), vec![7, 8]);
 }
+
+/// Past the far bound a thread gets the earliest file nobody began: the
+/// next of an earlier batch a worker holds before its own task's first,
+/// and its own task's first when no held batch comes before it.
+#[test]
+fn earliest_file_takes_an_earlier_held_batch_first() {
+    let q = queue(2);
+    q.hold(0, (0, vec![1]), batch(0..4));
+    let _searching = q.next_held(0);
+    let mine = Task {
+        key: (0, vec![2]),
+        work: Work::Search(batch(10..12)),
+    };
+    let file = q.earliest_file(mine);
+    assert_eq!(ids(&file), vec![1]);
+    // The task given back is queued whole.
+    let queued = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&queued), vec![10, 11]);
+    let earlier = Task {
+        key: (0, vec![0]),
+        work: Work::Search(batch(20..23)),
+    };
+    let file = q.earliest_file(earlier);
+    assert_eq!(ids(&file), vec![20]);
+}
+
+/// A thread that waits for the printer gives its task back: the printer's
+/// next files were hidden in a sleeping thread's hands and begun one at a
+/// time, each when the printer asked for it (10,000 words, `-n`, 16
+/// threads: 3.4x ripgrep's time). The queue's counts let the run end.
+#[test]
+fn a_waiting_thread_puts_its_task_back_for_others() {
+    let q = queue(2);
+    q.add(
+        vec![Task {
+            key: (0, vec![1]),
+            work: Work::Search(batch(0..3)),
+        }],
+        false,
+    );
+    let task = q.take(false, || Idle::Nothing).unwrap();
+    q.put_back(task);
+    let other = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&other), vec![0, 1, 2]);
+    // Searched and done: nothing is left, and no one waits for more.
+    assert!(q.take(true, || Idle::Nothing).is_none());
+}
