@@ -362,56 +362,35 @@ mod tests {
     #[test]
     fn a_literal_set_printing_dense_lines_stays_on_the_cpu() {
         let gib = 1u64 << 30;
-        let printed = |searched_again| PrintedLines {
-            searched_again,
+        let done = 40 << 20;
+        // Whether the GPU starts with the CPU at `pace`, 40 MiB of 16 GiB
+        // done, a selected line in `every` bytes, matches printed or not.
+        let starts = |pace: f64, every: u64, searched_again| {
+            let printed = PrintedLines {
+                searched_again,
+                threads: 16,
+            };
+            worth_starting(pace, done, 16 * gib, Some((done / every, printed)))
+        };
+        // Nothing done yet: the density is not known.
+        let lines = PrintedLines {
+            searched_again: false,
             threads: 16,
         };
-        let done = 40 << 20;
-        // Nothing done yet: the density is not known.
-        assert!(!worth_starting(0.0, 0, 16 * gib, Some((0, printed(false)))));
+        assert!(!worth_starting(0.0, 0, 16 * gib, Some((0, lines))));
         // 1,000 words over prose, a selected line in 196 bytes: neither
         // `-n` nor `-o`, however slow the CPU looks.
-        assert!(!worth_starting(
-            0.1e9,
-            done,
-            16 * gib,
-            Some((done / 196, printed(false)))
-        ));
-        assert!(!worth_starting(
-            0.1e9,
-            done,
-            16 * gib,
-            Some((done / 196, printed(true)))
-        ));
+        assert!(!starts(0.1e9, 196, false));
+        assert!(!starts(0.1e9, 196, true));
         // A line in 100 KB: as where nothing is printed.
-        assert!(worth_starting(
-            2e9,
-            done,
-            16 * gib,
-            Some((done / 100_000, printed(false)))
-        ));
+        assert!(starts(2e9, 100_000, false));
         assert!(worth_starting(2e9, done, 16 * gib, None));
         // A line in 2 KB with matches printed: 8.4 M lines left cost the
         // pipeline 1.05 s, more than it saves on a CPU at 10 GB/s (1.7 s
         // left against 0.3 + 0.69 + 1.05 s), less than on one at 4 GB/s.
-        assert!(!worth_starting(
-            10e9,
-            done,
-            16 * gib,
-            Some((done / 2048, printed(true)))
-        ));
-        assert!(worth_starting(
-            4e9,
-            done,
-            16 * gib,
-            Some((done / 2048, printed(true)))
-        ));
-        assert!(worth_starting(
-            8e9,
-            done,
-            16 * gib,
-            Some((done / 2048, printed(false)))
-        ));
+        assert!(!starts(10e9, 2048, true));
+        assert!(starts(4e9, 2048, true));
+        assert!(starts(10e9, 2048, false));
     }
 
     #[test]
