@@ -83,8 +83,10 @@ const GPU_PACE: f64 = 25e9;
 /// work per line. Measured (16 GiB of prose, 20,000 files, 16 threads, H100
 /// host, session 28): 1,000 words, a line in 196 bytes, `-n` CPU 5.40 s,
 /// GPU 6.60 s, `-o` 7.28 / 9.11 s; 10,000 words, a line in 99 bytes, `-n`
-/// 11.18 / 12.06 s, `-o` 47.8 / 79.4 s. Lines sparser than that were not
-/// measured here: [`SELECTED_LINE_COST`] weighs them.
+/// 11.18 / 12.06 s, `-o` 47.8 / 79.4 s. Sparser lines go by the pace, with
+/// [`SELECTED_LINE_COST`] for matches printed: 1,000 rare words, a line in
+/// 2.3 KB, `-n` CPU 5.19 s, GPU 1.71 s, auto 1.70 s; `-o` 5.74 / 1.80 /
+/// 2.01 s.
 const DENSE_LINE_BYTES: u64 = 1024;
 
 /// Thread time the pipeline spends on a selected line where matches are
