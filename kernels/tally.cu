@@ -180,6 +180,13 @@ __device__ __forceinline__ u32 file_after(const u64* __restrict__ starts, u32 pi
     return lo;
 }
 
+// The top bit of each of x's 4 bytes, in bits 4j to 4j + 3: the multiply
+// gathers them into bits 28-31 (no two partial products meet).
+__device__ __forceinline__ u32 top_bits4(u32 x, int j)
+{
+    return ((x & 0x80808080u) * 0x00204081u) >> (28 - 4 * j) & (0xfu << (4 * j));
+}
+
 // The bytes of bitmap word w's 32 text bytes equal to term, as a mask (bit
 // i: byte 32w + i); bytes at or past n (the zeroed tail) never count.
 // text is 16-byte aligned and holds whole tiles.
@@ -189,16 +196,10 @@ __device__ __forceinline__ u32 term_mask(const unsigned char* __restrict__ text,
     const uint4* at = reinterpret_cast<const uint4*>(text + w * 32);
     const uint4 a = at[0], b = at[1];
     const u32 pat = (term & 0xffu) * 0x01010101u;
-    // __vcmpeq4 sets a byte to 0xff where equal; the multiply gathers the
-    // four top bits into bits 28-31 (no two partial products meet).
-    const u32 m = (((__vcmpeq4(a.x, pat) & 0x80808080u) * 0x00204081u) >> 28) |
-                  (((__vcmpeq4(a.y, pat) & 0x80808080u) * 0x00204081u) >> 24 & 0xf0u) |
-                  (((__vcmpeq4(a.z, pat) & 0x80808080u) * 0x00204081u) >> 20 & 0xf00u) |
-                  (((__vcmpeq4(a.w, pat) & 0x80808080u) * 0x00204081u) >> 16 & 0xf000u) |
-                  (((__vcmpeq4(b.x, pat) & 0x80808080u) * 0x00204081u) >> 12 & 0xf0000u) |
-                  (((__vcmpeq4(b.y, pat) & 0x80808080u) * 0x00204081u) >> 8 & 0xf00000u) |
-                  (((__vcmpeq4(b.z, pat) & 0x80808080u) * 0x00204081u) >> 4 & 0xf000000u) |
-                  ((__vcmpeq4(b.w, pat) & 0x80808080u) * 0x00204081u & 0xf0000000u);
+    // __vcmpeq4 sets a byte to 0xff where equal.
+    auto eq = [&](u32 x, int j) { return top_bits4(__vcmpeq4(x, pat), j); };
+    const u32 m = eq(a.x, 0) | eq(a.y, 1) | eq(a.z, 2) | eq(a.w, 3) | eq(b.x, 4) | eq(b.y, 5) |
+                  eq(b.z, 6) | eq(b.w, 7);
     return w * 32 + 32 <= n ? m : m & ((1u << (u32)(n - w * 32)) - 1u);
 }
 
