@@ -126,6 +126,12 @@ pub struct Knobs {
     /// `GPUGREP_SPLIT_MIN` (size): from how many bytes one file is split
     /// across threads (default 32M); `1` splits tiny files. Test only.
     pub split_min: Knob<u64>,
+    /// `GPUGREP_MAP_PAGEWISE` (switch): the verdict on every split file's
+    /// map, instead of the one its first piece's faults give
+    /// (`search::split::faults`): `1` a page at a time (its pieces are
+    /// read from the file), `0` many at once (searched through the map).
+    /// Test and measurement only: read once per split file.
+    pub map_pagewise: Knob<bool>,
     /// `GPUGREP_DECOMPRESS_BLOCK` (size): compressed bytes per job when one
     /// gzip or zstd file is decompressed on several threads (default 1M);
     /// small jobs cut small test files at every member. Test only.
@@ -246,6 +252,7 @@ impl Knobs {
             gpu_sync: read(lookup, "GPUGREP_GPU_SYNC"),
             stream_chunk: read(lookup, "GPUGREP_STREAM_CHUNK"),
             split_min: read(lookup, "GPUGREP_SPLIT_MIN"),
+            map_pagewise: read(lookup, "GPUGREP_MAP_PAGEWISE"),
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
@@ -320,7 +327,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 18, "{names:?}");
+        assert_eq!(names.len(), 19, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -9,12 +9,20 @@ mod common;
 
 use proptest::prelude::*;
 
-fn run(args: &[String], file: &std::path::Path, threads: usize) -> (Vec<u8>, Vec<u8>, i32) {
+/// `pagewise`: the map's verdict (`GPUGREP_MAP_PAGEWISE`): pieces read
+/// from the file, or searched through the map.
+fn run(
+    args: &[String],
+    file: &std::path::Path,
+    threads: usize,
+    pagewise: bool,
+) -> (Vec<u8>, Vec<u8>, i32) {
     let out = common::gpugrep()
         .args(args)
         .arg(format!("-j{threads}"))
         .arg(file)
         .env("GPUGREP_SPLIT_MIN", "1")
+        .env("GPUGREP_MAP_PAGEWISE", if pagewise { "1" } else { "0" })
         .output()
         .unwrap();
     (out.stdout, out.stderr, out.status.code().unwrap())
@@ -31,6 +39,7 @@ proptest! {
         mode in prop::sample::select(vec!["", "-c", "-l", "-L", "-q", "-o", "--count-matches"]),
         invert in any::<bool>(), offsets in any::<bool>(), late in any::<bool>(),
         numbers in any::<bool>(), nul_data in any::<bool>(), bom in any::<bool>(),
+        pagewise in any::<bool>(),
         context in prop::sample::select(vec![
             "", "", "-A1", "-B1", "-C1", "-C0", "-A3 -B2", "-B4", "-C2 --no-group-separator",
             "-A2 --group-separator=XX",
@@ -61,8 +70,8 @@ proptest! {
         if nul_data { args.push("-z".into()); }
         args.extend(context.split_whitespace().map(String::from));
         args.push("ab".into());
-        let one = run(&args, &file, 1);
-        let many = run(&args, &file, threads);
+        let one = run(&args, &file, 1, false);
+        let many = run(&args, &file, threads, pagewise);
         prop_assert_eq!(String::from_utf8_lossy(&many.0), String::from_utf8_lossy(&one.0));
         prop_assert_eq!(String::from_utf8_lossy(&many.1), String::from_utf8_lossy(&one.1));
         prop_assert_eq!(many.2, one.2);
@@ -100,12 +109,13 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
         list.push('\n');
     }
     std::fs::write(dir.path().join("list"), list).unwrap();
-    let run = |args: &[&str], threads: &str| {
+    let run = |args: &[&str], threads: &str, pagewise: &str| {
         common::gpugrep()
             .args(args)
             .arg(threads)
             .current_dir(dir.path())
             .env("GPUGREP_SPLIT_MIN", "4096")
+            .env("GPUGREP_MAP_PAGEWISE", pagewise)
             .output()
             .unwrap()
     };
@@ -124,11 +134,13 @@ fn large_files_among_many_are_split_and_print_what_one_thread_prints() {
     for flags in flags {
         for input in [&["-r", "ab", "."][..], &["--files-from", "list", "ab"]] {
             let args: Vec<&str> = input.iter().chain(flags).copied().collect();
-            let one = run(&args, "-j1");
+            let one = run(&args, "-j1", "0");
             assert!(!one.stdout.is_empty(), "{args:?}");
-            for threads in ["-j3", "-j8"] {
-                let many = run(&args, threads);
-                assert!(many.stdout == one.stdout, "{args:?} {threads}");
+            // Pieces searched through the map, and read from the file as
+            // where the map faults a page at a time.
+            for (threads, pagewise) in [("-j3", "0"), ("-j8", "0"), ("-j3", "1"), ("-j8", "1")] {
+                let many = run(&args, threads, pagewise);
+                assert!(many.stdout == one.stdout, "{args:?} {threads} {pagewise}");
                 assert_eq!(many.status.code(), one.status.code(), "{args:?}");
             }
         }
@@ -252,22 +264,27 @@ fn pieces_numbered_after_their_search_print_what_one_thread_prints() {
         let text: String = (0..120_000u32).map(|n| line(n, hit(n))).collect();
         let file = dir.path().join(name);
         std::fs::write(&file, text).unwrap();
-        let run = |args: &[&str], threads: &str| {
+        let run = |args: &[&str], threads: &str, pagewise: &str| {
             common::gpugrep()
                 .args(args)
                 .arg(threads)
                 .arg(&file)
                 .env("GPUGREP_SPLIT_MIN", "64K")
+                .env("GPUGREP_MAP_PAGEWISE", pagewise)
                 .output()
                 .unwrap()
         };
         for args in [&["-n", "ab"][..], &["-n", "-b", "ab"], &["-n", "-o", "ab"]] {
-            let one = run(args, "-j1");
+            let one = run(args, "-j1", "0");
             assert!(!one.stdout.is_empty(), "{name} {args:?}");
-            for threads in ["-j2", "-j5", "-j16"] {
-                let many = run(args, threads);
-                assert!(many.stdout == one.stdout, "{name} {args:?} {threads}");
-                assert_eq!(many.status.code(), one.status.code(), "{name} {args:?}");
+            // Through the map, and read from the file while sparse.
+            for pagewise in ["0", "1"] {
+                for threads in ["-j2", "-j5", "-j16"] {
+                    let many = run(args, threads, pagewise);
+                    let what = format!("{name} {args:?} {threads} {pagewise}");
+                    assert!(many.stdout == one.stdout, "{what}");
+                    assert_eq!(many.status.code(), one.status.code(), "{what}");
+                }
             }
         }
     }

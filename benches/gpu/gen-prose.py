@@ -8,7 +8,9 @@ weight 1/r^1.07, as in English text), a capital and a full stop, lines
 ending CRLF and files starting with a UTF-8 byte-order mark unless told
 otherwise. A 64 MiB pool is generated once; each of FILES files (in
 subdirectories of 1,000) is a line-aligned slice of it, so SIZE_GIB GiB
-are written in seconds by 16 processes.
+are written in seconds by 16 processes. A file larger than half the pool
+(FILES of 1 makes one file of SIZE_GIB) is a run of such slices, its
+parts written in place by the 16 processes.
 
 Also writes OUT_DIR.words-1000.txt and OUT_DIR.words-10000.txt: pattern
 lists of real words, 85 % drawn from the words the text uses and 15 % from
@@ -63,6 +65,49 @@ def write(args):
             f.write(text[at:end])
 
 
+def slices(rng, text, each):
+    """Line-aligned slices of `text`, each at most half of it, that add up
+    to about `each` bytes."""
+    out, total = [], 0
+    while total < each:
+        want = min(each - total, len(text) // 2)
+        at = text.index(b"\n", rng.randrange(len(text) - want - 1)) + 1
+        end = text.index(b"\n", min(at + want, len(text) - 1)) + 1
+        out.append((at, end))
+        total += end - at
+    return out
+
+
+def write_part(args):
+    path, offset, parts, text = args
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        for at, end in parts:
+            f.write(text[at:end])
+
+
+def write_large(out_dir, n_files, each, text, bom):
+    """Files larger than half the pool, each written by 16 processes."""
+    rng = random.Random(999)
+    for i in range(n_files):
+        d = os.path.join(out_dir, f"d{i // 1000:03}")
+        os.makedirs(d, exist_ok=True)
+        path = os.path.join(d, f"f{i:06}.txt")
+        parts = slices(rng, text, each)
+        head = b"\xef\xbb\xbf" if bom else b""
+        size = len(head) + sum(end - at for at, end in parts)
+        with open(path, "wb") as f:
+            f.write(head)
+            f.truncate(size)
+        jobs, offset, step = [], len(head), (len(parts) + 15) // 16
+        for k in range(0, len(parts), step):
+            group = parts[k : k + step]
+            jobs.append((path, offset, group, text))
+            offset += sum(end - at for at, end in group)
+        with multiprocessing.Pool(16) as p:
+            p.map(write_part, jobs)
+
+
 def patterns(used, unused, n, path):
     rng = random.Random(n)
     present = rng.sample(used[: max(n * 4, 20000)], n - n * 15 // 100)
@@ -80,11 +125,12 @@ def main():
     used, unused = vocabulary(words)
     text = pool(used, crlf)
     each = int(size_gib * (1 << 30) / n_files)
-    if each >= len(text):
-        sys.exit("files larger than the pool: use more files")
-    jobs = [(k, out_dir, n_files, each, text, bom) for k in range(16)]
-    with multiprocessing.Pool(16) as p:
-        p.map(write, jobs)
+    if each >= len(text) // 2:
+        write_large(out_dir, n_files, each, text, bom)
+    else:
+        jobs = [(k, out_dir, n_files, each, text, bom) for k in range(16)]
+        with multiprocessing.Pool(16) as p:
+            p.map(write, jobs)
     for n in (1000, 10000):
         patterns(used, unused, n, f"{out_dir}.words-{n}.txt")
 

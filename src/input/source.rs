@@ -104,6 +104,32 @@ pub unsafe fn release_mapped(bytes: &[u8]) {
     unsafe { drop_pages(bytes) }
 }
 
+/// Maps the pages of `bytes` (a part of a file's read-only map) into this
+/// process's page tables in one call (`MADV_POPULATE_READ`, Linux 5.14)
+/// before they are read, for a map that faults a page at a time
+/// (`search::split::faults`: a file on tmpfs held in single pages; dev
+/// VM, one 70 MB log, `-n`: 17,405 faults against 884 for the same file on
+/// ext4, 38 ms against 16). A failure (an older kernel, a file cut short)
+/// is left to the reads.
+pub fn populate_mapped(bytes: &[u8]) {
+    if bytes.is_empty() {
+        return;
+    }
+    let page = page_size();
+    let start = bytes.as_ptr() as usize / page * page;
+    let end = (bytes.as_ptr() as usize + bytes.len()).next_multiple_of(page);
+    // SAFETY: populating reads the pages of a mapping that holds `bytes`
+    // (a map covers whole pages, so the rounded range lies in it) and
+    // changes no byte of it.
+    unsafe {
+        libc::madvise(
+            start as *mut libc::c_void,
+            end - start,
+            libc::MADV_POPULATE_READ,
+        )
+    };
+}
+
 /// Hands the whole pages inside a buffer of this process back to the
 /// system (`MADV_DONTNEED`): they read as zeros afterwards, and stop
 /// counting as resident until written again (a thread's read buffer's
@@ -129,16 +155,21 @@ unsafe fn drop_pages(bytes: &[u8]) {
 
 /// The whole pages inside `bytes` (address, length), if any.
 pub fn whole_pages(bytes: &[u8]) -> Option<(usize, usize)> {
-    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    // SAFETY: sysconf only reads a system value.
-    let page = *PAGE.get_or_init(|| match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
-        n if n > 0 => n as usize,
-        _ => 4096,
-    });
+    let page = page_size();
     let at = bytes.as_ptr() as usize;
     let start = at.next_multiple_of(page);
     let end = (at + bytes.len()) / page * page;
     (end > start).then(|| (start, end - start))
+}
+
+/// The system's page size (4 KiB where it cannot be read).
+pub fn page_size() -> usize {
+    static PAGE: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    // SAFETY: sysconf only reads a system value.
+    *PAGE.get_or_init(|| match unsafe { libc::sysconf(libc::_SC_PAGESIZE) } {
+        n if n > 0 => n as usize,
+        _ => 4096,
+    })
 }
 
 /// `file` mapped, watched for shrinking; `None` when it cannot be mapped.

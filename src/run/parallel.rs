@@ -401,6 +401,7 @@ fn search_parallel(
             Ok(())
         })();
         stop.store(true, Ordering::Relaxed);
+        shelf.stop();
         outcome
     })
 }

@@ -229,10 +229,10 @@ impl<'m> Search<'m> {
             };
             self.searcher(self.opts).search_slice(bytes, &mut mapped)?
         } else if let Some(cuts) = split::plan(self, sink, bytes) {
-            // A count's pieces among many files are read from the file: no
-            // map touched, none to release (`split::ReadFrom`).
+            // Pieces may be read from the file rather than through the map
+            // (`split::ReadFrom`, `split::reads_pieces`).
             let read_from =
-                file.filter(|_| split::small_pieces(self))
+                file.filter(|_| split::reads_pieces(self))
                     .map(|file| split::ReadFrom {
                         file,
                         offset: base as u64,

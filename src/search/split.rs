@@ -36,6 +36,7 @@
 
 mod context;
 pub(super) mod cuts;
+mod faults;
 mod in_order;
 mod later;
 
@@ -45,6 +46,7 @@ use super::recycled::Recycled;
 use super::{Outcome, Output, Search, SearchOptions, Sink};
 use context::Track;
 use cuts::Cuts;
+use faults::MapFaults;
 use in_order::InOrder;
 use later::Recorder;
 use std::collections::BTreeMap;
@@ -131,6 +133,14 @@ pub(super) fn plan<O: Output>(search: &Search, sink: &O, data: &[u8]) -> Option<
 /// run's threads among many files.
 pub(super) fn small_pieces(search: &Search) -> bool {
     !search.prints_lines && search.helpers.is_some()
+}
+
+/// Whether a split file's pieces may be read from it rather than searched
+/// through its map ([`Pieces::reads_piece`]): a count's ([`small_pieces`]),
+/// and printed lines without context (whose edges are read from the map).
+pub(super) fn reads_pieces(search: &Search) -> bool {
+    let o = &search.opts;
+    small_pieces(search) || (search.prints_lines && !o.separators && o.before == 0 && o.after == 0)
 }
 
 /// A mapped file that a count's pieces are read from (`pread` into the
@@ -230,7 +240,10 @@ struct Pieces<'a, 's, P> {
     /// `data` is a file's map: each piece's pages are released once
     /// searched (`source::release_mapped`).
     mapped: bool,
-    /// The file to read pieces from instead of the map (counts only).
+    /// Whether the map faults its pages in one at a time (`faults`).
+    map_faults: MapFaults,
+    /// The file to read pieces from instead of the map, where
+    /// [`Pieces::reads_piece`] says so.
     read_from: Option<ReadFrom<'a>>,
     /// The prefilter knows the slice's line terminators (`-n` on the GPU
     /// path: `Matcher::terminators_in`): a piece's count reads little of
@@ -331,21 +344,43 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             let _ = self.done.send((k, Ok(done)));
             return Step::Ran;
         }
-        let data = &self.data[..end];
         // The piece's first byte in the file (lines keep their offsets).
         let at = self.base + start as u64;
         let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
             let mut s = self.search.searcher(self.search.opts);
-            // The piece was read from the file: nothing of the map to release.
-            let mut read_through = false;
+            // The piece's bytes: read from the file into the thread's
+            // buffer (`ReadFrom`), else the map up to its end, searched
+            // from `start`.
+            let mut buf = None;
+            let read = match &self.read_from {
+                Some(rf) if self.reads_piece() => {
+                    let b = buf.insert(Recycled::take());
+                    if end - start > super::recycled::FIRST_BLOCK {
+                        b.uses_tail();
+                    }
+                    rf.read(start, end, &mut b.0)
+                }
+                _ => None,
+            };
+            // Read through, and not counted ahead through the map either:
+            // nothing of the map to release.
+            let read_through = read.is_some() && self.lines[k].load(Ordering::Acquire) == UNCOUNTED;
+            let mut watch = None;
+            let (hay, hay_base, from) = match read {
+                Some(piece) => (piece, at, 0),
+                None => {
+                    watch = self.through_map(start, end);
+                    (&self.data[..end], self.base, start)
+                }
+            };
             let mut later = None;
             let mut printed = None;
             let searched = match (numbers, first) {
                 (true, None) => {
                     s.number_lines_from(at, 1);
                     let mut recorder = Recorder::take();
-                    let searched = s.search_last_block(data, self.base, start, &mut recorder);
-                    let next = s.line_number_at_end(data, self.base);
+                    let searched = s.search_last_block(hay, hay_base, from, &mut recorder);
+                    let next = s.line_number_at_end(hay, hay_base);
                     self.lines[k].store(next - 1, Ordering::Release);
                     match (&searched, self.known_first(k)) {
                         (Ok(()), Some(first)) => {
@@ -363,24 +398,9 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     if let Some(first) = first {
                         s.number_lines_from(at, first);
                     }
-                    let read = match (&self.read_from, first) {
-                        (Some(rf), None) if !self.context() => {
-                            let mut buf = Recycled::take();
-                            if end - start > super::recycled::FIRST_BLOCK {
-                                buf.uses_tail();
-                            }
-                            let searched = rf
-                                .read(start, end, &mut buf.0)
-                                .map(|piece| s.search_last_block(piece, at, 0, &mut printer));
-                            read_through = searched.is_some();
-                            searched
-                        }
-                        _ => None,
-                    };
-                    let searched = match (read, self.context()) {
-                        (Some(searched), _) => searched,
-                        (None, false) => s.search_last_block(data, self.base, start, &mut printer),
-                        (None, true) => {
+                    let searched = match self.context() {
+                        false => s.search_last_block(hay, hay_base, from, &mut printer),
+                        true => {
                             let opts = &self.search.opts;
                             let line_matcher = self.search.line_matcher;
                             let edges = context::edges(self.data, start, end, opts, line_matcher);
@@ -390,10 +410,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                                 printed: None,
                             };
                             let searched = s
-                                .search_last_block(data, self.base, start, &mut track)
+                                .search_last_block(hay, hay_base, from, &mut track)
                                 .and_then(|()| {
                                     let lines = edges.before_next;
-                                    s.context_at_end(data, self.base, lines, &mut track)
+                                    s.context_at_end(hay, hay_base, lines, &mut track)
                                 });
                             printed = track.printed;
                             searched
@@ -403,7 +423,7 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                         if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
                             let n = match self.counted(start, end) {
                                 Some(n) => n,
-                                None => s.line_number_at_end(data, self.base) - first,
+                                None => s.line_number_at_end(hay, hay_base) - first,
                             };
                             self.lines[k].store(n, Ordering::Release);
                         }
@@ -411,6 +431,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     searched
                 }
             };
+            drop(buf);
+            if let Some(watch) = watch {
+                self.map_faults.judge(watch, end - start);
+            }
             if self.mapped && !read_through {
                 // SAFETY: `mapped` says `data` is a file's read-only map.
                 // Faults near the piece's ends map its neighbours' pages
@@ -480,12 +504,46 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             if self.lines[k].load(Ordering::Acquire) == UNCOUNTED {
                 let (start, end) = self.bounds(k);
                 let n = self.counted(start, end).unwrap_or_else(|| {
-                    count_byte(&self.data[start..end], self.search.opts.terminator)
+                    let watch = self.through_map(start, end);
+                    let n = count_byte(&self.data[start..end], self.search.opts.terminator);
+                    if let Some(watch) = watch {
+                        self.map_faults.judge(watch, end - start);
+                    }
+                    n
                 });
                 self.lines[k].store(n, Ordering::Release);
                 return true;
             }
         }
+    }
+
+    /// Whether the next piece is read from the file ([`ReadFrom`], where
+    /// there is one) rather than searched through the map: a count's
+    /// small pieces always; printed lines without context once the map
+    /// was seen to fault a page at a time, unless the output is dense with
+    /// `-n` (pieces are counted ahead through the map then: read after
+    /// that, each was read twice, which cost more than mapping it).
+    fn reads_piece(&self) -> bool {
+        if self.context() {
+            return false;
+        }
+        small_pieces(self.search)
+            || (self.map_faults.page_at_a_time()
+                && !(self.search.opts.line_numbers && self.dense()))
+    }
+
+    /// Before `data[start..end]` is read through a file's map: maps its
+    /// pages in one call where the map faults a page at a time
+    /// (`source::populate_mapped`), else, while the map is not judged, a
+    /// watch over its faults for [`MapFaults::judge`].
+    fn through_map(&self, start: usize, end: usize) -> Option<faults::Watch> {
+        if !self.mapped {
+            return None;
+        }
+        if self.map_faults.page_at_a_time() {
+            crate::input::source::populate_mapped(&self.data[start..end]);
+        }
+        self.map_faults.watch(end - start)
     }
 
     /// The terminators in `data[start..end]` where the prefilter knows
@@ -620,6 +678,7 @@ pub(super) fn search<O: Output>(
         selected: AtomicU64::new(0),
         searched: AtomicU64::new(0),
         mapped,
+        map_faults: MapFaults::new(),
         read_from,
         lines_known: search.opts.line_numbers
             && search

@@ -254,6 +254,7 @@ pub(super) fn search_trees(
         };
         let outcome = printer.print(out, state);
         stop.store(true, Ordering::Relaxed);
+        lead.parts.stop();
         inbox.printer_stopped();
         queue.close();
         outcome

@@ -12,6 +12,16 @@
 //! output than a part sends none: its output stays in its result, as
 //! before (one message per file, for trees of small files).
 //!
+//! The file the printer writes as its parts come (its next) may not run
+//! further ahead of the printer than the byte bound on what waits: its
+//! writer waits while more of its own parts than that are unwritten
+//! ([`Shelf::wait_for_front`]). Before, only a thread beginning a file
+//! looked at the bound, so one large file with dense output into a slow
+//! pipe held all of it: one 16 GiB prose file, 10,000 words, `-n` into
+//! `wc -l`, 16 threads on the H100 host, peaked at 7.6 GB; 1 GiB on the
+//! dev VM at 272 MB. A file that is not the printer's next does not wait
+//! (its parts are not written before its turn: it would wait for good).
+//!
 //! Parts are filled to the size they were made with and the printer hands
 //! them back emptied ([`Shelf`]): grown by doubling and freed on the
 //! printer's thread, fresh parts cost a page fault per 4 KiB of output and
@@ -22,9 +32,10 @@
 use super::super::one::FileResult;
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// Where a worker's parts go: to the printer, which writes them in turn.
 pub(in crate::run) trait SendPart: Sync {
@@ -61,6 +72,14 @@ pub(in crate::run) struct Shelf {
     spare: Mutex<Vec<Vec<u8>>>,
     /// Most emptied parts kept.
     keep: usize,
+    /// The file whose parts the printer writes as they come, and the
+    /// bytes of its parts written since it became so.
+    front: AtomicUsize,
+    front_written: AtomicUsize,
+    /// Bytes of its parts the front file's writer may have unwritten.
+    front_bound: usize,
+    /// The printer has stopped: nobody waits for it any more.
+    stopped: AtomicBool,
 }
 
 impl Shelf {
@@ -77,6 +96,36 @@ impl Shelf {
             held: AtomicUsize::new(0),
             spare: Mutex::new(Vec::new()),
             keep: (2 * workers + 2).max(bytes_ahead / PART_ROOM),
+            front: AtomicUsize::new(0),
+            front_written: AtomicUsize::new(0),
+            front_bound: bytes_ahead,
+            stopped: AtomicBool::new(false),
+        }
+    }
+
+    /// The printer's next file is `i` (it writes `i`'s parts as they come).
+    fn set_front(&self, i: usize) {
+        if self.front.load(Ordering::Acquire) != i {
+            self.front_written.store(0, Ordering::Release);
+            self.front.store(i, Ordering::Release);
+        }
+    }
+
+    /// The printer has stopped (done, or failed): writers stop waiting.
+    pub(in crate::run) fn stop(&self) {
+        self.stopped.store(true, Ordering::Release);
+    }
+
+    /// While file `i` is the printer's next and more than the bound of the
+    /// `sent` bytes of its parts are unwritten, waits (100 us at a time,
+    /// as the walk's throttle). Its parts are all written in turn, so the
+    /// wait ends.
+    fn wait_for_front(&self, i: usize, sent: usize) {
+        while self.front.load(Ordering::Acquire) == i
+            && !self.stopped.load(Ordering::Acquire)
+            && sent.saturating_sub(self.front_written.load(Ordering::Acquire)) > self.front_bound
+        {
+            std::thread::sleep(Duration::from_micros(100));
         }
     }
 
@@ -109,6 +158,8 @@ const SMALL_BYTES: usize = 64 << 10;
 /// The stream a worker searches file `i` into.
 pub(in crate::run) struct PartWriter<'a> {
     i: usize,
+    /// Bytes of parts sent.
+    sent: usize,
     /// What is not sent yet: small output, or a part from the shelf.
     block: Vec<u8>,
     /// `block` is a part (the output outgrew [`SMALL_BYTES`]).
@@ -121,6 +172,7 @@ impl<'a> PartWriter<'a> {
     pub(in crate::run) fn new(i: usize, tx: &'a dyn SendPart, shelf: &'a Shelf) -> Self {
         PartWriter {
             i,
+            sent: 0,
             block: Vec::new(),
             parted: false,
             tx,
@@ -148,9 +200,12 @@ impl<'a> PartWriter<'a> {
         self.send_part(part)
     }
 
-    fn send_part(&self, part: Vec<u8>) -> io::Result<()> {
+    fn send_part(&mut self, part: Vec<u8>) -> io::Result<()> {
         self.shelf.held.fetch_add(part.capacity(), Ordering::AcqRel);
-        self.tx.send_part(self.i, part)
+        self.sent += part.len();
+        self.tx.send_part(self.i, part)?;
+        self.shelf.wait_for_front(self.i, self.sent);
+        Ok(())
     }
 }
 
@@ -229,6 +284,7 @@ impl Waiting {
         out: &mut dyn Write,
         shelf: &Shelf,
     ) -> io::Result<()> {
+        shelf.set_front(want);
         for part in self.0.remove(&want).unwrap_or_default() {
             write(part, out, shelf)?;
         }
@@ -236,9 +292,11 @@ impl Waiting {
     }
 }
 
+/// Writes a part of the printer's next file.
 fn write(part: Vec<u8>, out: &mut dyn Write, shelf: &Shelf) -> io::Result<()> {
     shelf.held.fetch_sub(part.capacity(), Ordering::AcqRel);
     out.write_all(&part)?;
+    shelf.front_written.fetch_add(part.len(), Ordering::AcqRel);
     shelf.give(part);
     Ok(())
 }
@@ -281,6 +339,48 @@ mod tests {
         // Not a part's room: a small file's output holds its own size.
         assert!(out.capacity() < PART_ROOM);
         assert_eq!(shelf.held.load(Ordering::Relaxed), 0);
+    }
+
+    /// Regression: the printer's next file sent every part at once however
+    /// slowly the printer wrote them (one 16 GiB file's `-n` into a pipe
+    /// held 7.6 GB). Its writer now waits while more than the bound of its
+    /// parts are unwritten; a later file's writer does not (the printer
+    /// keeps its parts for its turn: waiting, it would hang here).
+    #[test]
+    fn the_printers_next_file_waits_for_its_parts_to_be_written() {
+        let bound = 3 * PART_ROOM;
+        let shelf = Shelf::new(1, bound);
+        let (tx, rx) = mpsc::channel::<Sent>();
+        std::thread::scope(|s| {
+            let writer = s.spawn(|| {
+                let mut w = PartWriter::new(0, &tx, &shelf);
+                let mut most = 0;
+                for _ in 0..40 * PART_BYTES / 1000 {
+                    w.write_all(&[b'x'; 1000]).unwrap();
+                    let unwritten = w.sent - shelf.front_written.load(Ordering::Acquire);
+                    most = most.max(unwritten);
+                }
+                let sent = w.sent;
+                w.finish(&mut Ok(FileResult::default()));
+                let mut later = PartWriter::new(1, &tx, &shelf);
+                later.write_all(&vec![b'y'; 8 * PART_BYTES]).unwrap();
+                drop(tx);
+                (most, sent)
+            });
+            let mut waiting = Waiting::default();
+            let mut out = Vec::new();
+            for sent in rx.iter() {
+                if let Sent::Part(i, part) = sent {
+                    std::thread::sleep(Duration::from_micros(300));
+                    waiting.take((i, part), 0, &mut out, &shelf).unwrap();
+                }
+            }
+            let (most, sent) = writer.join().unwrap();
+            assert!(most > 0 && most <= bound, "{most}");
+            assert!(sent > 30 * PART_BYTES);
+            assert_eq!(out.len(), sent);
+            assert!(out.iter().all(|&b| b == b'x'));
+        });
     }
 
     #[test]
