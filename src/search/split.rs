@@ -139,8 +139,13 @@ pub(super) fn small_pieces(search: &Search) -> bool {
 /// through its map ([`Pieces::reads_piece`]): a count's ([`small_pieces`]),
 /// and printed lines without context (whose edges are read from the map).
 pub(super) fn reads_pieces(search: &Search) -> bool {
-    let o = &search.opts;
-    small_pieces(search) || (search.prints_lines && !o.separators && o.before == 0 && o.after == 0)
+    small_pieces(search) || (search.prints_lines && !prints_context(&search.opts))
+}
+
+/// Context lines or group separators are printed: each piece prints those
+/// it owes to selected lines around it (`context`).
+fn prints_context(opts: &SearchOptions) -> bool {
+    opts.separators || opts.before > 0 || opts.after > 0
 }
 
 /// A mapped file that a count's pieces are read from (`pread` into the
@@ -431,7 +436,6 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
                     searched
                 }
             };
-            drop(buf);
             if let Some(watch) = watch {
                 self.map_faults.judge(watch, end - start);
             }
@@ -464,11 +468,9 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         Step::Ran
     }
 
-    /// Context lines or group separators are printed: each piece prints
-    /// those it owes to selected lines around it (`context`).
+    /// [`prints_context`] for this slice's search.
     fn context(&self) -> bool {
-        let opts = &self.search.opts;
-        opts.separators || opts.before > 0 || opts.after > 0
+        prints_context(&self.search.opts)
     }
 
     /// The pieces searched so far selected more than a line per
