@@ -84,14 +84,14 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     }
     gpu::prewarm(&cfg);
     let started = std::time::Instant::now();
-    // Listing, timed for --stats: the inputs, and for the GPU their sizes.
+    // Listing, timed for --stats: the inputs, and for the GPU their sizes,
+    // each told to `heard` as it is read.
     let output_file = same_file::output_file(&cfg);
-    let list = |sized: bool| {
+    let list = |heard: Option<&(dyn Fn(u64) + Sync)>| {
         let t = std::time::Instant::now();
-        let items = walk::collect(&cfg);
-        let sizes = match sized {
-            true => gpu::sizes(&items, cfg.threads),
-            false => Vec::new(),
+        let (items, sizes) = match heard {
+            Some(heard) => walk::collect_sized(&cfg, heard),
+            None => (walk::collect(&cfg), Vec::new()),
         };
         (items, sizes, Some(t.elapsed()))
     };
@@ -101,10 +101,8 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let (compiled, listed_early) = std::thread::scope(|s| {
         let early = gpu::beside_compile(&cfg, patterns).then(|| {
             s.spawn(|| {
-                let listed = list(true);
-                let bytes = listed.1.iter().flatten().sum();
-                let opened = gpu::open_for_auto(bytes);
-                (listed, bytes, opened)
+                let open = gpu::OpenAt::beside_compile();
+                (list(Some(&|bytes| open.heard(bytes))), open.opened())
             })
         });
         let compiled = pattern::compile(patterns, &cfg);
@@ -119,8 +117,8 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     }
     let wanted = gpu::wanted(&cfg, &compiled, patterns.len(), prog).map_err(Error::from)?;
     let gpu_possible = !matches!(wanted, gpu::Wanted::No);
-    let listed_early = listed_early.map(|(listed, bytes, opened)| {
-        if opened && cfg.debug {
+    let listed_early = listed_early.map(|(listed, opened)| {
+        if let (Some(bytes), true) = (opened, cfg.debug) {
             eprintln!("{prog}: debug: engine: auto: CUDA opened beside the compile ({bytes} bytes of files, {} patterns)", patterns.len());
         }
         if !gpu_possible {
@@ -151,9 +149,21 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         // before printing anything (`gpu::search`).
         (gpu::Wanted::Open, None) => (
             gpu::open_in_background(cfg.debug, prog),
-            for_gpu(list(true)),
+            for_gpu(list(Some(&|_| {}))),
         ),
-        (wanted, None) => (wanted, for_gpu(list(gpu_possible))),
+        // Auto opens CUDA while the inputs are listed once they hold the
+        // bytes from which the pipeline starts it at once
+        // (`gpu::opens_at_once`).
+        (gpu::Wanted::Auto(min), None) => {
+            let from = gpu::opens_at_once(&cfg, &compiled, min).unwrap_or(u64::MAX);
+            let open = gpu::OpenAt::new(from);
+            let listed = list(Some(&|bytes| open.heard(bytes)));
+            if let (Some(bytes), true) = (open.opened(), cfg.debug) {
+                eprintln!("{prog}: debug: engine: auto: CUDA opened while the inputs were listed (from {from} bytes of files; {bytes} found)");
+            }
+            (gpu::Wanted::Auto(min), for_gpu(listed))
+        }
+        (wanted, None) => (wanted, for_gpu(list(gpu_possible.then_some(&|_| {})))),
     };
     let gpu = gpu::start(wanted, &cfg, &sizes, prog);
     let mut print = PrintOptions::from_config(&cfg);

@@ -18,7 +18,7 @@ use crate::input::walk::Input;
 use crate::output::json::JsonStats;
 use crate::output::standard::MatchOffsets;
 use crate::output::{summary, Printer};
-use crate::search::{self, Haystack, OpenOptions, Search, Unopened};
+use crate::search::{self, Haystack, OpenOptions, Preloaded, Search, Unopened};
 use std::io::{self, Write};
 
 /// What searching one input produced.
@@ -50,7 +50,7 @@ pub struct FileResult {
 /// Searches `input` with `prefilter` (and the compiled confirm step),
 /// writing to `stream` as it goes when given, else into the result's
 /// buffer. `preloaded` holds the input's bytes when a caller already has
-/// them (a GPU chunk): the prefilter's offsets then refer to those bytes
+/// them (a GPU chunk, or the GPU's map of the file): the prefilter's offsets then refer to those bytes
 /// after the first `base` (a UTF-8 byte-order mark the caller saw), and a
 /// haystack that starts elsewhere, or is decoded, is searched with the
 /// compiled prefilter instead.
@@ -61,7 +61,7 @@ pub struct FileResult {
 pub fn search_input<'a>(
     shared: &'a Shared,
     input: &'a Input,
-    preloaded: Option<&'a [u8]>,
+    preloaded: Option<Preloaded<'a>>,
     prefilter: &'a dyn Matcher,
     base: usize,
     stream: Option<&mut dyn Write>,
@@ -77,7 +77,7 @@ pub fn search_input<'a>(
 pub fn search_split<'a>(
     shared: &'a Shared,
     input: &'a Input,
-    preloaded: Option<&'a [u8]>,
+    preloaded: Option<Preloaded<'a>>,
     (prefilter, base, split_threads): (&'a dyn Matcher, usize, usize),
     stream: Option<&mut dyn Write>,
 ) -> io::Result<FileResult> {
@@ -108,7 +108,7 @@ pub fn search_split<'a>(
 fn search_opened(
     shared: &Shared,
     input: &Input,
-    preloaded: Option<&[u8]>,
+    preloaded: Option<Preloaded>,
     (prefilter, prefilter_base, split_threads): (&dyn Matcher, usize, usize),
     stream: Option<&mut dyn Write>,
     result: &mut FileResult,

@@ -91,8 +91,35 @@ pub struct Opened<'d> {
     read: Vec<u8>,
 }
 
+/// An input's bytes a caller already holds: in its memory (a GPU chunk,
+/// decompressed text), or the file's read-only map (a GPU file too large
+/// for a chunk), whose pages a split search releases once each piece is
+/// searched, as it does for the maps it makes (`split`): a 16 GiB file's
+/// `-o` held 17.5 GB resident.
+#[derive(Clone, Copy)]
+pub struct Preloaded<'d> {
+    bytes: &'d [u8],
+    /// `bytes` is a file's map ([`Mapped::Map`]): only [`Preloaded::map`]
+    /// says so.
+    map: bool,
+}
+
+impl<'d> Preloaded<'d> {
+    pub fn held(bytes: &'d [u8]) -> Preloaded<'d> {
+        Preloaded { bytes, map: false }
+    }
+
+    /// A file's bytes as `source` gave them: a map, or read whole.
+    pub fn map(mapped: &'d Mapped) -> Preloaded<'d> {
+        Preloaded {
+            bytes: mapped,
+            map: matches!(mapped, Mapped::Map(..)),
+        }
+    }
+}
+
 enum Storage<'d> {
-    Borrowed(&'d [u8]),
+    Borrowed(Preloaded<'d>),
     /// A map, and the file when it is kept (a walked file mapped as large).
     Mapped(Mapped, Option<std::fs::File>),
     /// A small file read whole: the thread's buffer and its length.
@@ -123,10 +150,10 @@ pub struct OpenOptions {
 }
 
 /// Opens `input`, or takes `preloaded`, its bytes when the caller has them
-/// (a GPU chunk).
+/// (a GPU chunk, or the GPU's map of it).
 pub fn open<'d>(
     input: &Input,
-    preloaded: Option<&'d [u8]>,
+    preloaded: Option<Preloaded<'d>>,
     o: OpenOptions,
 ) -> Result<Opened<'d>, Unopened> {
     let quiet = |error| Unopened {
@@ -144,7 +171,7 @@ pub fn open<'d>(
     };
     let file = match (decompressed, preloaded, &input.path) {
         (Some(reader), _, _) => return Ok(Opened::new(Storage::Stream(reader))),
-        (None, Some(bytes), _) => return Ok(Opened::new(Storage::Borrowed(bytes))),
+        (None, Some(pre), _) => return Ok(Opened::new(Storage::Borrowed(pre))),
         (None, None, None) => return Ok(Opened::new(Storage::Stream(source::stdin_reader()))),
         // The walker saw a regular file: read it without asking the file
         // system again (one `statx` less per file in large trees).
@@ -280,7 +307,7 @@ impl<'d> Opened<'d> {
             return self.started_haystack(plan, terminator, name, messages);
         }
         let bytes: &[u8] = match &self.storage {
-            Storage::Borrowed(b) => b,
+            Storage::Borrowed(pre) => pre.bytes,
             Storage::Mapped(m, _) => m,
             Storage::Whole(buf, n) => &buf.0[..*n],
             // Streams were taken above.
@@ -288,6 +315,7 @@ impl<'d> Opened<'d> {
         };
         let (mapped, file) = match &self.storage {
             Storage::Mapped(Mapped::Map(..), file) => (true, file.as_ref()),
+            Storage::Borrowed(pre) => (pre.map, None),
             _ => (false, None),
         };
         match plan.for_file(&bytes[..bytes.len().min(BOM_PROBE)]) {
@@ -316,7 +344,7 @@ impl<'d> Opened<'d> {
         messages: &mut Vec<Message>,
     ) -> Haystack<'_> {
         let Storage::Started(mut buf, n, mut rest) =
-            std::mem::replace(&mut self.storage, Storage::Borrowed(&[]))
+            std::mem::replace(&mut self.storage, Storage::Borrowed(Preloaded::held(&[])))
         else {
             return Haystack::stream(Box::new(io::empty()), 0);
         };
@@ -409,6 +437,28 @@ mod tests {
             Storage::Started(..) => "streamed",
             _ => "other",
         }
+    }
+
+    /// Only a file's map is released piece by piece: bytes read whole
+    /// into memory would read back as zeros.
+    #[test]
+    fn only_a_maps_preloaded_bytes_count_as_mapped() {
+        let mapped_of = |pre: Preloaded| {
+            let mut opened = Opened::new(Storage::Borrowed(pre));
+            let plan = EncodingPlan::Raw { sniff_utf16: false };
+            match opened.haystack(plan, b'\n', "f", &mut Vec::new()) {
+                Haystack::Slice { mapped, bytes, .. } => (mapped, bytes.len()),
+                _ => panic!("not a slice"),
+            }
+        };
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, &[b'x'; 4096]).unwrap();
+        let map = source::map_file(&file).unwrap();
+        assert!(matches!(map, Mapped::Map(..)));
+        assert_eq!(mapped_of(Preloaded::map(&map)), (true, 4096));
+        let owned = Mapped::Owned(vec![b'x'; 10]);
+        assert_eq!(mapped_of(Preloaded::map(&owned)), (false, 10));
+        assert_eq!(mapped_of(Preloaded::held(&[b'x'; 7])), (false, 7));
     }
 
     #[test]

@@ -31,7 +31,7 @@ mod stream;
 
 pub use binary::{BinaryRule, BINARY_PROBE};
 pub use count::count_byte;
-pub use haystack::{open, Haystack, OpenOptions, Opened, Recycled, Unopened};
+pub use haystack::{open, Haystack, OpenOptions, Opened, Preloaded, Recycled, Unopened};
 pub use help::Helpers;
 pub use searcher::{prefilter_selects, Searcher};
 

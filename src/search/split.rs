@@ -439,7 +439,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
             if let Some(watch) = watch {
                 self.map_faults.judge(watch, end - start);
             }
-            if self.mapped && !read_through {
+            // Not a count's small pieces through a map (the GPU's map of a
+            // file, which has no file to read them from): each release
+            // interrupts every thread (`COUNT_PIECE_BYTES`).
+            if self.mapped && !read_through && !small_pieces(self.search) {
                 // SAFETY: `mapped` says `data` is a file's read-only map.
                 // Faults near the piece's ends map its neighbours' pages
                 // too (fault-around): those are released with its own, also

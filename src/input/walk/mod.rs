@@ -138,17 +138,32 @@ fn base_name(path: &std::path::Path) -> Vec<u8> {
 pub fn collect(cfg: &Config) -> Vec<Item> {
     let mut items = Vec::new();
     let trees = match cfg.threads > 1 {
-        true => Trees::List,
+        true => Trees::List(None),
         false => Trees::Walk,
     };
-    operands(cfg, &mut |item| items.push(item), &|| false, trees);
+    operands(cfg, &mut |item, _| items.push(item), &|| false, trees);
     items
+}
+
+/// Every input, in output order, with the size of each regular file
+/// (following links; `None` for anything else), read by the threads that
+/// find the files and told to `heard` as they are: the GPU pipeline plans
+/// its chunks from the sizes, and auto may start CUDA before the listing
+/// ends (`run::gpu::prewarm::OpenAt`).
+pub fn collect_sized(cfg: &Config, heard: &(dyn Fn(u64) + Sync)) -> (Vec<Item>, Vec<Option<u64>>) {
+    let mut found = (Vec::new(), Vec::new());
+    let mut emit = |item, size| {
+        found.0.push(item);
+        found.1.push(size);
+    };
+    operands(cfg, &mut emit, &|| false, Trees::List(Some(heard)));
+    found
 }
 
 /// Hands every input to `emit`, in output order, as it is found (so that
 /// searching can start before a large tree is walked), until `stop` says so.
 pub fn walk(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool) {
-    operands(cfg, emit, stop, Trees::Walk);
+    operands(cfg, &mut |item, _| emit(item), stop, Trees::Walk);
 }
 
 /// The operands in order, with each directory to walk left whole
@@ -157,7 +172,7 @@ pub fn starts(cfg: &Config) -> Vec<Start> {
     let starts = std::cell::RefCell::new(Vec::new());
     operands(
         cfg,
-        &mut |item| starts.borrow_mut().push(Start::Item(item)),
+        &mut |item, _| starts.borrow_mut().push(Start::Item(item)),
         &|| false,
         Trees::Hand(&mut |dir| starts.borrow_mut().push(Start::Tree(dir))),
     );
@@ -175,14 +190,23 @@ pub enum Start {
 enum Trees<'a> {
     /// Walked by one thread, inputs handed out as they are found.
     Walk,
-    /// Walked by the run's threads, handed out once all are found and sorted.
-    List,
+    /// Walked by the run's threads, handed out once all are found and
+    /// sorted; with the files' sizes where `Some`, each told to the
+    /// function as the size is read (`collect_sized`).
+    List(Option<&'a (dyn Fn(u64) + Sync)>),
     /// Handed out unwalked.
     Hand(&'a mut dyn FnMut(PathBuf)),
 }
 
-/// The operands in order, directories' trees as `trees` says.
-fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, mut trees: Trees) {
+/// The operands in order, directories' trees as `trees` says; with each
+/// its size where it is known (a regular file named as an operand, or found
+/// in a tree listed with sizes).
+fn operands(
+    cfg: &Config,
+    emit: &mut dyn FnMut(Item, Option<u64>),
+    stop: &dyn Fn() -> bool,
+    mut trees: Trees,
+) {
     let filters = Filters::new(cfg);
     let operands: Vec<OsString> = if cfg.implicit_path {
         vec![OsString::from(if cfg.recursive { "." } else { "-" })]
@@ -194,7 +218,10 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
             return;
         }
         if op == "-" {
-            emit(Item::Input(Input::stdin(os_to_bytes(cfg.label.clone()))));
+            emit(
+                Item::Input(Input::stdin(os_to_bytes(cfg.label.clone()))),
+                None,
+            );
             continue;
         }
         let path = PathBuf::from(&op);
@@ -202,7 +229,7 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
         let meta = match std::fs::metadata(&path) {
             Ok(m) => m,
             Err(e) => {
-                emit(path_error(&path, &e));
+                emit(path_error(&path, &e), None);
                 continue;
             }
         };
@@ -216,18 +243,24 @@ fn operands(cfg: &Config, emit: &mut dyn FnMut(Item), stop: &dyn Fn() -> bool, m
             if !cfg.recursive {
                 // Opening it reports "Is a directory"; -c and -L still
                 // print it, as GNU grep does.
-                emit(Item::Input(Input::file(path, false)));
+                emit(Item::Input(Input::file(path, false)), None);
             } else if filters.dir_ok(&name, true) {
                 match &mut trees {
-                    Trees::List => list_dir(cfg, &filters, path)
+                    Trees::List(heard) => list_dir(cfg, &filters, path, *heard)
                         .into_iter()
-                        .for_each(&mut *emit),
-                    Trees::Walk => walk_dir(cfg, &filters, path, emit, stop),
+                        .for_each(|(item, size)| emit(item, size)),
+                    Trees::Walk => {
+                        walk_dir(cfg, &filters, path, &mut |item| emit(item, None), stop)
+                    }
                     Trees::Hand(hand) => hand(path),
                 }
             }
         } else if filters.file_ok(&name, true) {
-            emit(Item::Input(Input::file(path, false)));
+            let size = meta.is_file().then_some(meta.len());
+            if let (Trees::List(Some(heard)), Some(bytes)) = (&trees, size) {
+                heard(bytes);
+            }
+            emit(Item::Input(Input::file(path, false)), size);
         }
     }
 }

@@ -88,3 +88,36 @@ fn a_tree_listed_directory_by_directory_is_in_the_name_ordered_walks_order() {
         assert_eq!(listed_by_directory(&cfg), one, "{extra:?}");
     }
 }
+
+#[test]
+fn a_listing_with_sizes_gives_each_regular_files_size_and_tells_them_all() {
+    let dir = tree();
+    let root = dir.path();
+    let named = root.join("a.txt");
+    let (named, sub) = (
+        named.to_str().unwrap(),
+        root.join("a").to_str().unwrap().to_string(),
+    );
+    for threads in ["-j1", "-j4"] {
+        // A named file, a tree, standard input and a missing file.
+        let cfg = Config::from_args(&["-r", "x", named, &sub, "-", "/no/such/file", threads]);
+        let heard = std::sync::atomic::AtomicU64::new(0);
+        let (items, sizes) = collect_sized(&cfg, &|b| {
+            heard.fetch_add(b, std::sync::atomic::Ordering::Relaxed);
+        });
+        assert_eq!(items, collect(&cfg), "{threads}");
+        let want: Vec<Option<u64>> = items
+            .iter()
+            .map(|item| match item {
+                Item::Input(Input { path: Some(p), .. }) => {
+                    std::fs::metadata(p).ok().map(|m| m.len())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sizes, want, "{threads}");
+        assert_eq!(sizes.iter().flatten().count(), 5, "{items:?}");
+        let total: u64 = sizes.iter().flatten().sum();
+        assert_eq!(heard.into_inner(), total);
+    }
+}

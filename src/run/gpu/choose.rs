@@ -11,7 +11,6 @@ use super::searcher::Backend;
 use super::start::{Gate, GateWait};
 use crate::config::{Config, EngineChoice};
 use crate::engine::gpu::GpuError;
-use crate::input::walk::{Input, Item};
 use crate::knobs;
 use crate::pattern::compile::GpuPlan;
 use crate::pattern::Compiled;
@@ -262,19 +261,6 @@ pub fn open_in_background(debug_on: bool, prog: &str) -> Wanted {
     Wanted::Opening(rx)
 }
 
-/// Sizes of the regular files among the inputs (`None` for anything else),
-/// read with the run's threads.
-pub fn sizes(items: &[Item], threads: usize) -> Vec<Option<u64>> {
-    let size = |item: &Item| match item {
-        Item::Input(Input { path: Some(p), .. }) => std::fs::metadata(p)
-            .ok()
-            .filter(|m| m.is_file())
-            .map(|m| m.len()),
-        _ => None,
-    };
-    crate::parts::map_in_parts(items, threads, 256, size)
-}
-
 /// How the pipeline gets its backend: the channel it comes on, whether the
 /// GPU searches every file (`--engine gpu`), and auto's gate, which the
 /// start thread waits on before touching CUDA (`start::Gate`).
@@ -359,29 +345,4 @@ fn simulated_start(go: Option<GateWait>) -> mpsc::Receiver<Result<Backend, GpuEr
             });
         });
     rx
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_are_given_only_for_regular_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let f = dir.path().join("f");
-        std::fs::write(&f, b"hello").unwrap();
-        let input = |p: Option<std::path::PathBuf>| {
-            Item::Input(match p {
-                Some(p) => Input::file(p, false),
-                None => Input::stdin(b"x".to_vec()),
-            })
-        };
-        let items = vec![
-            input(Some(f)),
-            input(Some(dir.path().to_path_buf())),
-            input(None),
-            Item::Error("e".into()),
-        ];
-        assert_eq!(sizes(&items, 2), vec![Some(5), None, None, None]);
-    }
 }

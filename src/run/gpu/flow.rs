@@ -64,6 +64,24 @@ const EARLY_MIN_RINGS: u64 = 4;
 /// shares the files as before.
 const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
 
+/// Under auto, from how many bytes of files `Flow::run` starts CUDA with
+/// the pipeline, the packer claiming files at once (`EARLY_MIN_RINGS`,
+/// `EARLY_GPU_AHEAD_BYTES`); `None` where it waits on the CPU engine's
+/// pace (`open_gate`): a search that may stop early in a file, or a
+/// literal set's lines printed. `ring_bytes`: the ring's size.
+pub(super) fn at_once_from(
+    shape: &Shape,
+    ring_bytes: u64,
+    far_ahead: bool,
+    printed: bool,
+) -> Option<u64> {
+    let many = EARLY_MIN_RINGS.saturating_mul(ring_bytes);
+    (shape.yield_when_ready && !printed).then_some(match far_ahead {
+        true => many.min(EARLY_GPU_AHEAD_BYTES),
+        false => many,
+    })
+}
+
 /// The state shared by the packer, readers, lanes and workers.
 pub struct Flow<'a, 'r> {
     pub(super) items: &'a [Item],
@@ -191,10 +209,10 @@ impl<'a, 'r> Flow<'a, 'r> {
     ) {
         let bytes: u64 = self.sizes.iter().flatten().sum();
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
-        let many = bytes >= EARLY_MIN_RINGS.saturating_mul(ring_bytes)
-            || (self.search.far_ahead && bytes >= EARLY_GPU_AHEAD_BYTES);
         let printed = self.search.printed_lines.is_some();
-        let early = self.shape.gpu_only || (self.shape.yield_when_ready && many && !printed);
+        let early = self.shape.gpu_only
+            || at_once_from(&self.shape, ring_bytes, self.search.far_ahead, printed)
+                .is_some_and(|from| bytes >= from);
         let mut ready = None;
         if early {
             if let Some(gate) = &gate {

@@ -59,13 +59,15 @@ use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
 use crate::pattern::compile::GpuPlan;
+use crate::search::Preloaded;
 use board::{Entry, Take};
-pub use choose::{open_in_background, sizes, start, wanted, Pending, Wanted};
+pub use choose::{open_in_background, start, wanted, Pending, Wanted};
 use flow::Flow;
 use offsets::{Counted, FileOffsets};
-pub use prewarm::{beside_compile, open_for_auto, prewarm, release as release_ahead};
+pub use prewarm::{beside_compile, prewarm, release as release_ahead, OpenAt};
 use ring::Ring;
 use searcher::Target;
+pub use setup::opens_at_once;
 use shape::{PrintedLines, Search};
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
@@ -196,19 +198,16 @@ pub fn search(
         cut_tally: setup::cut_tally(shared, &target, tally.is_some()),
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
-        far_ahead: setup::gpu_far_ahead(shared, &target),
+        far_ahead: setup::gpu_far_ahead(&shared.cfg, &shared.compiled, &target),
         count_lines: shared.cfg.line_number
             && shared.cfg.mode == Mode::Lines
             && !shared.cfg.decompress,
-        printed_lines: (shared.cfg.mode == Mode::Lines
-            && matches!(
-                shared.compiled.gpu,
-                Some(GpuPlan::LiteralSet(_) | GpuPlan::FoldedSet(_))
-            ))
-        .then_some(PrintedLines {
-            searched_again: !shared.cfg.lines_only(),
-            threads: shared.cfg.threads,
-        }),
+        printed_lines: setup::prints_set_lines(&shared.cfg, &shared.compiled).then_some(
+            PrintedLines {
+                searched_again: !shared.cfg.lines_only(),
+                threads: shared.cfg.threads,
+            },
+        ),
     };
     let half = sizes.iter().flatten().sum::<u64>() / 2;
     let flow = Flow::new(items, sizes, search, shape, &stages);
@@ -296,12 +295,12 @@ fn search_entry(
         stages.fell_back(why, input.name(), bytes, shared.cfg.debug);
     };
     let mapped;
-    let bytes = match (entry.bytes(), &input.path) {
-        (Some(b), _) => b,
+    let (bytes, preloaded) = match (entry.bytes(), &input.path) {
+        (Some(b), _) => (b, Preloaded::held(b)),
         (None, Some(path)) => match source::open(path, true) {
             Ok(Source::Mapped(m)) => {
                 mapped = m;
-                &mapped[..]
+                (&mapped[..], Preloaded::map(&mapped))
             }
             _ => {
                 fell(Fallback::Unreadable, 0);
@@ -319,12 +318,12 @@ fn search_entry(
         FilePlan::Raw { skip } => skip,
         _ => {
             fell(Fallback::ByteOrderMark, size);
-            return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+            return one::search_input(shared, input, Some(preloaded), cpu, 0, stream);
         }
     };
     if let Some(why) = entry.cpu {
         fell(why, size);
-        return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+        return one::search_input(shared, input, Some(preloaded), cpu, 0, stream);
     }
     // A rule pack's first line after the mark is the CPU's (`bom_line`).
     let first = (skip > 0 && target.cuts_at_lines())
@@ -362,7 +361,7 @@ fn search_entry(
         // Some pieces tallied, others' marks to confirm: the tallied
         // pieces left no marks, so the CPU searches the file.
         if entry.count.is_some() {
-            return one::search_input(shared, input, Some(bytes), cpu, 0, stream);
+            return one::search_input(shared, input, Some(preloaded), cpu, 0, stream);
         }
     }
     let exact = exact || offsets::marks_are_lines(target, entry.untallied);
@@ -378,7 +377,13 @@ fn search_entry(
         }),
     };
     let split = confirm_threads(shared, size, half);
-    one::search_split(shared, input, Some(bytes), (&matcher, skip, split), stream)
+    one::search_split(
+        shared,
+        input,
+        Some(preloaded),
+        (&matcher, skip, split),
+        stream,
+    )
 }
 
 /// Threads that confirm a GPU file's marks. The run's threads where its
@@ -456,7 +461,14 @@ fn search_poured(
             skip,
             counted: None,
         };
-        return one::search_input(shared, input, Some(&text), &matcher, skip, stream);
+        return one::search_input(
+            shared,
+            input,
+            Some(Preloaded::held(&text)),
+            &matcher,
+            skip,
+            stream,
+        );
     }
     let n = u64::from(matched);
     let searched = entry.total.saturating_sub(skip as u64);

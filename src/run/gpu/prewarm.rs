@@ -10,16 +10,22 @@
 //! Measured with packs of 1,000 / 10,000 rules under auto, opening at
 //! once: 16 GiB 1.78-1.82 → 1.54-1.55 s / 3.46-3.49 → 3.31-3.44 s, but
 //! 1 MB 0.21 → 0.36 s / 0.55-0.63 → 0.75-0.78 s. So auto opens early only
-//! where it pays ([`beside_compile`]): for a large rule pack the inputs
-//! are listed beside the compile, and CUDA opens once they hold
-//! `AUTO_SET_MIN_BYTES`. If the compiled search then stays on the CPU, the
-//! engine is released in its own thread ([`release`]) while the CPU
-//! searches, which leaves the exit the driver's own teardown.
+//! where it pays, while the inputs are listed, as soon as the files found
+//! so far hold enough bytes ([`OpenAt`]): for a large rule pack the inputs
+//! are listed beside the compile ([`beside_compile`]), and CUDA opens once
+//! they hold `AUTO_SET_MIN_BYTES`; if the compiled search then stays on the
+//! CPU, the engine is released in its own thread ([`release`]) while the
+//! CPU searches, which leaves the exit the driver's own teardown. A search
+//! auto sends to the GPU opens it once the files hold the bytes from which
+//! the pipeline would start CUDA at once (`setup::opens_at_once`): 400,000
+//! files of 43 KB took 0.30 s to list, and auto, which opened CUDA only
+//! after, ran 13-17 % behind `--engine gpu`.
 
 use super::choose::{driver_present, simulated, AUTO_SET_MIN_BYTES, AUTO_SET_MIN_PATTERNS};
 use crate::config::{Config, EngineChoice, Mode};
 use crate::encoding::EncodingChoice;
 use crate::engine::gpu::{GpuEngine, GpuError};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Mutex;
 
@@ -35,8 +41,8 @@ pub fn prewarm(cfg: &Config) {
 }
 
 /// Under auto: whether the inputs are listed beside the compile, so that
-/// CUDA may open before it ends ([`open_for_auto`]). Only where a GPU may
-/// be (the driver loads, or the pipeline is simulated): listing first
+/// CUDA may open before it ends ([`OpenAt::beside_compile`]). Only where a
+/// GPU may be (the driver loads, or the pipeline is simulated): listing first
 /// instead of searching as the tree is walked made the CPU engine slower
 /// (dev VM, 2 cores, 1,200 words over 100,000 small files: 0.66 → 0.79 s).
 /// Only for rule packs of `AUTO_SET_MIN_PATTERNS` expressions or more:
@@ -65,16 +71,43 @@ pub fn beside_compile(cfg: &Config, patterns: &[Vec<u8>]) -> bool {
         && (simulated() || driver_present())
 }
 
-/// Under auto, once the inputs listed beside the compile hold `bytes`:
-/// opens CUDA in its own thread when they are enough for the GPU
-/// (`AUTO_SET_MIN_BYTES`, the largest of auto's thresholds). True when it
-/// did.
-pub fn open_for_auto(bytes: u64) -> bool {
-    let open = bytes >= AUTO_SET_MIN_BYTES && !simulated();
-    if open {
-        open_ahead();
+/// Under auto, while the inputs are listed: opens CUDA in its own thread
+/// once the files found so far hold `at` bytes (never when simulated: the
+/// pipeline opens nothing).
+pub struct OpenAt {
+    at: u64,
+    found: AtomicU64,
+}
+
+impl OpenAt {
+    pub fn new(at: u64) -> OpenAt {
+        OpenAt {
+            at,
+            found: AtomicU64::new(0),
+        }
     }
-    open
+
+    /// For the inputs listed beside a rule pack's compile: when they are
+    /// enough for the GPU (`AUTO_SET_MIN_BYTES`, the largest of auto's
+    /// thresholds).
+    pub fn beside_compile() -> OpenAt {
+        OpenAt::new(AUTO_SET_MIN_BYTES)
+    }
+
+    /// A listing thread found a file of `bytes`.
+    pub fn heard(&self, bytes: u64) {
+        let before = self.found.fetch_add(bytes, Ordering::Relaxed);
+        if before < self.at && before.saturating_add(bytes) >= self.at && !simulated() {
+            open_ahead();
+        }
+    }
+
+    /// Whether CUDA was opened: the bytes found by the end of the listing,
+    /// when it was.
+    pub fn opened(&self) -> Option<u64> {
+        let found = self.found.load(Ordering::Relaxed);
+        (found >= self.at && self.at > 0 && !simulated()).then_some(found)
+    }
 }
 
 /// The engine opened ahead, where the run will not take it: dropped in

@@ -37,12 +37,41 @@ const LANE_CHUNKS: f64 = 1.5;
 /// pack's exact lines, or a regex every match of which holds one of
 /// `AUTO_REGEX_MIN_LITERALS` literals or more (the CPU engine runs the
 /// regex over every byte; the GPU finds the candidate lines).
-pub fn gpu_far_ahead(shared: &Shared, target: &Target) -> bool {
-    let many_required = match &shared.compiled.gpu {
+pub fn gpu_far_ahead(cfg: &Config, compiled: &Compiled, target: &Target) -> bool {
+    let many_required = match &compiled.gpu {
         Some(GpuPlan::Required(set)) => set.len() >= AUTO_REGEX_MIN_LITERALS,
         _ => false,
     };
-    target.exact_lines() || (many_required && !shared.cfg.ignore_case)
+    target.exact_lines() || (many_required && !cfg.ignore_case)
+}
+
+/// Whether the lines of a literal set are printed: the GPU finds the
+/// matches, the CPU formats their lines (`shape::PrintedLines`).
+pub fn prints_set_lines(cfg: &Config, compiled: &Compiled) -> bool {
+    cfg.mode == Mode::Lines
+        && matches!(
+            compiled.gpu,
+            Some(GpuPlan::LiteralSet(_) | GpuPlan::FoldedSet(_))
+        )
+}
+
+/// Under auto, before the inputs are listed: from how many bytes of files
+/// the pipeline will start CUDA at once (`flow::at_once_from`, with the
+/// ring a large search gets), and at least `min`, from which auto starts
+/// the GPU at all; `None` where it waits on the CPU engine's pace, or the
+/// GPU has nothing to search.
+pub fn opens_at_once(cfg: &Config, compiled: &Compiled, min: u64) -> Option<u64> {
+    let (target, _) = target(compiled)?;
+    let large = shape(cfg, false, None, u64::MAX);
+    let ring_bytes = (large.ring as u64).saturating_mul(large.chunk.max(target.longest()) as u64);
+    let far_ahead = gpu_far_ahead(cfg, compiled, &target);
+    super::flow::at_once_from(
+        &large,
+        ring_bytes,
+        far_ahead,
+        prints_set_lines(cfg, compiled),
+    )
+    .map(|from| from.max(min))
 }
 
 /// The pipeline's sizes for `need` bytes of files (with separators): a
@@ -252,5 +281,33 @@ mod tests {
         assert!(!yields(&["-L"]));
         assert!(!yields(&["-q"]));
         assert!(!yields(&["-c", "-m", "3"]));
+    }
+
+    /// Auto opens CUDA while listing only where the pipeline would start
+    /// it at once for that many bytes: never before `min`, never for a
+    /// search that waits on the CPU's pace (`-l`, a set's lines printed).
+    #[test]
+    fn cuda_opens_while_listing_only_where_the_pipeline_starts_it_at_once() {
+        let words: Vec<Vec<u8>> = (0..1000)
+            .map(|i| format!("word{i}x").into_bytes())
+            .collect();
+        let from = |args: &[&str], min: u64| {
+            let cfg = Config::from_args(&[&["-F", "x", "f"], args].concat());
+            let compiled = crate::pattern::compile(&words, &cfg).unwrap();
+            opens_at_once(&cfg, &compiled, min)
+        };
+        let four_rings = 4 * STAGING_BYTES;
+        assert_eq!(from(&["-c"], 1 << 30), Some(four_rings));
+        assert_eq!(
+            from(&["-c", "--gpu-staging", "512M"], 1 << 30),
+            Some(2 << 30)
+        );
+        assert_eq!(from(&["-c"], 8 << 30), Some(8 << 30));
+        assert_eq!(from(&["-c", "-w"], 1 << 30), Some(four_rings));
+        assert_eq!(from(&["-l"], 1 << 30), None);
+        assert_eq!(from(&["-q"], 1 << 30), None);
+        assert_eq!(from(&["-c", "-m", "1"], 1 << 30), None);
+        assert_eq!(from(&[], 1 << 30), None);
+        assert_eq!(from(&["-n"], 1 << 30), None);
     }
 }
