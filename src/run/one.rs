@@ -50,10 +50,10 @@ pub struct FileResult {
 /// Searches `input` with `prefilter` (and the compiled confirm step),
 /// writing to `stream` as it goes when given, else into the result's
 /// buffer. `preloaded` holds the input's bytes when a caller already has
-/// them (a GPU chunk, or the GPU's map of the file): the prefilter's offsets then refer to those bytes
-/// after the first `base` (a UTF-8 byte-order mark the caller saw), and a
-/// haystack that starts elsewhere, or is decoded, is searched with the
-/// compiled prefilter instead.
+/// them (a GPU chunk, or the GPU's map of the file): the prefilter's
+/// offsets then refer to those bytes after the first `base` (a UTF-8
+/// byte-order mark the caller saw), and a haystack that starts elsewhere,
+/// or is decoded, is searched with the compiled prefilter instead.
 ///
 /// When `-m` stops the search of a standard input that is a regular file,
 /// the input is left just after the last selected line, as GNU grep
