@@ -50,16 +50,22 @@ def pool(used, crlf):
     return bytes(out)
 
 
+def file_path(out_dir, i):
+    """File i's path (subdirectories of 1,000), its directory made."""
+    d = os.path.join(out_dir, f"d{i // 1000:03}")
+    os.makedirs(d, exist_ok=True)
+    return os.path.join(d, f"f{i:06}.txt")
+
+
 def write(args):
     k, out_dir, n_files, each, text, bom = args
     rng = random.Random(1000 + k)
     for i in range(k, n_files, 16):
-        d = os.path.join(out_dir, f"d{i // 1000:03}")
-        os.makedirs(d, exist_ok=True)
+        path = file_path(out_dir, i)
         at = rng.randrange(len(text) - each - 1)
         at = text.index(b"\n", at) + 1
         end = text.index(b"\n", min(at + each, len(text) - 1)) + 1 if at + each < len(text) else len(text)
-        with open(os.path.join(d, f"f{i:06}.txt"), "wb") as f:
+        with open(path, "wb") as f:
             if bom:
                 f.write(b"\xef\xbb\xbf")
             f.write(text[at:end])
@@ -90,9 +96,7 @@ def write_large(out_dir, n_files, each, text, bom):
     """Files larger than half the pool, each written by 16 processes."""
     rng = random.Random(999)
     for i in range(n_files):
-        d = os.path.join(out_dir, f"d{i // 1000:03}")
-        os.makedirs(d, exist_ok=True)
-        path = os.path.join(d, f"f{i:06}.txt")
+        path = file_path(out_dir, i)
         parts = slices(rng, text, each)
         head = b"\xef\xbb\xbf" if bom else b""
         size = len(head) + sum(end - at for at, end in parts)

@@ -44,12 +44,7 @@ impl MapFaults {
         };
         MapFaults(AtomicU8::new(verdict))
     }
-}
 
-/// The thread's minor faults when it began a watched piece.
-pub(super) struct Watch(u64);
-
-impl MapFaults {
     /// The map was seen to fault a page at a time.
     pub(super) fn page_at_a_time(&self) -> bool {
         self.0.load(Ordering::Relaxed) == A_PAGE_AT_A_TIME
@@ -79,6 +74,9 @@ impl MapFaults {
             .compare_exchange(UNKNOWN, verdict, Ordering::Relaxed, Ordering::Relaxed);
     }
 }
+
+/// The thread's minor faults when it began a watched piece.
+pub(super) struct Watch(u64);
 
 /// This thread's minor page faults so far.
 fn thread_minor_faults() -> Option<u64> {
