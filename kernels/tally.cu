@@ -421,8 +421,11 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
 //          buffer); block_bytes: a multiple of 16; term: the terminator;
 //          out: one u32 per block.
 //   out[b] = the bytes equal to term in text[b * block_bytes, min(n,
-//   (b + 1) * block_bytes)). Bytes past n are never counted (the zeroed
-//   tail would count as terminators under -z).
+//   (b + 1) * block_bytes)), at most block_bytes (< 2^31), with bit 31
+//   (HOLDS_NUL) set where those bytes hold a NUL and term is not NUL: a
+//   file whose blocks hold none needs no watch for binary data while its
+//   lines are printed (src/run/gpu/offsets.rs). Bytes past n are never
+//   counted (the zeroed tail would count as terminators under -z).
 // ---------------------------------------------------------------------------
 extern "C" __global__ void count_terminators(const unsigned char* __restrict__ text, u64 n,
                                              u32 block_bytes, u32 term, u32* __restrict__ out)
@@ -433,13 +436,21 @@ extern "C" __global__ void count_terminators(const unsigned char* __restrict__ t
     const u64 whole = start + ((end - start) & ~(u64)15);
     const u32 pattern = (term & 0xffu) * 0x01010101u;
     u32 found = 0;
+    u32 zeros = 0;
     for (u64 at = start + 16ull * threadIdx.x; at < whole; at += 16ull * blockDim.x) {
         const uint4 v = *reinterpret_cast<const uint4*>(text + at);
         // __vcmpeq4 sets a byte to 0xff where the bytes are equal.
         found += (__popc(__vcmpeq4(v.x, pattern)) + __popc(__vcmpeq4(v.y, pattern)) +
                   __popc(__vcmpeq4(v.z, pattern)) + __popc(__vcmpeq4(v.w, pattern))) >> 3;
+        zeros |= __vcmpeq4(v.x, 0u) | __vcmpeq4(v.y, 0u) | __vcmpeq4(v.z, 0u) |
+                 __vcmpeq4(v.w, 0u);
     }
-    if (threadIdx.x < end - whole) found += text[whole + threadIdx.x] == (unsigned char)term;
+    if (threadIdx.x < end - whole) {
+        const unsigned char b = text[whole + threadIdx.x];
+        found += b == (unsigned char)term;
+        zeros |= b == 0;
+    }
     const u32 total = block_sum(found, scratch);
-    if (threadIdx.x == 0) out[blockIdx.x] = total;
+    const int nul = __syncthreads_or(zeros != 0) && term != 0;
+    if (threadIdx.x == 0) out[blockIdx.x] = total | ((u32)nul << 31);
 }

@@ -281,6 +281,28 @@ fn nul_late_in_trailing_context_line_stops_with_message() {
     );
 }
 
+/// Regression: a NUL in after-context with a selected line close behind
+/// ended the output only after that line's before-context, a gap and the
+/// selected line itself (printed as context) had been printed.
+#[test]
+fn nul_late_in_context_between_matches_prints_nothing_after_it() {
+    let s = Sandbox::new();
+    s.write(
+        "b",
+        [
+            "match one\n",
+            &"filler line\n".repeat(20000),
+            "match two\nx\0y\nfiller\nmatch three\nmore\n",
+        ]
+        .concat(),
+    );
+    s.grep(&["-n", "-C", "1", "match", "b"]).expect(
+        "1:match one\n2-filler line\n--\n20001-filler line\n20002:match two\n",
+        "gpugrep: b: binary file matches\n",
+        0,
+    );
+}
+
 #[test]
 fn nul_late_with_dash_c_counts_all() {
     let s = Sandbox::new();

@@ -847,12 +847,14 @@ fn gpu_tally_selects_as_reference() {
 
 /// `-n`'s line counts (`count_terminators`): per 64 KiB block of the chunk
 /// just searched, the terminators (`\n`, and NUL for `-z`) a byte-by-byte
-/// count finds; chunks of every length around the block and the kernel's
-/// 16-byte reads, dense and sparse lines, and a chunk too short to search
-/// (never uploaded: counted on the CPU).
+/// count finds, and whether a `\n`-ended block holds a NUL (`HOLDS_NUL`,
+/// which spares printed lines the watch for binary data); chunks of every
+/// length around the block and the kernel's 16-byte reads, dense and
+/// sparse lines, NULs scattered, at the 16-byte tail or none, and a chunk
+/// too short to search (never uploaded: counted on the CPU).
 #[test]
 fn gpu_line_counts_match_naive_counts() {
-    use gpugrep::engine::gpu::LINE_BLOCK;
+    use gpugrep::engine::gpu::{HOLDS_NUL, LINE_BLOCK};
     let Some(engine) = open() else { return };
     let mut lane = engine.lane().expect("lane");
     let cases = case_count("GPUGREP_DIFF_LINES_CASES", 40, 400);
@@ -874,6 +876,17 @@ fn gpu_line_counts_match_naive_counts() {
                 }
             }
         }
+        if case % 3 == 1 && !text.is_empty() {
+            // A NUL or two where a block may hold one: anywhere, or among
+            // the last bytes the kernel reads one at a time.
+            for _ in 0..rng.below(3) {
+                let at = match rng.below(2) {
+                    0 => rng.below(text.len()),
+                    _ => text.len() - 1 - rng.below(text.len().min(16)),
+                };
+                text[at] = 0;
+            }
+        }
         let term = if case % 3 == 0 { 0 } else { b'\n' };
         // A pattern that never matches in the generated text, and one
         // longer than a tiny chunk (nothing uploaded).
@@ -886,7 +899,10 @@ fn gpu_line_counts_match_naive_counts() {
         let got = lane.terminators(&text, term);
         let want: Vec<u32> = text
             .chunks(LINE_BLOCK)
-            .map(|b| b.iter().filter(|&&c| c == term).count() as u32)
+            .map(|b| {
+                let nul = term != 0 && b.contains(&0);
+                b.iter().filter(|&&c| c == term).count() as u32 | if nul { HOLDS_NUL } else { 0 }
+            })
             .collect();
         if searched.is_err() || got.as_ref().ok() != Some(&want) {
             mismatches += 1;

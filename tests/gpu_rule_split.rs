@@ -702,6 +702,84 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
     assert_eq!(n("mixed.log"), "800\n");
 }
 
+/// Printed lines of a file the GPU saw whole (`-n` counts its line ends
+/// per 64 KiB block, and whether a block holds a NUL) print as on the CPU
+/// engine: a file with no NUL prints every line without the watch for
+/// binary data (`FileOffsets::holds_no_nul`); one with a NUL after its
+/// first 32 KiB, in a printed line or between printed lines, ends its
+/// output where the CPU engine's does. Files of 7 MB in chunks of 2 MiB
+/// (whole blocks cover most of each piece), each split between the
+/// threads. On a GPU, else simulated.
+#[test]
+fn a_late_nul_ends_printed_lines_as_on_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..400_000)
+        .map(|i| match i % 4 {
+            0 => format!("error: job {i} timed out\n"),
+            1 => format!("exit code {}\n", i % 3),
+            _ => format!("step {i} ok\n"),
+        })
+        .collect();
+    let with_nul = |at: &str| lines.replacen(at, &format!("{at}\0"), 1);
+    let files = [
+        ("clean.log", lines.clone()),
+        ("printed.log", with_nul("error: job 30000 timed out")),
+        ("between.log", with_nul("step 30002 ")),
+    ];
+    write_case(
+        dir.path(),
+        &files,
+        "^error: .* timed out\nexit code [1-9][0-9]*\n",
+    );
+    let mut env = vec![
+        ("GPUGREP_RULE_PACK", "rules".to_string()),
+        ("GPUGREP_GPU_CHUNK", "2097152".to_string()),
+        ("GPUGREP_SPLIT_MIN", "4096".to_string()),
+    ];
+    if !have_gpu() {
+        eprintln!("no GPU: simulated");
+        env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
+    }
+    for (name, _) in files {
+        for flags in [&["-n"][..], &["-n", "-C1"], &["-n", "-v"]] {
+            let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+            let rest = ["-j4", "--stats", "-E", "-f", "rules.txt", name];
+            args.extend(rest.map(String::from));
+            let err = same_as_cpu(&args, dir.path(), &env, flags);
+            assert!(
+                err.contains("line terminators counted on the GPU"),
+                "{name} {flags:?}\n{err}"
+            );
+        }
+    }
+    // The answers both engines gave: the last line printed and the
+    // message. A NUL between printed lines matters only where it is
+    // printed as context (`cli_binary`'s `nul_late_*`).
+    let tail = |flags: &[&str], name: &str| {
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["-E", "-f", "rules.txt", name].map(String::from));
+        let out = run("cpu", &args, dir.path(), &[]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let last = text.lines().last().unwrap_or_default().to_string();
+        (last, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let binary = |name: &str| format!("gpugrep: {name}: binary file matches\n");
+    let printed = |last: &str| (last.to_string(), String::new());
+    assert_eq!(tail(&["-n"], "clean.log"), printed("399998:exit code 1"));
+    assert_eq!(
+        tail(&["-n"], "printed.log"),
+        (
+            "29997:error: job 29996 timed out".to_string(),
+            binary("printed.log")
+        )
+    );
+    assert_eq!(tail(&["-n"], "between.log"), printed("399998:exit code 1"));
+    assert_eq!(
+        tail(&["-n", "-C1"], "between.log"),
+        ("30002:exit code 1".to_string(), binary("between.log"))
+    );
+}
+
 fn compiled(args: &[&str], rules: &[Vec<u8>]) -> gpugrep::pattern::Compiled {
     use clap::Parser;
     let argv = std::iter::once("gpugrep").chain(args.iter().copied());

@@ -46,4 +46,12 @@ pub trait Matcher: Send + Sync {
     fn terminators_in(&self, _hay: &[u8], _range: Range<usize>, _t: u8) -> Option<u64> {
         None
     }
+
+    /// True where this engine knows that the haystack holds no NUL byte
+    /// (the GPU looked at every byte of the file: `run::gpu::offsets`):
+    /// the searcher then keeps no watch for binary data in the lines it
+    /// prints, a `memchr` pass over the printed lines' neighbourhood.
+    fn holds_no_nul(&self) -> bool {
+        false
+    }
 }

@@ -8,16 +8,36 @@ pub struct Decimal {
     start: usize,
 }
 
+/// The two digits of 0 to 99, in order.
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 impl Decimal {
+    /// Two digits at a time (one division per pair: a line number per
+    /// printed line, 4-5 % of dense `-n` output's time a digit at a time).
+    #[inline]
     pub fn new(mut n: u64) -> Decimal {
         let mut digits = [0u8; 20];
         let mut start = digits.len();
-        loop {
-            start -= 1;
-            digits[start] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
+        while n >= 100 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            start -= 2;
+            digits[start..start + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        }
+        match n >= 10 {
+            true => {
+                start -= 2;
+                digits[start..start + 2]
+                    .copy_from_slice(&PAIRS[n as usize * 2..n as usize * 2 + 2]);
+            }
+            false => {
+                start -= 1;
+                digits[start] = b'0' + n as u8;
             }
         }
         Decimal { digits, start }

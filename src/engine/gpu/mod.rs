@@ -55,7 +55,7 @@ pub use backread::Backread;
 pub use context::{faulted_map, Timings};
 pub use kernels::Kernel;
 pub use kind::{Target, LINE_OVERLAP};
-pub use lines::{reference as line_blocks_reference, LINE_BLOCK};
+pub use lines::{reference as line_blocks_reference, HOLDS_NUL, LINE_BLOCK};
 pub use multi::MultiTables;
 pub use split::Split;
 pub use tally::{FileCount, MatchCount, Select, Tally};

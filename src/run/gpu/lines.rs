@@ -10,7 +10,7 @@
 
 use super::offsets::LineCount;
 use super::pack::Plan;
-use crate::engine::gpu::LINE_BLOCK;
+use crate::engine::gpu::{HOLDS_NUL, LINE_BLOCK};
 
 /// Per piece of `plan`, the spans of its whole blocks, ascending, from the
 /// per-block counts of the chunk's `plan.len` bytes.
@@ -27,7 +27,8 @@ pub(super) fn piece_spans(plan: &Plan, blocks: &[u32]) -> Vec<Vec<LineCount>> {
                     LineCount {
                         start,
                         end: start + (block_end(b) - b * LINE_BLOCK) as u64,
-                        terminators: u64::from(blocks[b]),
+                        terminators: u64::from(blocks[b] & !HOLDS_NUL),
+                        holds_nul: blocks[b] & HOLDS_NUL != 0,
                     }
                 })
                 .collect()
@@ -84,6 +85,7 @@ mod tests {
                     prop_assert!(s.start >= p.file_off && s.end <= p.file_off + p.len as u64);
                     let bytes = &files[p.file][s.start as usize..s.end as usize];
                     prop_assert_eq!(s.terminators as usize, bytes.iter().filter(|&&b| b == b'\n').count());
+                    prop_assert_eq!(s.holds_nul, bytes.contains(&0));
                 }
                 prop_assert!(spans.windows(2).all(|w| w[0].end == w[1].start));
             }

@@ -375,6 +375,7 @@ fn search_entry(
             spans: &entry.lines,
             terminator: shared.cfg.terminator,
         }),
+        no_nul: offsets::holds_no_nul(&entry.lines, bytes),
     };
     let split = confirm_threads(shared, size, half);
     one::search_split(
@@ -460,6 +461,7 @@ fn search_poured(
             exact,
             skip,
             counted: None,
+            no_nul: false,
         };
         return one::search_input(
             shared,
