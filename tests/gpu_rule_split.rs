@@ -780,6 +780,62 @@ fn a_late_nul_ends_printed_lines_as_on_the_cpu() {
     );
 }
 
+/// Sparse printed lines of a file the GPU saw whole are numbered from its
+/// per-block line counts (`Matcher::terminators_at`: the gaps between them
+/// are neither counted nor mapped on the CPU), as the CPU engine numbers
+/// them: selected lines 400 KB apart, with and without context and byte
+/// offsets, the last one near the end. On a GPU, else simulated.
+#[test]
+fn sparse_lines_are_numbered_as_on_the_cpu() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines: String = (0..400_000)
+        .map(|i| match i % 25_000 {
+            11 => format!("error: job {i} timed out\n"),
+            _ => format!("step {i} ok\n"),
+        })
+        .collect();
+    let bom = format!("\u{feff}{lines}");
+    write_case(
+        dir.path(),
+        &[("sparse.log", lines), ("bom.log", bom)],
+        "^error: .* timed out\n",
+    );
+    // The file searched whole, and split into pieces of about 1 MiB (as
+    // 16 threads split 32 MiB and more): its lines far apart either way.
+    for split in ["", "1M"] {
+        let mut env = vec![
+            ("GPUGREP_RULE_PACK", "rules".to_string()),
+            ("GPUGREP_GPU_CHUNK", "2097152".to_string()),
+        ];
+        if !split.is_empty() {
+            env.push(("GPUGREP_SPLIT_MIN", split.to_string()));
+        }
+        if !have_gpu() {
+            eprintln!("no GPU: simulated");
+            env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
+        }
+        for name in ["sparse.log", "bom.log"] {
+            for flags in [
+                &["-n"][..],
+                &["-n", "-C2"],
+                &["-n", "-b"],
+                &["-n", "-m", "7"],
+            ] {
+                let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+                let rest = ["-j4", "--stats", "-E", "-f", "rules.txt", name];
+                args.extend(rest.map(String::from));
+                let err = same_as_cpu(&args, dir.path(), &env, flags);
+                let counted = err.contains("line terminators counted on the GPU");
+                assert!(counted, "{name} {flags:?} {split}\n{err}");
+            }
+        }
+    }
+    let args = ["-n", "-E", "-f", "rules.txt", "sparse.log"].map(String::from);
+    let out = run("cpu", &args, dir.path(), &[]).stdout;
+    assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 16);
+    assert!(out.ends_with(b"375012:error: job 375011 timed out\n"));
+}
+
 fn compiled(args: &[&str], rules: &[Vec<u8>]) -> gpugrep::pattern::Compiled {
     use clap::Parser;
     let argv = std::iter::once("gpugrep").chain(args.iter().copied());

@@ -39,11 +39,14 @@ pub trait Matcher: Send + Sync {
         false
     }
 
-    /// The bytes `t` in `hay[range]`, where this engine knows them without
-    /// reading it: under `-n` the GPU counts each chunk's line terminators
-    /// (`run::gpu::lines`, `run::gpu::offsets::FileOffsets`), so a split
-    /// search numbers its pieces without a pass of its own.
-    fn terminators_in(&self, _hay: &[u8], _range: Range<usize>, _t: u8) -> Option<u64> {
+    /// The bytes `t` in `bytes`, which lie at offset `at` of the input (the
+    /// offsets a searcher's `base` gives: a file's), where this engine
+    /// knows them without reading most of them: under `-n` the GPU counts
+    /// each chunk's line terminators (`run::gpu::lines`,
+    /// `run::gpu::offsets::FileOffsets`), so a split search numbers its
+    /// pieces, and a searcher the lines far from the last it printed,
+    /// without a pass of their own.
+    fn terminators_at(&self, _bytes: &[u8], _at: u64, _t: u8) -> Option<u64> {
         None
     }
 

@@ -441,7 +441,12 @@ impl<'m> Searcher<'m> {
         let cursor = (self.count_pos.saturating_sub(base) as usize).min(buf.len());
         let t = self.opts.terminator;
         if abs >= self.count_pos {
-            self.count_line += count_byte(&buf[cursor..pos], t);
+            let gap = &buf[cursor..pos];
+            let known = match gap.len() >= FAR_COUNTED {
+                true => self.prefilter.terminators_at(gap, base + cursor as u64, t),
+                false => None,
+            };
+            self.count_line += known.unwrap_or_else(|| count_byte(gap, t));
         } else {
             self.count_line -= count_byte(&buf[pos..cursor], t);
         }
@@ -453,6 +458,12 @@ impl<'m> Searcher<'m> {
 /// From how many bytes after the last line numbered a line's count also
 /// looks for a NUL in it (`Searcher::number_line`).
 const FAR_APART: usize = 256;
+
+/// From how many bytes after the last line numbered a line's number is
+/// asked of the prefilter first (`Matcher::terminators_at`: the GPU
+/// counted the file's lines per 64 KiB, so sparse `-n` output neither
+/// counts nor maps the bytes between its lines).
+const FAR_COUNTED: usize = 128 << 10;
 
 /// Whether a hit of `prefilter` within a line selects the line without
 /// the confirm step: it is exact and there is none, or it is exact for

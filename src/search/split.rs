@@ -19,7 +19,7 @@
 //! counts the rest of it as it ends, so a file nobody helps with is
 //! counted once, as one thread would (8 logs of 128 MiB, 2 threads, `-n
 //! ERROR`: each file counted twice took 0.150 s, ripgrep 0.133 s). Where
-//! the prefilter knows the terminators (`Matcher::terminators_in`: the GPU
+//! the prefilter knows the terminators (`Matcher::terminators_at`: the GPU
 //! counted them), a piece's count reads only its edges, and every piece
 //! is numbered before it is searched.
 //!
@@ -251,7 +251,7 @@ struct Pieces<'a, 's, P> {
     /// [`Pieces::reads_piece`] says so.
     read_from: Option<ReadFrom<'a>>,
     /// The prefilter knows the slice's line terminators (`-n` on the GPU
-    /// path: `Matcher::terminators_in`): a piece's count reads little of
+    /// path: `Matcher::terminators_at`): a piece's count reads little of
     /// it, so every piece is numbered before it is searched, and the
     /// owner's count of what follows its last line is the prefilter's.
     lines_known: bool,
@@ -558,9 +558,10 @@ impl<P: Sink + Send> Pieces<'_, '_, P> {
         let t = self.search.opts.terminator;
         self.lines_known
             .then(|| {
+                let at = self.base + start as u64;
                 self.search
                     .prefilter
-                    .terminators_in(self.data, start..end, t)
+                    .terminators_at(&self.data[start..end], at, t)
             })
             .flatten()
     }
@@ -688,7 +689,7 @@ pub(super) fn search<O: Output>(
         lines_known: search.opts.line_numbers
             && search
                 .prefilter
-                .terminators_in(data, 0..0, search.opts.terminator)
+                .terminators_at(&[], base, search.opts.terminator)
                 .is_some(),
         ended: AtomicBool::new(false),
         free: Mutex::new(free),

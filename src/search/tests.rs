@@ -51,3 +51,104 @@ fn binary_probe_sees_the_same_bytes_however_they_arrive() {
     assert!(!BinaryRule::new(BinaryMode::Text, b'\n').probe(b"\0"));
     assert!(!BinaryRule::new(BinaryMode::Binary, 0).probe(b"\0"));
 }
+
+/// A literal's lines, whose terminators it knows from a count made
+/// beforehand (as the GPU knows a file's), telling how often it was asked.
+struct KnowsLines {
+    lit: &'static [u8],
+    /// Terminators before each offset of the input.
+    before: Vec<u64>,
+    asked: std::sync::atomic::AtomicUsize,
+}
+
+impl crate::engine::Matcher for KnowsLines {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
+        memchr::memmem::find(&hay[at..], self.lit).map(|i| at + i..at + i + self.lit.len())
+    }
+
+    fn terminators_at(&self, bytes: &[u8], at: u64, _t: u8) -> Option<u64> {
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let end = at as usize + bytes.len();
+        Some(self.before[end] - self.before[at as usize])
+    }
+}
+
+/// Lines far apart are numbered from the prefilter's known terminators
+/// (`Matcher::terminators_at`), close ones by counting: every number is its
+/// line's own, with and without context, after a byte-order mark's skip.
+#[test]
+fn far_lines_are_numbered_from_the_terminators_the_prefilter_knows() {
+    use super::{Line, SearchOptions, Searcher, Sink};
+    /// Each line given: its number and its offset in the file.
+    #[derive(Default)]
+    struct Numbers(Vec<(u64, u64)>);
+    impl Sink for Numbers {
+        fn selected(&mut self, line: &Line) -> std::io::Result<bool> {
+            self.0.push((line.number.unwrap_or(0), line.offset));
+            Ok(true)
+        }
+        fn context(&mut self, line: &Line) -> std::io::Result<()> {
+            self.0.push((line.number.unwrap_or(0), line.offset));
+            Ok(())
+        }
+        fn gap(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // Hits close together, then 220 KB apart, then close again.
+    let mut text = Vec::new();
+    for i in 0..60_000u64 {
+        let hit = i < 50 || i % 20_000 == 7 || (59_900..59_950).contains(&i);
+        text.extend_from_slice(if hit {
+            b"a hit here\n"
+        } else {
+            b"filler....\n"
+        });
+    }
+    let mut before = vec![0];
+    for &b in &text {
+        before.push(before.last().unwrap() + u64::from(b == b'\n'));
+    }
+    for (skip, context) in [(0, 0), (0, 1), (3, 0), (3, 2)] {
+        let m = KnowsLines {
+            lit: b"hit",
+            before: before.clone(),
+            asked: Default::default(),
+        };
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: context,
+            after: context,
+            line_numbers: true,
+            stop_on_nul: false,
+            separators: context > 0,
+        };
+        let mut sink = Numbers::default();
+        let mut s = Searcher::new(opts, &m, None);
+        // The first `skip` bytes are a mark the search starts after.
+        s.number_lines_from(skip as u64, 1);
+        s.search_last_block(&text[skip..], skip as u64, 0, &mut sink)
+            .unwrap();
+        let hits = 50 + 2 + 50 - u64::from(skip > 0);
+        let lines = (hits as usize) * (1 + 2 * context);
+        assert!(
+            sink.0.len() >= hits as usize && sink.0.len() <= lines,
+            "{}",
+            sink.0.len()
+        );
+        for &(n, offset) in &sink.0 {
+            assert_eq!(
+                n,
+                1 + before[offset as usize],
+                "skip {skip}, context {context}"
+            );
+        }
+        assert!(
+            m.asked.load(std::sync::atomic::Ordering::Relaxed) >= 2,
+            "asked"
+        );
+    }
+}

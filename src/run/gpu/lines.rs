@@ -1,7 +1,7 @@
 //! `-n` on the GPU path: each chunk's line terminators, counted on the GPU
 //! per block (`engine::gpu::lines`), become spans of its pieces' files
 //! ([`LineCount`], in file offsets). A large file's split search numbers
-//! its pieces from them (`offsets::FileOffsets::terminators_in`) rather
+//! its pieces from them (`offsets::FileOffsets::terminators_at`) rather
 //! than by reading each piece once more on the CPU.
 //!
 //! Only whole blocks inside a piece give a span: a block that holds a

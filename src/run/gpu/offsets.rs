@@ -190,13 +190,12 @@ impl Matcher for FileOffsets<'_> {
         self.exact && matches!(self.target, Target::Automaton(_) | Target::Split(_))
     }
 
-    fn terminators_in(&self, hay: &[u8], range: Range<usize>, t: u8) -> Option<u64> {
+    fn terminators_at(&self, bytes: &[u8], at: u64, t: u8) -> Option<u64> {
         let c = self.counted.as_ref()?;
         if c.terminator != t || c.spans.is_empty() {
             return None;
         }
-        let from = range.start as u64 + self.skip as u64;
-        Some(counted_terminators(c.spans, hay.get(range)?, from, t))
+        Some(counted_terminators(c.spans, bytes, at, t))
     }
 
     fn holds_no_nul(&self) -> bool {
@@ -342,13 +341,16 @@ mod tests {
                 counted: Some(Counted { spans: &spans, terminator: t }),
                 no_nul: false,
             };
+            // The searched bytes start after the mark: at its end in the
+            // file.
+            let at = (skip + a) as u64;
             let want = hay[a..b].iter().filter(|&&c| c == t).count() as u64;
             match spans.is_empty() {
-                true => prop_assert_eq!(m.terminators_in(hay, a..b, t), None),
-                false => prop_assert_eq!(m.terminators_in(hay, a..b, t), Some(want)),
+                true => prop_assert_eq!(m.terminators_at(&hay[a..b], at, t), None),
+                false => prop_assert_eq!(m.terminators_at(&hay[a..b], at, t), Some(want)),
             }
             // Counted for another byte: not an answer.
-            prop_assert_eq!(m.terminators_in(hay, a..b, b'x'), None);
+            prop_assert_eq!(m.terminators_at(&hay[a..b], at, b'x'), None);
         }
 
         /// A file said to hold no NUL holds none, whatever spans there
