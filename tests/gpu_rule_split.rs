@@ -242,6 +242,24 @@ fn same_as_cpu(
     err
 }
 
+/// The environment of a GPU run of a pack (`GPUGREP_RULE_PACK=rules`) in
+/// chunks of `chunk` bytes, files split from `split` bytes (none: the
+/// default); simulated where there is no GPU.
+fn pack_env(chunk: &str, split: &str) -> Vec<(&'static str, String)> {
+    let mut env = vec![
+        ("GPUGREP_RULE_PACK", "rules".to_string()),
+        ("GPUGREP_GPU_CHUNK", chunk.to_string()),
+    ];
+    if !split.is_empty() {
+        env.push(("GPUGREP_SPLIT_MIN", split.to_string()));
+    }
+    if !have_gpu() {
+        eprintln!("no GPU: simulated");
+        env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
+    }
+    env
+}
+
 /// Writes `files` (name, text) and the pack `rules` (as rules.txt) into
 /// `dir`.
 fn write_case(dir: &std::path::Path, files: &[(&str, String)], rules: &str) {
@@ -664,15 +682,7 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
     write_case(dir.path(), &files, rules);
     // Files of 4 KiB and more are split between the threads (as 32 MiB
     // and more are): each thread prints the marked lines of its part.
-    let mut env = vec![
-        ("GPUGREP_RULE_PACK", "rules".to_string()),
-        ("GPUGREP_GPU_CHUNK", "8192".to_string()),
-        ("GPUGREP_SPLIT_MIN", "4096".to_string()),
-    ];
-    if !have_gpu() {
-        eprintln!("no GPU: simulated");
-        env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
-    }
+    let env = pack_env("8192", "4096");
     for name in ["ascii.log", "mixed.log"] {
         for flags in [&["-n"][..], &["-n", "-v"], &["-o"], &["-n", "-C1"], &["-b"]] {
             let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
@@ -731,15 +741,7 @@ fn a_late_nul_ends_printed_lines_as_on_the_cpu() {
         &files,
         "^error: .* timed out\nexit code [1-9][0-9]*\n",
     );
-    let mut env = vec![
-        ("GPUGREP_RULE_PACK", "rules".to_string()),
-        ("GPUGREP_GPU_CHUNK", "2097152".to_string()),
-        ("GPUGREP_SPLIT_MIN", "4096".to_string()),
-    ];
-    if !have_gpu() {
-        eprintln!("no GPU: simulated");
-        env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
-    }
+    let env = pack_env("2097152", "4096");
     for (name, _) in files {
         for flags in [&["-n"][..], &["-n", "-C1"], &["-n", "-v"]] {
             let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
@@ -803,17 +805,7 @@ fn sparse_lines_are_numbered_as_on_the_cpu() {
     // The file searched whole, and split into pieces of about 1 MiB (as
     // 16 threads split 32 MiB and more): its lines far apart either way.
     for split in ["", "1M"] {
-        let mut env = vec![
-            ("GPUGREP_RULE_PACK", "rules".to_string()),
-            ("GPUGREP_GPU_CHUNK", "2097152".to_string()),
-        ];
-        if !split.is_empty() {
-            env.push(("GPUGREP_SPLIT_MIN", split.to_string()));
-        }
-        if !have_gpu() {
-            eprintln!("no GPU: simulated");
-            env.push(("GPUGREP_GPU_SIMULATE", "1".to_string()));
-        }
+        let env = pack_env("2097152", split);
         for name in ["sparse.log", "bom.log"] {
             for flags in [
                 &["-n"][..],

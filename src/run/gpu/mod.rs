@@ -375,7 +375,8 @@ fn search_entry(
             spans: &entry.lines,
             terminator: shared.cfg.terminator,
         }),
-        no_nul: offsets::holds_no_nul(&entry.lines, bytes),
+        // Under `-z` NUL ends lines: its blocks carry no NUL flag.
+        no_nul: shared.cfg.terminator != 0 && offsets::holds_no_nul(&entry.lines, bytes),
     };
     let split = confirm_threads(shared, size, half);
     one::search_split(
