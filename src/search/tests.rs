@@ -52,10 +52,10 @@ fn binary_probe_sees_the_same_bytes_however_they_arrive() {
     assert!(!BinaryRule::new(BinaryMode::Binary, 0).probe(b"\0"));
 }
 
-/// A literal's lines, whose terminators it knows from a count made
+/// A literal's matches, whose terminators it knows from a count made
 /// beforehand (as the GPU knows a file's), telling how often it was asked.
 struct KnowsLines {
-    lit: &'static [u8],
+    lit: crate::engine::cpu::Literal,
     /// Terminators before each offset of the input.
     before: Vec<u64>,
     asked: std::sync::atomic::AtomicUsize,
@@ -63,7 +63,7 @@ struct KnowsLines {
 
 impl crate::engine::Matcher for KnowsLines {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
-        memchr::memmem::find(&hay[at..], self.lit).map(|i| at + i..at + i + self.lit.len())
+        self.lit.find_at(hay, at)
     }
 
     fn terminators_at(&self, bytes: &[u8], at: u64, _t: u8) -> Option<u64> {
@@ -112,7 +112,7 @@ fn far_lines_are_numbered_from_the_terminators_the_prefilter_knows() {
     }
     for (skip, context) in [(0, 0), (0, 1), (3, 0), (3, 2)] {
         let m = KnowsLines {
-            lit: b"hit",
+            lit: crate::engine::cpu::Literal::new(b"hit"),
             before: before.clone(),
             asked: Default::default(),
         };
