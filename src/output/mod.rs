@@ -16,7 +16,7 @@ pub mod summary;
 
 use crate::config::Config;
 use crate::engine::Matcher;
-use crate::search::{Line, Output, Sink};
+use crate::search::{Line, Output, Plain, Sink};
 use json::{JsonSink, JsonStats};
 use standard::{MatchOffsets, PrintOptions, StandardSink};
 use std::io::{self, Write};
@@ -204,6 +204,16 @@ impl Sink for Printer<'_, '_> {
     }
     fn gap(&mut self) -> io::Result<()> {
         self.sink().gap()?;
+        self.maybe_flush()
+    }
+    /// Not line-buffered (a flush a line) nor JSON.
+    fn plain(&mut self) -> Option<Plain<'_>> {
+        match &mut self.format {
+            Format::Standard(s) if !self.line_buffered => s.plain(),
+            _ => None,
+        }
+    }
+    fn plain_written(&mut self) -> io::Result<()> {
         self.maybe_flush()
     }
 }

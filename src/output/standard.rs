@@ -11,12 +11,12 @@
 //! lie on character boundaries, so each piece decodes on its own.
 
 use super::color::Colors;
-use super::decimal::Decimal;
+use super::decimal::{push_decimal, Decimal};
 use super::for_each_match;
 use crate::config::{Config, Mode};
 use crate::encoding::decoded;
 use crate::engine::Matcher;
-use crate::search::{Line, Sink};
+use crate::search::{Line, Plain, Sink};
 use encoding_rs::Encoding;
 use std::io;
 
@@ -71,6 +71,9 @@ pub struct StandardSink<'a> {
     /// A split piece's printer: its buffer goes back to
     /// [`super::spare::give_piece_buffer`] when it is dropped.
     piece: bool,
+    /// The file name and its separator before each plain line
+    /// ([`Sink::plain`]), made when first asked for.
+    line_prefix: Vec<u8>,
 }
 
 impl<'a> StandardSink<'a> {
@@ -83,6 +86,7 @@ impl<'a> StandardSink<'a> {
             matches: 0,
             match_offsets: None,
             piece: false,
+            line_prefix: Vec::new(),
         }
     }
 
@@ -115,22 +119,12 @@ impl<'a> StandardSink<'a> {
         }
         if self.opts.line_number {
             if let Some(n) = line.number {
-                paint(
-                    &mut self.out,
-                    c,
-                    c.map(|c| c.line_number.as_str()),
-                    Decimal::new(n).as_bytes(),
-                );
+                number(&mut self.out, c, c.map(|c| c.line_number.as_str()), n);
                 self.separator(sep);
             }
         }
         if self.opts.byte_offset {
-            paint(
-                &mut self.out,
-                c,
-                c.map(|c| c.byte_offset.as_str()),
-                Decimal::new(offset).as_bytes(),
-            );
+            number(&mut self.out, c, c.map(|c| c.byte_offset.as_str()), offset);
             self.separator(sep);
         }
     }
@@ -227,6 +221,14 @@ impl<'a> StandardSink<'a> {
     }
 }
 
+/// A number, painted when colour is on.
+fn number(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, n: u64) {
+    match (colors, sgr) {
+        (Some(c), Some(s)) => c.paint(out, s, Decimal::new(n).as_bytes()),
+        _ => push_decimal(out, n),
+    }
+}
+
 pub(super) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
     match (colors, sgr) {
         (Some(c), Some(s)) => c.paint(out, s, text),
@@ -278,6 +280,29 @@ impl Sink for StandardSink<'_> {
             self.out.push(t);
         }
         Ok(true)
+    }
+
+    /// Selected lines with neither colour, offsets, `-o` nor decoding.
+    fn plain(&mut self) -> Option<Plain<'_>> {
+        let o = self.opts;
+        let plain = o.mode == Mode::Lines
+            && !o.only_matching
+            && o.colors.is_none()
+            && !o.byte_offset
+            && o.decode.is_none();
+        if !plain {
+            return None;
+        }
+        if let Some(name) = self.name.filter(|_| self.line_prefix.is_empty()) {
+            self.line_prefix.extend_from_slice(name);
+            self.line_prefix.push(if o.null { 0 } else { b':' });
+        }
+        Some(Plain {
+            out: &mut self.out,
+            prefix: &self.line_prefix,
+            numbered: o.line_number,
+            terminator: o.terminator,
+        })
     }
 
     fn context(&mut self, line: &Line) -> io::Result<()> {

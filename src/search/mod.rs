@@ -66,6 +66,45 @@ pub trait Sink {
     fn counts_only(&self) -> bool {
         false
     }
+    /// Where selected lines go when each is printed plainly ([`Plain`]):
+    /// the searcher then writes them itself, not a call a line. `None`
+    /// where lines need more (colour, offsets, `-o`, decoding, a flush a
+    /// line).
+    fn plain(&mut self) -> Option<Plain<'_>> {
+        None
+    }
+    /// Lines were written through [`Sink::plain`]: the sink may write
+    /// its buffer through.
+    fn plain_written(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A sink's buffer for selected lines printed plainly: each as `prefix`
+/// (a file name and its separator), its number and `:` when `numbered`,
+/// the line and `terminator`. Dense `-n` output went through six calls a
+/// line (searcher, printer, line prefix, body): 1,000 rules over 16 GiB
+/// of logs, 51 M lines printed, spent a sixth of its CPU time there.
+pub struct Plain<'s> {
+    pub out: &'s mut Vec<u8>,
+    pub prefix: &'s [u8],
+    pub numbered: bool,
+    pub terminator: u8,
+}
+
+impl Plain<'_> {
+    /// Prints one selected line (its number when counted and asked for).
+    #[inline]
+    pub fn line(&mut self, number: Option<u64>, bytes: &[u8]) {
+        self.out.reserve(self.prefix.len() + 22 + bytes.len());
+        self.out.extend_from_slice(self.prefix);
+        if let Some(n) = number.filter(|_| self.numbered) {
+            crate::output::decimal::push_decimal(self.out, n);
+            self.out.push(b':');
+        }
+        self.out.extend_from_slice(bytes);
+        self.out.push(self.terminator);
+    }
 }
 
 /// What the searcher does, independent of the pattern.

@@ -201,6 +201,9 @@ impl<'m> Searcher<'m> {
             }
             return Ok(());
         }
+        if plain && !o.separators {
+            pos = self.search_plain(buf, base, pos, sink)?;
+        }
         while !self.done && !self.limit_reached && pos < buf.len() {
             let found = self.next_matching_line(buf, pos);
             if self.opts.invert {
@@ -229,6 +232,43 @@ impl<'m> Searcher<'m> {
             self.done = true;
         }
         Ok(())
+    }
+
+    /// [`Self::search_last_block`] for a sink that takes plain lines
+    /// ([`Sink::plain`]) and options that ask for nothing but the
+    /// selected lines (no `-v`, `-m` or context): each line is written
+    /// into the sink's buffer here, the sink told every [`PLAIN_BATCH`]
+    /// bytes. Returns where it stopped: the end, binary data, or where
+    /// the sink took no plain lines (the search goes on line by line).
+    fn search_plain(
+        &mut self,
+        buf: &[u8],
+        base: u64,
+        mut pos: usize,
+        sink: &mut dyn Sink,
+    ) -> io::Result<usize> {
+        while !self.done && pos < buf.len() {
+            let Some(mut p) = sink.plain() else {
+                return Ok(pos);
+            };
+            let stop = p.out.len() + PLAIN_BATCH;
+            while pos < buf.len() && p.out.len() < stop {
+                let Some(span) = self.next_matching_line(buf, pos) else {
+                    pos = buf.len();
+                    break;
+                };
+                let Some(line) = self.take_line(buf, base, span) else {
+                    break; // binary data: the search ends here
+                };
+                p.line(line.number, line.bytes);
+                self.selected += 1;
+                self.last_end = Some(base + span.end as u64 + 1);
+                self.after_last_selected = Some(base + (span.end + 1).min(buf.len()) as u64);
+                pos = span.end + 1;
+            }
+            sink.plain_written()?;
+        }
+        Ok(pos)
     }
 
     /// The next line at or after `pos` (a line start) that matches.
@@ -454,6 +494,10 @@ impl<'m> Searcher<'m> {
         self.count_line
     }
 }
+
+/// Bytes of plain lines written between the sink's looks at its buffer
+/// (`Searcher::search_plain`): the printer writes through at 64 KiB.
+const PLAIN_BATCH: usize = 32 << 10;
 
 /// From how many bytes after the last line numbered a line's count also
 /// looks for a NUL in it (`Searcher::number_line`).

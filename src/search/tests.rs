@@ -152,3 +152,87 @@ fn far_lines_are_numbered_from_the_terminators_the_prefilter_knows() {
         );
     }
 }
+
+/// Prints selected lines as `prefix`, number, `:`, line, terminator:
+/// through [`Sink::plain`] when `plain`, else a call a line.
+struct Printed {
+    out: Vec<u8>,
+    plain: bool,
+    prefix: Vec<u8>,
+    numbered: bool,
+    terminator: u8,
+    calls: usize,
+}
+
+impl super::Sink for Printed {
+    fn selected(&mut self, line: &super::Line) -> std::io::Result<bool> {
+        self.calls += 1;
+        self.out.extend_from_slice(&self.prefix);
+        if self.numbered {
+            let n = line.number.expect("numbered");
+            self.out.extend_from_slice(format!("{n}:").as_bytes());
+        }
+        self.out.extend_from_slice(line.bytes);
+        self.out.push(self.terminator);
+        Ok(true)
+    }
+    fn context(&mut self, _: &super::Line) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn gap(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn plain(&mut self) -> Option<super::Plain<'_>> {
+        self.plain.then(|| super::Plain {
+            out: &mut self.out,
+            prefix: &self.prefix,
+            numbered: self.numbered,
+            terminator: self.terminator,
+        })
+    }
+}
+
+proptest::proptest! {
+    /// Lines written through the sink's plain buffer are those a call a
+    /// line prints, numbered alike, ending alike at binary data.
+    #[test]
+    fn plain_lines_are_the_lines_printed_one_by_one(
+        text in proptest::collection::vec(proptest::sample::select(b"ab\n\0x".to_vec()), 0..400),
+        pattern in proptest::collection::vec(proptest::sample::select(b"ab".to_vec()), 1..3),
+        numbered in proptest::bool::ANY,
+        stop_on_nul in proptest::bool::ANY,
+        nul_ends in proptest::bool::ANY,
+        named in proptest::bool::ANY,
+    ) {
+        use super::{SearchOptions, Searcher};
+        let terminator = if nul_ends { 0 } else { b'\n' };
+        let opts = SearchOptions {
+            terminator,
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: numbered,
+            stop_on_nul: stop_on_nul && !nul_ends,
+            separators: false,
+        };
+        let lit = crate::engine::cpu::Literal::new(&pattern);
+        let run = |plain: bool| {
+            let mut sink = Printed {
+                out: Vec::new(),
+                plain,
+                prefix: if named { b"f:".to_vec() } else { Vec::new() },
+                numbered,
+                terminator,
+                calls: 0,
+            };
+            let o = Searcher::new(opts, &lit, None).search_slice(&text, &mut sink).unwrap();
+            (sink.out, sink.calls, o)
+        };
+        let (plain_out, plain_calls, plain_outcome) = run(true);
+        let (one_out, _, one_outcome) = run(false);
+        proptest::prop_assert_eq!(plain_calls, 0);
+        proptest::prop_assert_eq!(plain_out, one_out);
+        proptest::prop_assert_eq!(plain_outcome, one_outcome);
+    }
+}
