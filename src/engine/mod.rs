@@ -57,4 +57,22 @@ pub trait Matcher: Send + Sync {
     fn holds_no_nul(&self) -> bool {
         false
     }
+
+    /// The starts of the lines this engine selects, ascending, when its
+    /// answers are exactly those (a rule pack's exact marks on the GPU:
+    /// `find_at` answers `g..g` for the first start `g + skip` at or
+    /// after `at + skip`): the searcher walks them instead of asking for
+    /// each (`Searcher::search_plain`).
+    fn line_starts(&self) -> Option<LineStarts<'_>> {
+        None
+    }
+}
+
+/// An engine's selected lines' starts ([`Matcher::line_starts`]): offsets
+/// `skip` past the haystack's positions (a byte-order mark searched
+/// after), ascending, repeats allowed.
+#[derive(Clone, Copy)]
+pub struct LineStarts<'a> {
+    pub offsets: &'a [u64],
+    pub skip: u64,
 }

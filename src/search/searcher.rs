@@ -5,7 +5,7 @@
 use super::count::{count_byte, count_byte_and_nul};
 use super::nul::NulWindow;
 use super::{Line, Outcome, SearchOptions, Sink};
-use crate::engine::Matcher;
+use crate::engine::{LineStarts, Matcher};
 use memchr::{memchr, memrchr};
 use std::io;
 
@@ -247,13 +247,24 @@ impl<'m> Searcher<'m> {
         mut pos: usize,
         sink: &mut dyn Sink,
     ) -> io::Result<usize> {
+        // A pack's exact marks on the GPU are walked in order, not asked
+        // for one by one (a lookup a line, 9 % of `-n` with 10,000 rules).
+        let prefilter = self.prefilter;
+        let mut marks = match self.prefilter_exact {
+            true => prefilter.line_starts().map(|l| Marks::at(l, pos)),
+            false => None,
+        };
         while !self.done && pos < buf.len() {
             let Some(mut p) = sink.plain() else {
                 return Ok(pos);
             };
             let stop = p.out.len() + PLAIN_BATCH;
             while pos < buf.len() && p.out.len() < stop {
-                let Some(span) = self.next_matching_line(buf, pos) else {
+                let found = match &mut marks {
+                    Some(m) => self.next_marked_line(buf, pos, m),
+                    None => self.next_matching_line(buf, pos),
+                };
+                let Some(span) = found else {
                     pos = buf.len();
                     break;
                 };
@@ -269,6 +280,32 @@ impl<'m> Searcher<'m> {
             sink.plain_written()?;
         }
         Ok(pos)
+    }
+
+    /// [`Self::next_matching_line`] for a prefilter whose answers are
+    /// exactly the selected lines' starts, taken from `marks` in order.
+    fn next_marked_line(&self, buf: &[u8], pos: usize, marks: &mut Marks) -> Option<Span> {
+        let t = self.opts.terminator;
+        let from = pos as u64 + marks.starts.skip;
+        while let Some(&o) = marks.starts.offsets.get(marks.next) {
+            if o < from {
+                marks.next += 1;
+                continue;
+            }
+            let g = (o - marks.starts.skip) as usize;
+            if g >= buf.len() {
+                return None;
+            }
+            marks.next += 1;
+            // A start is a line's; looked back for only if it is not.
+            let start = match g == pos || buf[g - 1] == t {
+                true => g,
+                false => pos + memrchr(t, &buf[pos..g]).map_or(0, |i| i + 1),
+            };
+            let end = g + memchr(t, &buf[g..]).unwrap_or(buf.len() - g);
+            return Some(Span { start, end });
+        }
+        None
     }
 
     /// The next line at or after `pos` (a line start) that matches.
@@ -492,6 +529,22 @@ impl<'m> Searcher<'m> {
         }
         self.count_pos = abs;
         self.count_line
+    }
+}
+
+/// A prefilter's line starts ([`Matcher::line_starts`]) and the next one
+/// to look at.
+struct Marks<'a> {
+    starts: LineStarts<'a>,
+    next: usize,
+}
+
+impl<'a> Marks<'a> {
+    /// From the first start at or after position `pos`.
+    fn at(starts: LineStarts<'a>, pos: usize) -> Self {
+        let from = pos as u64 + starts.skip;
+        let next = starts.offsets.partition_point(|&o| o < from);
+        Marks { starts, next }
     }
 }
 

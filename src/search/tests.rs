@@ -236,3 +236,91 @@ proptest::proptest! {
         proptest::prop_assert_eq!(plain_outcome, one_outcome);
     }
 }
+
+/// The starts of the lines holding a literal, as a pack's exact marks on
+/// the GPU (`run::gpu::offsets::FileOffsets`): file offsets `skip` past
+/// the haystack's positions, some twice; `find_at` answers `g..g`; walked
+/// in order through `line_starts` when `walk`.
+struct MarkedLines {
+    offsets: Vec<u64>,
+    skip: u64,
+    walk: bool,
+}
+
+impl crate::engine::Matcher for MarkedLines {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
+        let from = at as u64 + self.skip;
+        let o = *self.offsets.iter().find(|&&o| o >= from)?;
+        let g = (o - self.skip) as usize;
+        (g < hay.len()).then_some(g..g)
+    }
+    fn is_exact(&self) -> bool {
+        true
+    }
+    fn line_starts(&self) -> Option<crate::engine::LineStarts<'_>> {
+        self.walk.then_some(crate::engine::LineStarts {
+            offsets: &self.offsets,
+            skip: self.skip,
+        })
+    }
+}
+
+proptest::proptest! {
+    /// Plain lines from marks walked in order are those the marks give
+    /// one lookup at a time, and those a sink given each line prints,
+    /// after a byte-order mark's skip too.
+    #[test]
+    fn walked_marks_print_the_lines_looked_up_one_by_one(
+        text in proptest::collection::vec(proptest::sample::select(b"ab\nx".to_vec()), 0..400),
+        skip in 0usize..3,
+        twice in proptest::collection::vec(0usize..50, 0..6),
+        numbered in proptest::bool::ANY,
+    ) {
+        use super::{SearchOptions, Searcher};
+        let skip = skip.min(text.len());
+        let mut offsets: Vec<u64> = Vec::new();
+        let mut start = 0;
+        for (i, &b) in text.iter().enumerate() {
+            if b == b'\n' || i + 1 == text.len() {
+                if text[start..=i].windows(2).any(|w| w == b"ab") {
+                    offsets.push(start as u64);
+                }
+                start = i + 1;
+            }
+        }
+        for &k in &twice {
+            if let Some(&o) = offsets.get(k) {
+                offsets.push(o);
+            }
+        }
+        offsets.sort_unstable();
+        let opts = SearchOptions {
+            terminator: b'\n',
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers: numbered,
+            stop_on_nul: false,
+            separators: false,
+        };
+        let run = |walk: bool, plain: bool| {
+            let m = MarkedLines { offsets: offsets.clone(), skip: skip as u64, walk };
+            let mut sink = Printed {
+                out: Vec::new(),
+                plain,
+                prefix: Vec::new(),
+                numbered,
+                terminator: b'\n',
+                calls: 0,
+            };
+            let mut s = Searcher::new(opts, &m, None);
+            s.number_lines_from(skip as u64, 1);
+            s.search_last_block(&text[skip..], skip as u64, 0, &mut sink).unwrap();
+            (sink.out, s.outcome())
+        };
+        let walked = run(true, true);
+        proptest::prop_assert_eq!(&walked, &run(false, true));
+        proptest::prop_assert_eq!(&walked, &run(true, false));
+    }
+}

@@ -6,7 +6,7 @@
 
 use super::searcher::Target;
 use super::stats::Fallback;
-use crate::engine::Matcher;
+use crate::engine::{LineStarts, Matcher};
 use crate::search::count::count_byte;
 use std::ops::Range;
 
@@ -200,6 +200,14 @@ impl Matcher for FileOffsets<'_> {
 
     fn holds_no_nul(&self) -> bool {
         self.no_nul
+    }
+
+    /// A pack's exact line starts (`selects_lines`).
+    fn line_starts(&self) -> Option<LineStarts<'_>> {
+        self.selects_lines().then_some(LineStarts {
+            offsets: self.offsets,
+            skip: self.skip as u64,
+        })
     }
 }
 
