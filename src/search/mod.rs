@@ -123,6 +123,24 @@ pub struct SearchOptions {
     pub separators: bool,
 }
 
+#[cfg(test)]
+impl SearchOptions {
+    /// Selected lines alone (no `-v`, `-m`, context or binary watch),
+    /// numbered or not: the tests' usual options.
+    pub(crate) const fn lines(terminator: u8, line_numbers: bool) -> SearchOptions {
+        SearchOptions {
+            terminator,
+            invert: false,
+            max_count: None,
+            before: 0,
+            after: 0,
+            line_numbers,
+            stop_on_nul: false,
+            separators: false,
+        }
+    }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Outcome {

@@ -207,14 +207,8 @@ proptest::proptest! {
         use super::{SearchOptions, Searcher};
         let terminator = if nul_ends { 0 } else { b'\n' };
         let opts = SearchOptions {
-            terminator,
-            invert: false,
-            max_count: None,
-            before: 0,
-            after: 0,
-            line_numbers: numbered,
             stop_on_nul: stop_on_nul && !nul_ends,
-            separators: false,
+            ..SearchOptions::lines(terminator, numbered)
         };
         let lit = crate::engine::cpu::Literal::new(&pattern);
         let run = |plain: bool| {
@@ -294,16 +288,7 @@ proptest::proptest! {
             }
         }
         offsets.sort_unstable();
-        let opts = SearchOptions {
-            terminator: b'\n',
-            invert: false,
-            max_count: None,
-            before: 0,
-            after: 0,
-            line_numbers: numbered,
-            stop_on_nul: false,
-            separators: false,
-        };
+        let opts = SearchOptions::lines(b'\n', numbered);
         let run = |walk: bool, plain: bool| {
             let m = MarkedLines { offsets: offsets.clone(), skip: skip as u64, walk };
             let mut sink = Printed {

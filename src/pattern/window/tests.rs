@@ -65,16 +65,7 @@ fn scan_lines(re_text: &str, text: &[u8]) -> Vec<u64> {
     got.0
 }
 
-const OPTS: SearchOptions = SearchOptions {
-    terminator: b'\n',
-    invert: false,
-    max_count: None,
-    before: 0,
-    after: 0,
-    line_numbers: false,
-    stop_on_nul: false,
-    separators: false,
-};
+const OPTS: SearchOptions = SearchOptions::lines(b'\n', false);
 
 /// Long numbers pass the windows of an IPv4 regex and fail its DFA at
 /// every position: the DFA alone takes over, and still finds every line.

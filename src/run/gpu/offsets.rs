@@ -236,16 +236,7 @@ mod tests {
     }
 
     fn selected(data: &[u8], m: &dyn Matcher, line: &dyn Matcher) -> Vec<u64> {
-        let opts = SearchOptions {
-            terminator: b'\n',
-            invert: false,
-            max_count: None,
-            before: 0,
-            after: 0,
-            line_numbers: false,
-            stop_on_nul: false,
-            separators: false,
-        };
+        let opts = SearchOptions::lines(b'\n', false);
         let mut sink = Lines::default();
         Searcher::with_line_matcher(opts, m, line, true)
             .search_slice(data, &mut sink)
