@@ -285,7 +285,6 @@ impl<'m> Searcher<'m> {
     /// [`Self::next_matching_line`] for a prefilter whose answers are
     /// exactly the selected lines' starts, taken from `marks` in order.
     fn next_marked_line(&self, buf: &[u8], pos: usize, marks: &mut Marks) -> Option<Span> {
-        let t = self.opts.terminator;
         let from = pos as u64 + marks.starts.skip;
         while let Some(&o) = marks.starts.offsets.get(marks.next) {
             if o < from {
@@ -297,13 +296,7 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             marks.next += 1;
-            // A start is a line's; looked back for only if it is not.
-            let start = match g == pos || buf[g - 1] == t {
-                true => g,
-                false => pos + memrchr(t, &buf[pos..g]).map_or(0, |i| i + 1),
-            };
-            let end = g + memchr(t, &buf[g..]).unwrap_or(buf.len() - g);
-            return Some(Span { start, end });
+            return Some(line_holding(buf, pos, g, self.opts.terminator));
         }
         None
     }
@@ -317,17 +310,10 @@ impl<'m> Searcher<'m> {
             if m.start > buf.len() || m.end > buf.len() {
                 return None; // a matcher answered outside the buffer
             }
-            // A match at a line start (a rule pack's exact marks) needs no
-            // look back over the lines since the last one (`memrchr` over
-            // them was 5 % of `-n` of 1,000 rules on the GPU path).
-            let start = match m.start == at || buf.get(m.start.wrapping_sub(1)) == Some(&t) {
-                true => m.start,
-                false => at + memrchr(t, &buf[at..m.start]).map_or(0, |i| i + 1),
-            };
+            let Span { start, end } = line_holding(buf, at, m.start, t);
             if start >= buf.len() {
                 return None;
             }
-            let end = m.start + memchr(t, &buf[m.start..]).unwrap_or(buf.len() - m.start);
             let exact = self.prefilter_exact && m.end <= end;
             if exact || self.line_matcher.is_match_line(&buf[start..end]) {
                 return Some(Span { start, end });
@@ -567,6 +553,19 @@ const FAR_COUNTED: usize = 128 << 10;
 /// lines and the confirm only finds the matches to print.
 pub fn prefilter_selects(prefilter: &dyn Matcher, has_confirm: bool) -> bool {
     prefilter.is_exact() && (!has_confirm || prefilter.selects_lines())
+}
+
+/// The line holding `at`, found at or after `pos` (a line start). A match
+/// at a line start (a rule pack's exact marks) needs no look back over the
+/// lines since `pos` (`memrchr` over them was 5 % of `-n` of 1,000 rules
+/// on the GPU path).
+fn line_holding(buf: &[u8], pos: usize, at: usize, t: u8) -> Span {
+    let start = match at == pos || buf.get(at.wrapping_sub(1)) == Some(&t) {
+        true => at,
+        false => pos + memrchr(t, &buf[pos..at]).map_or(0, |i| i + 1),
+    };
+    let end = at + memchr(t, &buf[at..]).unwrap_or(buf.len() - at);
+    Span { start, end }
 }
 
 /// The line starting at `pos`.

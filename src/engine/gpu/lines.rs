@@ -15,7 +15,7 @@ use cudarc::driver::{result, LaunchConfig, PushKernelArg};
 use super::context::{cuda, Device};
 use super::memory::ptr;
 use super::GpuError;
-use crate::search::count::count_byte;
+use crate::search::count::count_byte_and_nul;
 
 /// Bytes per counted block: a multiple of 16 (the kernel reads 16 bytes
 /// at a time). 64 KiB blocks bring home 64 KiB of counts per 4 GiB, and
@@ -34,8 +34,8 @@ pub const HOLDS_NUL: u32 = 1 << 31;
 pub fn reference(text: &[u8], term: u8) -> Vec<u32> {
     text.chunks(LINE_BLOCK)
         .map(|b| {
-            let nul = term != 0 && memchr::memchr(0, b).is_some();
-            count_byte(b, term) as u32 | if nul { HOLDS_NUL } else { 0 }
+            let (n, nul) = count_byte_and_nul(b, term);
+            n as u32 | if nul && term != 0 { HOLDS_NUL } else { 0 }
         })
         .collect()
 }
