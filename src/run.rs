@@ -26,6 +26,7 @@ use crate::search::Helpers;
 use parallel::{search_items, search_walked_in_turn, search_walking, BYTES_AHEAD};
 use printed::Printed;
 use std::io::{self, IsTerminal, Write};
+use std::mem::ManuallyDrop;
 
 /// What every worker reads.
 pub struct Shared {
@@ -75,8 +76,16 @@ impl Shared {
 }
 
 /// Runs the whole search and returns the exit status; `Err`: what ends
-/// the run before or instead of searching, for `main` to print.
+/// the run before or instead of searching, for `main` to print. The
+/// process exits next.
 pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
+    let status = search_run(cfg, prog);
+    // CUDA's teardown, begun beside the output, ends before the exit.
+    gpu::await_released(gpu::AWAIT_MAX);
+    status
+}
+
+fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let located = pattern::read::read_patterns_located(&cfg.patterns)?;
     let patterns = &located.list;
     if selects_nothing(&cfg, patterns) {
@@ -172,7 +181,10 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     // Among many files, a large one is split unless its first selected
     // line ends its search (`search::split`; README, "Engines").
     let split_any = items.len() == 1 || !cfg.mode.first_match_ends();
-    let shared = Shared {
+    // Never dropped: the process exits after the run, and frees it at no
+    // cost; dropping a pack of 10,000 rules took 37-150 ms after the last
+    // output (H200 host, `benches/RESULTS.md`, thirty-third session).
+    let shared = ManuallyDrop::new(Shared {
         cfg,
         compiled,
         print,
@@ -188,7 +200,7 @@ pub fn run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         },
         output_file,
         helpers: Helpers::default(),
-    };
+    });
     let quiet = shared.cfg.mode == Mode::Quiet;
     let inputs = match gpu {
         _ if walk_while_searching => Inputs::Walk,

@@ -289,6 +289,12 @@ impl<'a, 'r> Flow<'a, 'r> {
             drop(unit_tx);
             drop(job_tx);
         });
+        // Every lane has ended, and no copy reads the ring: it is unpinned,
+        // and the context released with the pin's reference, while the
+        // files still waiting are printed (`release`).
+        if let Some(pin) = ring.take_pin() {
+            super::release::in_background("gpu-unpin", move || drop(pin));
+        }
     }
 
     /// Item `i`'s listed size, if the packer may lay it out (a regular

@@ -19,7 +19,8 @@
 //! - `flow`: the packer and the threads that move chunks along; `read`:
 //!   the readers that fill chunks; `lane`: the lanes that search them;
 //!   `start`: the backend awaited, the ring pinned, the lanes started.
-//! - `trace`: `GPUGREP_GPU_TRACE`'s per-chunk timeline.
+//! - `trace`: `GPUGREP_GPU_TRACE`'s per-chunk timeline; `release`:
+//!   CUDA's teardown in threads of its own, awaited before the exit.
 //! - `searcher`: how one chunk is searched (GPU lane or CPU mirror).
 //! - `stats`: stage counters and the `--stats`/`--debug` lines.
 //! - `offsets`: a file's offsets as the prefilter of its CPU search;
@@ -42,6 +43,7 @@ mod pack;
 mod pour;
 mod prewarm;
 mod read;
+mod release;
 mod ring;
 mod searcher;
 mod setup;
@@ -65,6 +67,7 @@ pub use choose::{open_in_background, start, wanted, Pending, Wanted};
 use flow::Flow;
 use offsets::{Counted, FileOffsets};
 pub use prewarm::{beside_compile, prewarm, release as release_ahead, OpenAt};
+pub use release::{awaited as await_released, AWAIT_MAX};
 use ring::Ring;
 use searcher::Target;
 pub use setup::opens_at_once;
@@ -273,8 +276,8 @@ pub fn search(
     let ready_ms = flow.board.ready_ms();
     stats::report(shared, &stages, &notes, ready_ms, flow.shape, state);
     drop(flow);
-    // The process exits next: leave the ring to it (unpinning and freeing
-    // 1 GiB took 0.1-0.2 s on the H100 host).
+    // The process exits next: leave the ring's memory to it (its pin went
+    // with the pipeline's end, `Flow::run`).
     std::mem::forget(ring);
     result
 }

@@ -147,6 +147,12 @@ impl Ring {
         Ok(())
     }
 
+    /// The block's pin, taken out (unpinned when dropped), once no copy
+    /// reads the ring any more; the memory stays mapped for the printers.
+    pub fn take_pin(&self) -> Option<HostPin> {
+        self.pin.lock().ok().and_then(|mut p| p.take())
+    }
+
     /// A free chunk of `chunk` bytes, waiting for one while all are on loan;
     /// `None` once `stopped()` says so. The first call allocates the block
     /// with `allocate(bytes)` unless `ensure` did (every call must ask for
