@@ -38,6 +38,82 @@ pub fn count_byte_and_nul(hay: &[u8], b: u8) -> (u64, bool) {
     (count_portable(hay, b), memchr::memchr(0, hay).is_some())
 }
 
+/// Occurrences of `t` in `buf[from..at]`, and the first one at or after
+/// `at` (`buf.len()` if none): a marked line's number and its end, found
+/// in one pass over the lines before it and the line itself, where a
+/// count and a `memchr` each made a call a line (`Searcher::next_marked_line`).
+/// `from <= at <= buf.len()`.
+pub fn count_then_find(buf: &[u8], from: usize, at: usize, t: u8) -> (u64, usize) {
+    debug_assert!(from <= at && at <= buf.len());
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2, checked just above.
+        return unsafe { count_then_find_avx2(buf, from, at, t) };
+    }
+    count_then_find_portable(buf, from, at, t)
+}
+
+/// The portable [`count_then_find`].
+fn count_then_find_portable(buf: &[u8], from: usize, at: usize, t: u8) -> (u64, usize) {
+    let end = memchr::memchr(t, &buf[at..]).map_or(buf.len(), |i| at + i);
+    (count_portable(&buf[from..at], t), end)
+}
+
+/// [`count_then_find`] with AVX2: 32 bytes a step, the block holding `at`
+/// split between the count and the search. A long stretch before `at`
+/// (sparse lines) is counted by [`count_rounds`]' 128-byte rounds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn count_then_find_avx2(buf: &[u8], from: usize, at: usize, t: u8) -> (u64, usize) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8,
+    };
+    let needle = _mm256_set1_epi8(t as i8);
+    let mask_at = |i: usize| {
+        // SAFETY: callers pass `i + 32 <= buf.len()`: one unaligned load.
+        let v = unsafe { _mm256_loadu_si256(buf.as_ptr().add(i).cast::<__m256i>()) };
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, needle)) as u32
+    };
+    let mut n = 0u64;
+    let mut i = from;
+    if at - from >= COUNT_IN_ROUNDS {
+        let whole = (at - from) / 32 * 32;
+        // SAFETY: the caller's CPU has AVX2.
+        n = unsafe { count_rounds::<false>(&buf[from..from + whole], t).0 };
+        i = from + whole;
+    }
+    while i + 32 <= at {
+        n += u64::from(mask_at(i).count_ones());
+        i += 32;
+    }
+    while i + 32 <= buf.len() {
+        let mut mask = mask_at(i);
+        if i < at {
+            // 1 to 31 bytes of this block lie before `at`.
+            let before = (1u32 << (at - i)) - 1;
+            n += u64::from((mask & before).count_ones());
+            mask &= !before;
+        }
+        if mask != 0 {
+            return (n, i + mask.trailing_zeros() as usize);
+        }
+        i += 32;
+    }
+    for (j, &b) in buf.iter().enumerate().skip(i) {
+        if b == t {
+            if j >= at {
+                return (n, j);
+            }
+            n += 1;
+        }
+    }
+    (n, buf.len())
+}
+
+/// From how many bytes before `at` [`count_then_find`] counts in rounds.
+#[cfg(target_arch = "x86_64")]
+const COUNT_IN_ROUNDS: usize = 256;
+
 /// [`count_byte`] with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
@@ -130,6 +206,52 @@ unsafe fn count_rounds<const NUL: bool>(hay: &[u8], b: u8) -> (u64, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every split of a stretch into the bytes before `at` and after:
+    /// the count before and the first terminator after, as a naive loop
+    /// finds them, on both paths.
+    #[test]
+    fn count_then_find_counts_before_and_finds_after_as_the_naive_loop() {
+        let mut x = 0x2545_f491_u32;
+        let mut text = |newline_in: u32, len: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    match x % newline_in {
+                        0 => b'\n',
+                        _ => b'a' + (x >> 8) as u8 % 26,
+                    }
+                })
+                .collect()
+        };
+        // Dense and sparse terminators, and none at all.
+        let texts = [
+            text(3, 700),
+            text(40, 1500),
+            text(5000, 1200),
+            vec![b'\n'; 300],
+        ];
+        for buf in &texts {
+            for from in (0..buf.len()).step_by(7).chain([0, 1, 31, 32, 33]) {
+                let Some(tail) = buf.len().checked_sub(from) else {
+                    continue;
+                };
+                let ats = (0..tail.min(300)).chain([tail.saturating_sub(1), tail]);
+                for at in ats.map(|d| from + d).filter(|&at| at <= buf.len()) {
+                    let count = buf[from..at].iter().filter(|&&b| b == b'\n').count() as u64;
+                    let end = buf[at..]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(buf.len(), |i| at + i);
+                    let want = (count, end);
+                    assert_eq!(count_then_find(buf, from, at, b'\n'), want, "{from}..{at}");
+                    assert_eq!(count_then_find_portable(buf, from, at, b'\n'), want);
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_length_and_start_counts_as_the_naive_loop() {

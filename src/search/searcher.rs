@@ -2,7 +2,7 @@
 //! hands selected lines, context and gaps to a [`Sink`], across the blocks
 //! of one input.
 
-use super::count::{count_byte, count_byte_and_nul};
+use super::count::{count_byte, count_byte_and_nul, count_then_find};
 use super::nul::NulWindow;
 use super::{Line, Outcome, SearchOptions, Sink};
 use crate::engine::{LineStarts, Matcher};
@@ -261,14 +261,18 @@ impl<'m> Searcher<'m> {
             let stop = p.out.len() + PLAIN_BATCH;
             while pos < buf.len() && p.out.len() < stop {
                 let found = match &mut marks {
-                    Some(m) => self.next_marked_line(buf, pos, m),
-                    None => self.next_matching_line(buf, pos),
+                    Some(m) => self.next_marked_line(buf, base, pos, m),
+                    None => self.next_matching_line(buf, pos).map(|s| (s, None)),
                 };
-                let Some(span) = found else {
+                let Some((span, counted)) = found else {
                     pos = buf.len();
                     break;
                 };
-                let Some(line) = self.take_line(buf, base, span) else {
+                let taken = match counted {
+                    Some(n) => Some(self.take_counted_line(buf, base, span, n)),
+                    None => self.take_line(buf, base, span),
+                };
+                let Some(line) = taken else {
                     break; // binary data: the search ends here
                 };
                 p.line(line.number, line.bytes);
@@ -283,9 +287,18 @@ impl<'m> Searcher<'m> {
     }
 
     /// [`Self::next_matching_line`] for a prefilter whose answers are
-    /// exactly the selected lines' starts, taken from `marks` in order.
-    fn next_marked_line(&self, buf: &[u8], pos: usize, marks: &mut Marks) -> Option<Span> {
+    /// exactly the selected lines' starts, taken from `marks` in order;
+    /// with the terminators between `pos` and the line where they were
+    /// counted on the way to its end ([`Self::counts_on_the_way`]).
+    fn next_marked_line(
+        &self,
+        buf: &[u8],
+        base: u64,
+        pos: usize,
+        marks: &mut Marks,
+    ) -> Option<(Span, Option<u64>)> {
         let from = pos as u64 + marks.starts.skip;
+        let t = self.opts.terminator;
         while let Some(&o) = marks.starts.offsets.get(marks.next) {
             if o < from {
                 marks.next += 1;
@@ -296,9 +309,26 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             marks.next += 1;
-            return Some(line_holding(buf, pos, g, self.opts.terminator));
+            let at_start = g == pos || buf[g - 1] == t;
+            if at_start && self.counts_on_the_way(base, pos, g) {
+                let (n, end) = count_then_find(buf, pos, g, t);
+                return Some((Span { start: g, end }, Some(n)));
+            }
+            return Some((line_holding(buf, pos, g, t), None));
         }
         None
+    }
+
+    /// Whether the line starting at `g` is numbered by counting from `pos`
+    /// on the way to its end (`count_then_find`): lines are numbered, the
+    /// count stands at `pos`, the gap is not one the prefilter counts
+    /// ([`FAR_COUNTED`]) and no binary watch looks at the lines (it counts
+    /// with its own look for a NUL, `number_line`).
+    fn counts_on_the_way(&self, base: u64, pos: usize, g: usize) -> bool {
+        self.opts.line_numbers
+            && !self.opts.stop_on_nul
+            && self.count_pos == base + pos as u64
+            && g - pos < FAR_COUNTED
     }
 
     /// The next line at or after `pos` (a line start) that matches.
@@ -469,6 +499,23 @@ impl<'m> Searcher<'m> {
             offset: base + span.start as u64,
             terminated: span.end < buf.len(),
         })
+    }
+
+    /// [`Self::take_line`] for a line found by `next_marked_line` with
+    /// `n`, the terminators from the count's cursor to its start (no binary
+    /// watch: `counts_on_the_way`).
+    fn take_counted_line<'b>(&mut self, buf: &'b [u8], base: u64, span: Span, n: u64) -> Line<'b> {
+        let number = self.count_line + n;
+        (self.count_pos, self.count_line) = match span.end < buf.len() {
+            true => (base + span.end as u64 + 1, number + 1),
+            false => (base + span.start as u64, number),
+        };
+        Line {
+            bytes: &buf[span.start..span.end],
+            number: Some(number),
+            offset: base + span.start as u64,
+            terminated: span.end < buf.len(),
+        }
     }
 
     /// The number of the line at `span`, moving the cursor, and whether

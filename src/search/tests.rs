@@ -308,4 +308,53 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&walked, &run(false, true));
         proptest::prop_assert_eq!(&walked, &run(true, false));
     }
+
+    /// Walked marks numbered on the way to each line's end
+    /// (`count_then_find`) over lines long and short, close and far
+    /// apart, from the middle of a count: as looked up one at a time.
+    #[test]
+    fn walked_marks_number_long_and_far_apart_lines_as_looked_up(
+        lines in proptest::collection::vec(
+            (proptest::prop_oneof![0usize..40, 0usize..400, 0usize..3000], proptest::bool::weighted(0.3)),
+            0..120,
+        ),
+        unterminated in proptest::bool::ANY,
+        from_line in 0usize..5,
+    ) {
+        use super::{SearchOptions, Searcher};
+        let mut text = Vec::new();
+        let mut offsets = Vec::new();
+        let mut starts = Vec::new();
+        for (i, &(len, marked)) in lines.iter().enumerate() {
+            starts.push(text.len());
+            if marked {
+                offsets.push(text.len() as u64);
+            }
+            text.extend((0..len).map(|k| b'a' + ((i + k) % 26) as u8));
+            text.push(b'\n');
+        }
+        if unterminated && text.last() == Some(&b'\n') {
+            text.pop();
+        }
+        // The search starts at a line start, numbered as that line.
+        let first = starts.get(from_line).copied().unwrap_or(0).min(text.len());
+        let first_line = starts.iter().position(|&s| s == first).unwrap_or(0) as u64 + 1;
+        let opts = SearchOptions::lines(b'\n', true);
+        let run = |walk: bool| {
+            let m = MarkedLines { offsets: offsets.clone(), skip: 0, walk };
+            let mut sink = Printed {
+                out: Vec::new(),
+                plain: true,
+                prefix: Vec::new(),
+                numbered: true,
+                terminator: b'\n',
+                calls: 0,
+            };
+            let mut s = Searcher::new(opts, &m, None);
+            s.number_lines_from(first as u64, first_line);
+            s.search_last_block(&text, 0, first, &mut sink).unwrap();
+            (sink.out, s.outcome())
+        };
+        proptest::prop_assert_eq!(run(true), run(false));
+    }
 }
