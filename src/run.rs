@@ -23,6 +23,7 @@ use crate::output::json::write_summary;
 use crate::output::standard::PrintOptions;
 use crate::pattern::{self, Compiled};
 use crate::search::Helpers;
+pub use gpu::on_pipeline as on_gpu_pipeline;
 use parallel::{search_items, search_walked_in_turn, search_walking, BYTES_AHEAD};
 use printed::Printed;
 use std::io::{self, IsTerminal, Write};

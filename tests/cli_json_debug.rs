@@ -93,3 +93,25 @@ fn debug_says_what_was_built_and_which_engine_runs() {
         out.stderr
     );
 }
+
+/// The binary's allocator keeps freed memory a second while a GPU
+/// pipeline runs (here simulated), not where the CPU engine alone searches
+/// nor where the user set mimalloc's purge delay.
+#[test]
+fn a_gpu_pipeline_keeps_freed_memory_longer_unless_the_user_set_it() {
+    let s = Sandbox::new();
+    s.write("a", "foo\n");
+    let said = "debug: gpu: freed memory goes back to the system after 1 s";
+    let gpu = || {
+        s.grep(&["--debug", "--engine=gpu", "foo", "a"])
+            .env("GPUGREP_GPU_SIMULATE", "1")
+    };
+    let out = gpu().run();
+    assert_eq!(out.stdout, b"foo\n");
+    assert!(out.stderr.contains(said), "{}", out.stderr);
+    let out = gpu().env("MIMALLOC_PURGE_DELAY", "50").run();
+    assert_eq!(out.stdout, b"foo\n");
+    assert!(!out.stderr.contains(said), "{}", out.stderr);
+    let out = s.grep(&["--debug", "--engine=cpu", "foo", "a"]).run();
+    assert!(!out.stderr.contains(said), "{}", out.stderr);
+}

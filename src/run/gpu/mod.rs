@@ -74,6 +74,7 @@ pub use setup::opens_at_once;
 use shape::{PrintedLines, Search};
 use stats::{Fallback, Stages};
 use std::io::{self, Write};
+use std::sync::OnceLock;
 
 /// How much larger than its compressed size a file is taken to be when
 /// sizing chunks under `--decompress` (logs compress 4 to 10 times).
@@ -86,6 +87,17 @@ const DECOMPRESSED_RATIO: u64 = 8;
 /// s (rg 13.0 s); `-n` was the same either way (9.2-9.9 s), peak memory
 /// 1.5-1.7 GB against 1.66-1.88 GB.
 const GPU_BYTES_AHEAD: usize = 256 << 20;
+
+/// What the binary does when a GPU pipeline starts ([`on_pipeline`]), and
+/// what it did, for `--debug`.
+static ON_PIPELINE: OnceLock<fn() -> Option<&'static str>> = OnceLock::new();
+
+/// Sets what the binary does when a GPU pipeline starts: `gpugrep`'s
+/// `main` has its allocator keep freed memory longer (the library does not
+/// know the binary's allocator).
+pub fn on_pipeline(started: fn() -> Option<&'static str>) {
+    let _ = ON_PIPELINE.set(started);
+}
 
 fn debug(cfg: &Config, prog: &str, msg: &str) {
     if cfg.debug {
@@ -171,6 +183,9 @@ pub fn search(
             &shared.prog,
             &format!("gpu: automaton kernel: {}", a.describe()),
         );
+    }
+    if let Some(done) = ON_PIPELINE.get().and_then(|started| started()) {
+        debug(&shared.cfg, &shared.prog, &format!("gpu: {done}"));
     }
     let need: u64 = sizes.iter().flatten().map(|s| s + 1).sum();
     // Compressed files grow: sized for logs' ratio, so that a few small
