@@ -63,7 +63,7 @@ fn tune_allocator() {
 /// and 2.96-3.27 → 2.70-3.19 s, faults 1.85-2.17 M → 0.84-1.61 M. Peak
 /// memory 2.2-2.9 → 2.6-3.0 GB for 1,000 rules, 4.0-5.0 → 3.1-5.4 GB for
 /// 10,000 (10.4 GB printed; the staging ring alone holds 1 GiB). Left as
-/// it is where a user set the option.
+/// it is where the user set the option (to anything but `main`'s 10 ms).
 fn keep_freed_memory() -> Option<&'static str> {
     // SAFETY: plain C calls on mimalloc's option table. Other threads may
     // be running: mimalloc reads the option as one aligned `long` when it
