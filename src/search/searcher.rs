@@ -309,8 +309,7 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             marks.next += 1;
-            let at_start = g == pos || buf[g - 1] == t;
-            if at_start && self.counts_on_the_way(base, pos, g) {
+            if starts_line(buf, pos, g, t) && self.counts_on_the_way(base, pos, g) {
                 let (n, end) = count_then_find(buf, pos, g, t);
                 return Some((Span { start: g, end }, Some(n)));
             }
@@ -480,12 +479,7 @@ impl<'m> Searcher<'m> {
         let number = self.opts.line_numbers.then(|| {
             let (n, clean) = self.number_line(buf, base, span);
             no_nul = clean;
-            // The next line is counted from past this one, whose
-            // terminator is known (dense output counted each line twice).
-            if span.end < buf.len() {
-                self.count_pos = base + span.end as u64 + 1;
-                self.count_line = n + 1;
-            }
+            self.count_past(buf, base, span, n);
             n
         });
         if self.opts.stop_on_nul && !no_nul && self.nul.has_nul(buf, span, self.nul_ahead) {
@@ -493,28 +487,27 @@ impl<'m> Searcher<'m> {
             self.done = true;
             return None;
         }
-        Some(Line {
-            bytes: &buf[span.start..span.end],
-            number,
-            offset: base + span.start as u64,
-            terminated: span.end < buf.len(),
-        })
+        Some(line_of(buf, base, span, number))
     }
 
     /// [`Self::take_line`] for a line found by `next_marked_line` with
     /// `n`, the terminators from the count's cursor to its start (no binary
-    /// watch: `counts_on_the_way`).
+    /// watch: `counts_on_the_way`): numbered as `line_number` would.
     fn take_counted_line<'b>(&mut self, buf: &'b [u8], base: u64, span: Span, n: u64) -> Line<'b> {
-        let number = self.count_line + n;
-        (self.count_pos, self.count_line) = match span.end < buf.len() {
-            true => (base + span.end as u64 + 1, number + 1),
-            false => (base + span.start as u64, number),
-        };
-        Line {
-            bytes: &buf[span.start..span.end],
-            number: Some(number),
-            offset: base + span.start as u64,
-            terminated: span.end < buf.len(),
+        self.count_line += n;
+        self.count_pos = base + span.start as u64;
+        let number = self.count_line;
+        self.count_past(buf, base, span, number);
+        line_of(buf, base, span, Some(number))
+    }
+
+    /// Moves the count's cursor past the line at `span`, numbered `n`,
+    /// where its terminator is known: the next line is counted from there
+    /// (dense output counted each line twice).
+    fn count_past(&mut self, buf: &[u8], base: u64, span: Span, n: u64) {
+        if span.end < buf.len() {
+            self.count_pos = base + span.end as u64 + 1;
+            self.count_line = n + 1;
         }
     }
 
@@ -607,12 +600,27 @@ pub fn prefilter_selects(prefilter: &dyn Matcher, has_confirm: bool) -> bool {
 /// lines since `pos` (`memrchr` over them was 5 % of `-n` of 1,000 rules
 /// on the GPU path).
 fn line_holding(buf: &[u8], pos: usize, at: usize, t: u8) -> Span {
-    let start = match at == pos || buf.get(at.wrapping_sub(1)) == Some(&t) {
+    let start = match starts_line(buf, pos, at, t) {
         true => at,
         false => pos + memrchr(t, &buf[pos..at]).map_or(0, |i| i + 1),
     };
     let end = at + memchr(t, &buf[at..]).unwrap_or(buf.len() - at);
     Span { start, end }
+}
+
+/// Whether `at`, at or after `pos` (a line start), starts a line.
+fn starts_line(buf: &[u8], pos: usize, at: usize, t: u8) -> bool {
+    at == pos || buf.get(at.wrapping_sub(1)) == Some(&t)
+}
+
+/// The line at `span` as it goes to the sink.
+fn line_of(buf: &[u8], base: u64, span: Span, number: Option<u64>) -> Line<'_> {
+    Line {
+        bytes: &buf[span.start..span.end],
+        number,
+        offset: base + span.start as u64,
+        terminated: span.end < buf.len(),
+    }
 }
 
 /// The line starting at `pos`.

@@ -164,6 +164,19 @@ struct Printed {
     calls: usize,
 }
 
+impl Printed {
+    fn new(plain: bool, prefix: &[u8], numbered: bool, terminator: u8) -> Printed {
+        Printed {
+            out: Vec::new(),
+            plain,
+            prefix: prefix.to_vec(),
+            numbered,
+            terminator,
+            calls: 0,
+        }
+    }
+}
+
 impl super::Sink for Printed {
     fn selected(&mut self, line: &super::Line) -> std::io::Result<bool> {
         self.calls += 1;
@@ -212,14 +225,8 @@ proptest::proptest! {
         };
         let lit = crate::engine::cpu::Literal::new(&pattern);
         let run = |plain: bool| {
-            let mut sink = Printed {
-                out: Vec::new(),
-                plain,
-                prefix: if named { b"f:".to_vec() } else { Vec::new() },
-                numbered,
-                terminator,
-                calls: 0,
-            };
+            let prefix: &[u8] = if named { b"f:" } else { b"" };
+            let mut sink = Printed::new(plain, prefix, numbered, terminator);
             let o = Searcher::new(opts, &lit, None).search_slice(&text, &mut sink).unwrap();
             (sink.out, sink.calls, o)
         };
@@ -291,14 +298,7 @@ proptest::proptest! {
         let opts = SearchOptions::lines(b'\n', numbered);
         let run = |walk: bool, plain: bool| {
             let m = MarkedLines { offsets: offsets.clone(), skip: skip as u64, walk };
-            let mut sink = Printed {
-                out: Vec::new(),
-                plain,
-                prefix: Vec::new(),
-                numbered,
-                terminator: b'\n',
-                calls: 0,
-            };
+            let mut sink = Printed::new(plain, b"", numbered, b'\n');
             let mut s = Searcher::new(opts, &m, None);
             s.number_lines_from(skip as u64, 1);
             s.search_last_block(&text[skip..], skip as u64, 0, &mut sink).unwrap();
@@ -342,14 +342,7 @@ proptest::proptest! {
         let opts = SearchOptions::lines(b'\n', true);
         let run = |walk: bool| {
             let m = MarkedLines { offsets: offsets.clone(), skip: 0, walk };
-            let mut sink = Printed {
-                out: Vec::new(),
-                plain: true,
-                prefix: Vec::new(),
-                numbered: true,
-                terminator: b'\n',
-                calls: 0,
-            };
+            let mut sink = Printed::new(true, b"", true, b'\n');
             let mut s = Searcher::new(opts, &m, None);
             s.number_lines_from(first as u64, first_line);
             s.search_last_block(&text, 0, first, &mut sink).unwrap();
