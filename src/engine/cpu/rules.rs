@@ -44,24 +44,28 @@ struct Literals {
 }
 
 impl Literals {
-    /// Builds the automaton of `lits`: here, or on a thread when it is a
-    /// DFA (and the thread starts). `None` when it cannot be built.
+    /// Builds the automaton of `lits`: on a thread when it is a DFA (and
+    /// the thread starts), else here. `None` when it cannot be built.
     fn new(lits: Vec<Vec<u8>>) -> Option<Literals> {
-        let build = |lits: &[Vec<u8>], kind| {
-            AhoCorasickBuilder::new()
-                .match_kind(MatchKind::Standard)
-                .kind(kind)
-                .build(lits)
+        let kind = super::dfa_kind(&lits);
+        let build = move |lits: &[Vec<u8>]| {
+            let with = |kind| {
+                AhoCorasickBuilder::new()
+                    .match_kind(MatchKind::Standard)
+                    .kind(kind)
+                    .build(lits)
+            };
+            // A DFA too large after all falls back to the crate's choice.
+            with(kind)
+                .or_else(|e| kind.map_or(Err(e), |_| with(None)))
+                .ok()
         };
         let lits = std::sync::Arc::new(lits);
-        let kind = super::dfa_kind(&lits);
         if kind == Some(AhoCorasickKind::DFA) {
-            // A DFA too large after all falls back to the crate's choice.
             let mine = lits.clone();
-            let dfa = move || build(&mine, kind).or_else(|_| build(&mine, None)).ok();
             let started = std::thread::Builder::new()
                 .name("rules-dfa".into())
-                .spawn(dfa);
+                .spawn(move || build(&mine));
             if let Ok(handle) = started {
                 return Some(Literals {
                     built: OnceLock::new(),
@@ -69,9 +73,8 @@ impl Literals {
                 });
             }
         }
-        let ac = build(&lits, kind).ok()?;
         Some(Literals {
-            built: OnceLock::from(Some(ac)),
+            built: OnceLock::from(Some(build(&lits)?)),
             building: Mutex::new(None),
         })
     }
