@@ -11,6 +11,12 @@
 //          file, at once (GB/s of the two together)
 //   touchp touch, the map populated in the mmap call (MAP_POPULATE: the
 //          page tables filled at once, not a fault at a time)
+//   pt     each file pread into the thread's buffer, then mapped and read
+//          through by the same thread (both routes, one thread a file)
+//   mc     each file mapped and copied into the thread's buffer 64 MiB at a
+//          time (the readers' copy taken from a map instead of pread)
+//   mcr    mc, and each 64 MiB piece read again from the same map after the
+//          next one is copied (printers reading pages the copy faulted in)
 // Build: cc -O2 -pthread -o membw benches/membw/membw.c
 // Run:   membw THREADS FILE...
 #define _GNU_SOURCE
@@ -61,7 +67,9 @@ static void *work(void *arg) {
         moved[t] = GIB;
     } else {
         char *buf = mem[t];
-        int reads = !strcmp(test, "pread") || (!strcmp(test, "both") && t % 2 == 0);
+        int reads = !strcmp(test, "pread") || (!strcmp(test, "both") && t % 2 == 0) ||
+                    !strcmp(test, "pt");
+        int copies = !strcmp(test, "mc") || !strcmp(test, "mcr");
         for (;;) {
             int f = __sync_fetch_and_add(reads ? &next_file : &next_touch, 1);
             if (f >= nfiles) break;
@@ -69,13 +77,34 @@ static void *work(void *arg) {
             if (fd < 0) continue;
             struct stat st;
             fstat(fd, &st);
-            if (reads) {
+            if (copies) {
+                char *m = mmap(0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+                if (m != MAP_FAILED) {
+                    int again = !strcmp(test, "mcr");
+                    for (off_t at = 0; at < st.st_size; at += BUF) {
+                        size_t n = st.st_size - at < (off_t)BUF ? st.st_size - at : BUF;
+                        memcpy(buf, m + at, n);
+                        moved[t] += n;
+                        if (again && at >= (off_t)BUF) {
+                            sink[t] += sum((const uint64_t *)(m + at - BUF), BUF / 8);
+                            moved[t] += BUF;
+                        }
+                    }
+                    if (again && st.st_size > 0) {
+                        off_t last = (st.st_size - 1) / BUF * BUF;
+                        sink[t] += sum((const uint64_t *)(m + last), (st.st_size - last) / 8);
+                        moved[t] += st.st_size - last;
+                    }
+                    munmap(m, st.st_size);
+                }
+            } else if (reads) {
                 for (off_t at = 0; at < st.st_size; at += BUF) {
                     ssize_t n = pread(fd, buf, BUF, at);
                     if (n <= 0) break;
                     moved[t] += n;
                 }
-            } else {
+            }
+            if ((!reads && !copies) || !strcmp(test, "pt")) {
                 int flags = MAP_PRIVATE | (!strcmp(test, "touchp") ? MAP_POPULATE : 0);
                 char *m = mmap(0, st.st_size, PROT_READ, flags, fd, 0);
                 if (m != MAP_FAILED) {
@@ -122,7 +151,10 @@ int main(int argc, char **argv) {
     for (int r = 0; r < 2; r++) {
         run("read");
         run("copy");
-        if (nfiles) { run("pread"); run("touch"); run("touchp"); run("both"); }
+        if (nfiles) {
+            run("pread"); run("touch"); run("touchp"); run("both");
+            run("pt"); run("mc"); run("mcr");
+        }
     }
     return 0;
 }

@@ -12,7 +12,9 @@
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 
 mod ascii_set;
+mod windows;
 pub use ascii_set::{ascii_folded_set, ascii_folded_variants};
+pub use windows::window_case_variants;
 
 /// Every case variant of `lit`, or `None` when it is not UTF-8 or has more
 /// than `cap` variants.
@@ -20,16 +22,32 @@ pub fn case_variants(lit: &[u8], cap: usize) -> Option<Vec<Vec<u8>>> {
     let text = std::str::from_utf8(lit).ok()?;
     let mut variants: Vec<Vec<u8>> = vec![Vec::new()];
     for c in text.chars() {
-        let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
-        class.case_fold_simple();
-        let orbit: Vec<Vec<u8>> = class
-            .iter()
-            .flat_map(|r| r.start()..=r.end())
-            .map(|o| o.encode_utf8(&mut [0; 4]).as_bytes().to_vec())
-            .collect();
-        variants = each_followed_by(&variants, &orbit, cap)?;
+        variants = each_followed_by(&variants, &orbit(c), cap)?;
     }
     Some(variants)
+}
+
+/// The orbit of `c` under simple case folding, each member as UTF-8 (an
+/// ASCII character's from a table of them, built once: a rule pack's
+/// literals ask for thousands).
+fn orbit(c: char) -> Vec<Vec<u8>> {
+    static ASCII: std::sync::OnceLock<Vec<Vec<Vec<u8>>>> = std::sync::OnceLock::new();
+    match u8::try_from(c).ok().filter(u8::is_ascii) {
+        Some(b) => ASCII.get_or_init(|| (0..128u8).map(|b| fold_orbit(char::from(b))).collect())
+            [usize::from(b)]
+        .clone(),
+        None => fold_orbit(c),
+    }
+}
+
+fn fold_orbit(c: char) -> Vec<Vec<u8>> {
+    let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
+    class.case_fold_simple();
+    class
+        .iter()
+        .flat_map(|r| r.start()..=r.end())
+        .map(|o| o.encode_utf8(&mut [0; 4]).as_bytes().to_vec())
+        .collect()
 }
 
 /// One character of `c`'s orbit under simple case folding, the same for

@@ -32,7 +32,9 @@ use crate::config::{Config, EngineChoice};
 use crate::parts::map_on_all_cores;
 use crate::pattern::glushkov;
 use crate::pattern::glushkov::book::RuleBook;
-use crate::pattern::required::{required_literals_avoiding, required_literals_within};
+use crate::pattern::required::{
+    required_case_insensitive, required_literals_avoiding, required_literals_within,
+};
 use regex_syntax::hir::Hir;
 use std::collections::{HashMap, HashSet};
 
@@ -73,6 +75,22 @@ pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
         _ => required_literals_within(h, RULE_LITERALS_MAX)
             .map(|r| r.literals)
             .filter(|l| good(l)),
+    }
+}
+
+/// [`first_choice`] under `-i`: `h` is the rule, `cs` the rule parsed
+/// without `-i` and `lits` its literals under `-i`
+/// (`required_case_insensitive`). Where the windows of the literals found
+/// without `-i` are too short, the walk of the rule itself (71 of 1,000
+/// generated rules: without it they went to the automaton, and auto
+/// kept the pack on the CPU).
+pub fn first_choice_folded(h: &Hir, cs: &Hir, lits: Option<Vec<Vec<u8>>>) -> Option<Vec<Vec<u8>>> {
+    match lits {
+        Some(l) if good(&l) => Some(l),
+        _ => required_case_insensitive(cs, RULE_LITERALS_MAX)
+            .map(|r| r.literals)
+            .filter(|l| good(l))
+            .or_else(|| first_choice(h, None)),
     }
 }
 

@@ -1,0 +1,131 @@
+//! Case variants of literal windows, for `-i` required literals found on
+//! the expression parsed without `-i` (`required::required_case_insensitive`).
+//!
+//! Every case-insensitive occurrence of a literal holds a case-insensitive
+//! occurrence of each of its windows, and such an occurrence is exactly one
+//! of the window's case variants (`case_variants`: Unicode simple case
+//! folding, as `(?i)` matches). So the variants of one window per literal
+//! find a superset of what the literals find under `-i`. Each window is
+//! the longest (in bytes of its shortest variant) whose variants fit a
+//! literal's share of the cap: letters double them, digits and punctuation
+//! cost nothing, so windows gather around them.
+
+use super::{case_variants, orbit};
+
+/// One window per literal of `lits`, each replaced by its case variants,
+/// sorted and deduplicated, and whether every window is its whole literal;
+/// `None` when a literal is not UTF-8 or the cap leaves some literal's
+/// window empty.
+pub fn window_case_variants(lits: &[Vec<u8>], cap: usize) -> Option<(Vec<Vec<u8>>, bool)> {
+    let share = cap.checked_div(lits.len())?;
+    let mut all = Vec::new();
+    let mut whole = true;
+    for lit in lits {
+        let text = std::str::from_utf8(lit).ok()?;
+        let window = longest_window(text, share)?;
+        whole &= window.len() == text.len();
+        all.extend(case_variants(window.as_bytes(), share)?);
+    }
+    all.sort_unstable();
+    all.dedup();
+    Some((all, whole))
+}
+
+/// The window of `text` whose case variants number at most `share` and
+/// whose shortest variant is longest (the last such on a tie: a literal's
+/// end is often rarer than its start); `None` when none holds a character.
+fn longest_window(text: &str, share: usize) -> Option<&str> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    // Per character: its orbit's size and its shortest member's bytes.
+    let weights: Vec<(usize, usize)> = chars
+        .iter()
+        .map(|&(_, c)| {
+            let o = orbit(c);
+            (o.len(), o.iter().map(Vec::len).min().unwrap_or(0))
+        })
+        .collect();
+    let (mut start, mut variants, mut bytes) = (0, 1usize, 0);
+    let mut best: Option<(usize, usize, usize)> = None;
+    for (end, &(n, b)) in weights.iter().enumerate() {
+        variants = variants.saturating_mul(n);
+        bytes += b;
+        while variants > share && start <= end {
+            variants /= weights[start].0;
+            bytes -= weights[start].1;
+            start += 1;
+        }
+        if start <= end && best.is_none_or(|(_, _, most)| bytes >= most) {
+            best = Some((start, end, bytes));
+        }
+    }
+    let (s, e, _) = best?;
+    let to = chars.get(e + 1).map_or(text.len(), |&(i, _)| i);
+    Some(&text[chars[s].0..to])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn windows_gather_where_letters_are_few() {
+        // 8 variants: three letters, the digits free.
+        assert_eq!(longest_window("abcd 1234 efgh", 8), Some(" 1234 efg"));
+        assert_eq!(longest_window("abcdef", 8), Some("def"));
+        // k has three variants (the Kelvin sign).
+        assert_eq!(longest_window("kab", 4), Some("ab"));
+        assert_eq!(longest_window("ab", 1), None);
+        assert_eq!(longest_window("12", 1), Some("12"));
+    }
+
+    #[test]
+    fn variants_within_the_cap() {
+        let lits = [b"connection timeout".to_vec(), b"to-do".to_vec()];
+        let (set, whole) = window_case_variants(&lits, 256).unwrap();
+        assert!(set.len() <= 256 && !whole);
+        assert!(window_case_variants(&[b"1-2".to_vec()], 1).unwrap().1);
+        // 128 variants each: seven letters and the space, the last such
+        // window; all 16 of `to-do`.
+        assert!(set.contains(&b" TIMEOUT".to_vec()) && set.contains(&b" timeout".to_vec()));
+        assert!(set.contains(&b"To-dO".to_vec()));
+        assert_eq!(set.len(), 128 + 16);
+        assert_eq!(window_case_variants(&[b"\xff".to_vec()], 16), None);
+        assert_eq!(
+            window_case_variants(&[b"ab".to_vec(), b"cd".to_vec()], 1),
+            None
+        );
+        assert_eq!(window_case_variants(&[], 16), None);
+    }
+
+    proptest! {
+        /// Every string that holds a literal case-insensitively holds one
+        /// of the variants.
+        #[test]
+        fn variants_find_every_case_insensitive_occurrence(
+            lits in prop::collection::vec("[a-zA-Z0-9kKsSß _é\u{212A}\u{17F}]{1,8}", 1..4),
+            pick in 0usize..4,
+            cap in 1usize..300,
+            before in "[a-z ]{0,3}",
+            after in "[a-z ]{0,3}",
+        ) {
+            let bytes: Vec<Vec<u8>> = lits.iter().map(|l| l.as_bytes().to_vec()).collect();
+            let Some((set, _)) = window_case_variants(&bytes, cap) else { return Ok(()) };
+            prop_assert!(set.len() <= cap);
+            // The chosen literal written in another case.
+            let lit = &lits[pick % lits.len()];
+            let re = regex::Regex::new(&format!("(?i:{})", regex::escape(lit))).unwrap();
+            let swapped: String = lit.chars().map(|c| match c.is_lowercase() {
+                true => c.to_uppercase().next().unwrap_or(c),
+                false => c.to_lowercase().next().unwrap_or(c),
+            }).collect();
+            let hay = format!("{before}{swapped}{after}");
+            if re.is_match(&hay) {
+                prop_assert!(
+                    set.iter().any(|v| hay.as_bytes().windows(v.len()).any(|w| w == &v[..])),
+                    "{hay:?} holds {lit:?} but none of {set:?}"
+                );
+            }
+        }
+    }
+}
