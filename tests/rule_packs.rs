@@ -430,3 +430,33 @@ fn case_insensitive_pack_finds_every_case_of_its_literals() {
         );
     }
 }
+
+/// `-w` over a pack whose rules all have literals runs each rule as its
+/// own word regex (`WordRegex::with_rules`), and still takes GNU's word
+/// characters: a combining mark (a `\w` of the `regex` crate, not a word
+/// character for grep) beside a match leaves it a word.
+#[test]
+fn word_pack_keeps_gnus_word_characters() {
+    let sb = Sandbox::new();
+    let mut pack = String::from("disk full\nerror [0-9]+\n");
+    for i in 0..250 {
+        pack.push_str(&format!("unused rule {i} [qz]+\n"));
+    }
+    sb.write("rules.txt", &pack);
+    sb.write(
+        "text.txt",
+        "\u{301}disk full\u{301}\nxdisk full\ndisk full\nerror 42x\nan error 7\n",
+    );
+    for engine in ["alternation", "pack", "rules"] {
+        let out = sb
+            .grep(&["-n", "-w", "-E", "-f", "rules.txt", "text.txt"])
+            .env("GPUGREP_RULE_PACK", engine)
+            .run();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "1:\u{301}disk full\u{301}\n3:disk full\n5:an error 7\n",
+            "{engine}: {}",
+            out.stderr
+        );
+    }
+}

@@ -92,11 +92,28 @@ impl Bitmap {
 /// before `at` to the end of the line of `fast`'s match holds none, `fast`
 /// answers; else `full`, whose match is its group `w`.
 pub struct WordRegex {
-    fast: regex::bytes::Regex,
+    fast: Fast,
     full: regex::bytes::Regex,
     group: usize,
     others: Bitmap,
     terminator: u8,
+}
+
+/// `fast`: one regex, or a rule pack's rules, each its own regex
+/// (`engine::cpu::RuleSet`: a line holding a rule's literals tries that
+/// rule alone), which answer as their alternation does.
+enum Fast {
+    Regex(regex::bytes::Regex),
+    Rules(Box<dyn Matcher>),
+}
+
+impl Fast {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        match self {
+            Fast::Regex(re) => re.find_at(hay, at).map(|m| m.range()),
+            Fast::Rules(rules) => rules.find_at(hay, at),
+        }
+    }
 }
 
 impl WordRegex {
@@ -106,6 +123,23 @@ impl WordRegex {
         full: regex::bytes::Regex,
         terminator: u8,
     ) -> Option<WordRegex> {
+        WordRegex::with(Fast::Regex(fast), full, terminator)
+    }
+
+    /// [`WordRegex::new`] with a rule pack's rules as `fast`, each
+    /// `\b{start-half}(?:R)\b{end-half}`, answering as the alternation of
+    /// them (`engine::cpu::RuleSet`). 1,000 generated rules, `-w -c` over
+    /// 4 GiB of CI logs, H200 host, 16 threads: the alternation's regex
+    /// took 7.8 s on the CPU engine, rg 4.2 s.
+    pub fn with_rules(
+        rules: Box<dyn Matcher>,
+        full: regex::bytes::Regex,
+        terminator: u8,
+    ) -> Option<WordRegex> {
+        WordRegex::with(Fast::Rules(rules), full, terminator)
+    }
+
+    fn with(fast: Fast, full: regex::bytes::Regex, terminator: u8) -> Option<WordRegex> {
         let group = full.capture_names().position(|n| n == Some("w"))?;
         Some(WordRegex {
             fast,
@@ -138,14 +172,25 @@ impl Matcher for WordRegex {
         // What a match from `at` on can touch: the character before `at`
         // (4 bytes at most) to the end of the line where `fast` matched.
         let to = match &fast {
-            Some(m) => memchr::memchr(self.terminator, &hay[m.start()..])
-                .map_or(hay.len(), |i| m.start() + i),
+            Some(m) => {
+                memchr::memchr(self.terminator, &hay[m.start..]).map_or(hay.len(), |i| m.start + i)
+            }
             None => hay.len(),
         };
         if !self.others.any_in(&hay[at.saturating_sub(4)..to]) {
-            return fast.map(|m| m.range());
+            return fast;
         }
         self.full_at(hay, at)
+    }
+
+    /// As `find_at(line, 0)`: `fast` answers for a line without a
+    /// [`regex_only`] character (a rule pack's rules without finding the
+    /// match's bounds).
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        match &self.fast {
+            Fast::Rules(rules) if !self.others.any_in(line) => rules.is_match_line(line),
+            _ => self.find_at(line, 0).is_some(),
+        }
     }
 }
 

@@ -143,7 +143,8 @@ pub(super) fn compile_pack(
     let word = p.word();
     let split_confirm = !word && p.mixed && forced() != Some(RulePack::Pack);
     let engine = match (word, p.per_rule_wanted, split_confirm) {
-        (true, _, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
+        (true, true, _) => "-w: per-rule regexes tried on lines holding their literals, with GNU's word characters",
+        (true, false, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
         (false, true, _) => "per-rule regexes tried on lines holding their literals",
         (false, false, true) => {
             "per-rule regexes for the rules with literals, one multi-pattern automaton for the others"
@@ -278,10 +279,22 @@ impl<'a> Parts<'a> {
                 .map(|a| format!("(?:{a})"))
                 .collect::<Vec<_>>()
                 .join("|");
-            let fast = bytes_regex(alternation, t)?;
             let full = bytes_regex(&parse_confined(&word_regex(&joined), self.cfg)?, t)?;
-            let word = WordRegex::new(fast, full, t)
-                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+            // Each rule is `\b{start-half}(?:R)\b{end-half}`: with literals
+            // in every rule, a line tries only the rules whose literals it
+            // holds, as their alternation would answer.
+            let word = match self.per_rule_wanted {
+                true => {
+                    let per_rule = self.per_rule.as_deref().unwrap_or_default();
+                    let set =
+                        cpu::RuleSet::new(build_rules(hirs, t)?, per_rule).ok_or_else(|| {
+                            PatternError("rule pack too large for its literal set".into())
+                        })?;
+                    WordRegex::with_rules(Box::new(set), full, t)
+                }
+                false => WordRegex::new(bytes_regex(alternation, t)?, full, t),
+            };
+            let word = word.ok_or_else(|| PatternError("internal error: no -w group".into()))?;
             return Ok((finder, how, Box::new(word)));
         }
         if self.per_rule_wanted {
