@@ -263,6 +263,13 @@ impl<'a> Parts<'a> {
         self.cfg.word && !self.cfg.line
     }
 
+    /// Every rule its own regex, tried on the lines holding its literals.
+    fn rule_set(&self) -> Result<cpu::RuleSet, PatternError> {
+        let per_rule = self.per_rule.as_deref().unwrap_or_default();
+        cpu::RuleSet::new(build_rules(&self.hirs, self.cfg.terminator)?, per_rule)
+            .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))
+    }
+
     /// The CPU engine's line finder and confirmer (the module doc's table).
     fn cpu_side<'s>(&'s self, s: &'s Scope<'s, '_>) -> Result<CpuSide, PatternError> {
         let (hirs, t) = (&self.hirs, self.cfg.terminator);
@@ -270,7 +277,7 @@ impl<'a> Parts<'a> {
         if self.word() {
             // The rules run without their word boundaries (the lazy DFA
             // gives up on Unicode ones in non-ASCII text) to find candidate
-            // lines; GNU's word matcher of the alternation confirms them.
+            // lines; GNU's word matcher confirms them.
             let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
             let (finder, how) = pack_line_finder(union, &relaxed, false, t)?;
             let joined = self
@@ -284,14 +291,7 @@ impl<'a> Parts<'a> {
             // in every rule, a line tries only the rules whose literals it
             // holds, as their alternation would answer.
             let word = match self.per_rule_wanted {
-                true => {
-                    let per_rule = self.per_rule.as_deref().unwrap_or_default();
-                    let set =
-                        cpu::RuleSet::new(build_rules(hirs, t)?, per_rule).ok_or_else(|| {
-                            PatternError("rule pack too large for its literal set".into())
-                        })?;
-                    WordRegex::with_rules(Box::new(set), full, t)
-                }
+                true => WordRegex::with_rules(Box::new(self.rule_set()?), full, t),
                 false => WordRegex::new(bytes_regex(alternation, t)?, full, t),
             };
             let word = word.ok_or_else(|| PatternError("internal error: no -w group".into()))?;
@@ -299,10 +299,7 @@ impl<'a> Parts<'a> {
         }
         if self.per_rule_wanted {
             let finder = s.spawn(move || pack_line_finder(union, alternation, true, t));
-            let rules = build_rules(hirs, t)?;
-            let per_rule = self.per_rule.as_deref().unwrap_or_default();
-            let set = cpu::RuleSet::new(rules, per_rule)
-                .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))?;
+            let set = self.rule_set()?;
             let (finder, how) = joined(finder)?;
             return Ok((finder, how, Box::new(set)));
         }
