@@ -51,9 +51,9 @@ for opts in "${cases[@]}"; do
     rk=(); [[ $kind == -F ]] && rk=(-F)
     ro=("${o[@]/#-L/--files-without-match}")
     r=$(t $how "$D/rg" --no-config -uu -a -j"$THREADS" "${ro[@]}" "${rk[@]}" -f "$pats" "$corpus")
-    "$D/gpugrep" -j"$THREADS" --stats -r "${o[@]}" $kind -f "$pats" "$corpus" 2>&1 >/dev/null |
-        grep -E "^engine|fallback|not started|cpu:" | tr '\n' ';' | cut -c1-300 > "${OUT:-/tmp}/why.txt"
-    awk -v set="$set_name" -v opts="$opts" -v g="$g" -v a="$a" -v c="$c" -v r="$r" -v why="$(cat "${OUT:-/tmp}/why.txt")" '
+    why=$("$D/gpugrep" -j"$THREADS" --stats -r "${o[@]}" $kind -f "$pats" "$corpus" 2>&1 >/dev/null |
+        grep -E "^engine|fallback|not started|cpu:" | tr '\n' ';' | cut -c1-300)
+    awk -v set="$set_name" -v opts="$opts" -v g="$g" -v a="$a" -v c="$c" -v r="$r" -v why="$why" '
     BEGIN {
         split(g, G, " "); split(a, A, " "); split(c, C, " "); split(r, R, " ")
         best = (G[1] + 0 < C[1] + 0) ? G[1] : C[1]

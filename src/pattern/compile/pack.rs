@@ -209,7 +209,8 @@ impl<'a> Parts<'a> {
                 Some(cs_cfg) => {
                     let cs = parse_confined(&wrapped, cs_cfg)?;
                     let own = required_case_insensitive(&cs, LITERALS_MAX).map(|r| r.literals);
-                    (own.clone(), split::first_choice_folded(&h, &cs, own))
+                    let gpu = split::first_choice_folded(&h, &cs, own.as_deref());
+                    (own, gpu)
                 }
                 None => {
                     let own = required_literals(&h).map(|r| r.literals);

@@ -84,9 +84,9 @@ pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
 /// without `-i` are too short, the walk of the rule itself (71 of 1,000
 /// generated rules: without it they went to the automaton, and auto
 /// kept the pack on the CPU).
-pub fn first_choice_folded(h: &Hir, cs: &Hir, lits: Option<Vec<Vec<u8>>>) -> Option<Vec<Vec<u8>>> {
+pub fn first_choice_folded(h: &Hir, cs: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
     match lits {
-        Some(l) if good(&l) => Some(l),
+        Some(l) if good(l) => Some(l.to_vec()),
         _ => required_case_insensitive(cs, RULE_LITERALS_MAX)
             .map(|r| r.literals)
             .filter(|l| good(l))
