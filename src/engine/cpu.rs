@@ -223,6 +223,22 @@ impl Candidates {
         Candidates::build(lits, false)
     }
 
+    /// A finder for `lits` with their ASCII letters lowered, matching them
+    /// in any ASCII case (Aho-Corasick's `ascii_case_insensitive`); `None`
+    /// when it cannot be built.
+    pub fn ascii_folded(lits: &[Vec<u8>]) -> Option<Candidates> {
+        let ac = aho_corasick::AhoCorasickBuilder::new()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .kind(dfa_kind(lits))
+            .ascii_case_insensitive(true)
+            .build(lits)
+            .ok()?;
+        Some(Candidates {
+            finder: CandidateFinder::Many(ac),
+            exact: false,
+        })
+    }
+
     /// A finder for literals that are exactly what the regex matches.
     pub fn exact(lits: &[Vec<u8>]) -> Option<Candidates> {
         Candidates::build(lits, true)

@@ -152,6 +152,7 @@ const PACK_LITERALS_MAX: usize = 100_000;
 /// capture states, reports no offsets; see `cpu::Pack`.)
 pub(super) fn pack_line_finder(
     union: Option<&[Vec<u8>]>,
+    ascii_folded: bool,
     hir: &Hir,
     exact: bool,
     t: u8,
@@ -159,7 +160,11 @@ pub(super) fn pack_line_finder(
     let good = |u: &[Vec<u8>]| {
         u.len() <= PACK_LITERALS_MAX && u.iter().map(Vec::len).min().unwrap_or(0) >= 3
     };
-    if let Some(c) = union.filter(|u| good(u)).and_then(cpu::Candidates::new) {
+    let candidates = |u: &[Vec<u8>]| match ascii_folded {
+        true => cpu::Candidates::ascii_folded(u),
+        false => cpu::Candidates::new(u),
+    };
+    if let Some(c) = union.filter(|u| good(u)).and_then(candidates) {
         return Ok((Box::new(c), "the rules' literal candidates"));
     }
     let how = match exact {

@@ -46,13 +46,14 @@ struct Literals {
 impl Literals {
     /// Builds the automaton of `lits`: on a thread when it is a DFA (and
     /// the thread starts), else here. `None` when it cannot be built.
-    fn new(lits: Vec<Vec<u8>>) -> Option<Literals> {
+    fn new(lits: Vec<Vec<u8>>, ascii_folded: bool) -> Option<Literals> {
         let kind = super::dfa_kind(&lits);
         let build = move |lits: &[Vec<u8>]| {
             let with = |kind| {
                 AhoCorasickBuilder::new()
                     .match_kind(MatchKind::Standard)
                     .kind(kind)
+                    .ascii_case_insensitive(ascii_folded)
                     .build(lits)
             };
             // A DFA too large after all falls back to the crate's choice.
@@ -93,8 +94,13 @@ impl Literals {
 impl RuleSet {
     /// `rules[r]` with `literals[r]`, the literals one of which each of its
     /// matches contains (none empty); `None` when Aho-Corasick cannot be
-    /// built for them.
-    pub fn new(rules: Vec<meta::Regex>, literals: &[Vec<Vec<u8>>]) -> Option<RuleSet> {
+    /// built for them. `ascii_folded`: the literals' ASCII letters are
+    /// lowered, and they are found in any ASCII case.
+    pub fn new(
+        rules: Vec<meta::Regex>,
+        literals: &[Vec<Vec<u8>>],
+        ascii_folded: bool,
+    ) -> Option<RuleSet> {
         let mut all: Vec<(&[u8], u32)> = literals
             .iter()
             .enumerate()
@@ -112,7 +118,7 @@ impl RuleSet {
                 o.push(r);
             }
         }
-        let literals = Literals::new(lits.into_iter().map(<[u8]>::to_vec).collect())?;
+        let literals = Literals::new(lits.into_iter().map(<[u8]>::to_vec).collect(), ascii_folded)?;
         Some(RuleSet {
             literals,
             owners,
@@ -226,8 +232,8 @@ mod tests {
             text in "[abcxy01 \n]{0,200}",
         ) {
             let (rules, lits, alt) = pack(&specs);
-            let built = RuleSet::new(rules.clone(), &lits).unwrap();
-            let mut missing = RuleSet::new(rules, &lits).unwrap();
+            let built = RuleSet::new(rules.clone(), &lits, false).unwrap();
+            let mut missing = RuleSet::new(rules, &lits, false).unwrap();
             missing.literals = Literals { built: OnceLock::from(None), building: Mutex::new(None) };
             let hay = text.as_bytes();
             for set in [&built, &missing] {
@@ -238,6 +244,29 @@ mod tests {
                 for line in hay.split(|&b| b == b'\n') {
                     prop_assert_eq!(set.is_match_line(line), alt.is_match(line));
                 }
+            }
+        }
+
+        /// Under `-i` the literals are lowered and found in any ASCII case
+        /// (`ascii_folded`): the set still answers as the case-insensitive
+        /// alternation, whatever the case of the text.
+        #[test]
+        fn a_folded_rule_set_answers_as_the_case_insensitive_alternation(
+            specs in prop::collection::vec(("[abcABC]{2,3}", prop::sample::select(vec!['x', 'Y'])), 1..12),
+            text in "[abcxyABCXY01 \n]{0,200}",
+        ) {
+            let specs: Vec<(String, char)> =
+                specs.into_iter().map(|(w, x)| (format!("(?i){w}"), x)).collect();
+            let (rules, _, alt) = pack(&specs);
+            let lits: Vec<Vec<Vec<u8>>> = specs
+                .iter()
+                .map(|(w, _)| vec![w[4..].to_ascii_lowercase().into_bytes()])
+                .collect();
+            let set = RuleSet::new(rules, &lits, true).unwrap();
+            let hay = text.as_bytes();
+            for at in 0..=hay.len() {
+                let want = alt.search(&Input::new(hay).range(at..)).map(|m| m.range());
+                prop_assert_eq!(set.find_at(hay, at), want);
             }
         }
     }

@@ -71,5 +71,16 @@ pub fn ascii_folded_set(lits: &[Vec<u8>], cap_per_literal: usize) -> Option<Vec<
     Some(all)
 }
 
+/// `lits` (case variants of literals) with their ASCII letters lowered,
+/// sorted and deduplicated: an ASCII-folding matcher finds in any text what
+/// `lits` find there, and variants that differ only in ASCII case become
+/// one literal.
+pub fn ascii_lowered(lits: &[Vec<u8>]) -> Vec<Vec<u8>> {
+    let mut lowered: Vec<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
+    lowered.sort_unstable();
+    lowered.dedup();
+    lowered
+}
+
 #[cfg(test)]
 mod tests;
