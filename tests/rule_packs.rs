@@ -429,6 +429,27 @@ fn case_insensitive_pack_finds_every_case_of_its_literals() {
             common::diff(&want, &out.stdout)
         );
     }
+    // The GPU's split, simulated: its `multi` kernel searches the case
+    // variants lowered, with its fold flag (`SplitPlan::folded`), and the
+    // rule book looks up the exact variant at each start.
+    let out = sb
+        .grep(&[
+            "--engine",
+            "gpu",
+            "--debug",
+            "-i",
+            "-n",
+            "-E",
+            "-f",
+            "rules.txt",
+            "text.txt",
+        ])
+        .env("GPUGREP_GPU_SIMULATE", "1")
+        .run();
+    assert_eq!(out.stdout, want, "{}", common::diff(&want, &out.stdout));
+    let debug = &out.stderr;
+    assert!(debug.contains("by 16260 literal(s)"), "{debug}");
+    assert!(debug.contains("multi kernel for 512 literals"), "{debug}");
 }
 
 /// `-w` over a pack whose rules all have literals runs each rule as its

@@ -113,7 +113,10 @@ impl Target {
             }
             GpuPlan::Automaton(a) => Some(Target::Automaton(a.clone())),
             GpuPlan::Split(p) => {
-                let literals = MultiTables::new(&p.literals)?;
+                let literals = match p.folded {
+                    true => MultiTables::new_folded(&p.literals)?,
+                    false => MultiTables::new(&p.literals)?,
+                };
                 if p.book.is_none() && p.automaton.is_none() {
                     return Some(Target::Many(Box::new(literals)));
                 }

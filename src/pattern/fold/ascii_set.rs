@@ -82,5 +82,28 @@ pub fn ascii_lowered(lits: &[Vec<u8>]) -> Vec<Vec<u8>> {
     lowered
 }
 
+/// Whether `lits` hold every ASCII case variant of each of their members
+/// (every combination of cases of its ASCII letters): then a matcher of
+/// the lowered set with ASCII folding (the `multi` kernel's fold flag)
+/// finds exactly where one of `lits` starts. `-i` case variants are: each
+/// ASCII letter's orbit holds both its cases.
+pub fn closed_under_ascii_case(lits: &[Vec<u8>]) -> bool {
+    let mut by_lowered: std::collections::HashMap<Vec<u8>, usize> =
+        std::collections::HashMap::new();
+    let mut distinct = lits.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    for l in &distinct {
+        *by_lowered.entry(l.to_ascii_lowercase()).or_default() += 1;
+    }
+    by_lowered.iter().all(|(w, &n)| {
+        let letters = w.iter().filter(|b| b.is_ascii_alphabetic()).count();
+        u32::try_from(letters)
+            .ok()
+            .and_then(|l| 1usize.checked_shl(l))
+            .is_some_and(|all| all == n)
+    })
+}
+
 #[cfg(test)]
 mod tests;

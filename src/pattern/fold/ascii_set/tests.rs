@@ -94,3 +94,45 @@ proptest! {
         }
     }
 }
+
+/// Every combination of cases of `l`'s ASCII letters (the naive oracle).
+fn ascii_case_combinations(l: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::new()];
+    for &b in l {
+        let cases = match b.is_ascii_alphabetic() {
+            true => vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()],
+            false => vec![b],
+        };
+        out = out
+            .iter()
+            .flat_map(|v| {
+                cases.iter().map(move |&c| {
+                    let mut v = v.clone();
+                    v.push(c);
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+proptest! {
+    /// `closed_under_ascii_case` holds exactly when every member's ASCII
+    /// case combinations are members; `-i` case variants always are.
+    #[test]
+    fn closed_sets_hold_every_ascii_case_combination(
+        lits in prop::collection::vec("[aAkK0\u{212A}]{1,3}", 0..8),
+    ) {
+        let set: Vec<Vec<u8>> = lits.iter().map(|l| l.clone().into_bytes()).collect();
+        let want = set
+            .iter()
+            .all(|l| ascii_case_combinations(l).iter().all(|v| set.contains(v)));
+        prop_assert_eq!(closed_under_ascii_case(&set), want);
+        let variants: Vec<Vec<u8>> = lits
+            .iter()
+            .flat_map(|l| crate::pattern::fold::case_variants(l.as_bytes(), 1 << 12).unwrap())
+            .collect();
+        prop_assert!(closed_under_ascii_case(&variants));
+    }
+}
