@@ -311,7 +311,7 @@ impl<'a> Parts<'a> {
             // gives up on Unicode ones in non-ASCII text) to find candidate
             // lines; GNU's word matcher confirms them.
             let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
-            let (finder, how) = pack_line_finder(union, self.folded, &relaxed, false, t)?;
+            let (finder, how) = pack_line_finder(union, folded, &relaxed, false, t)?;
             let joined = self
                 .alternatives
                 .iter()

@@ -17,6 +17,7 @@
 //! accepts exactly those two at a lowered letter.
 
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+use std::collections::{HashMap, HashSet};
 
 /// The orbit of `c` under simple case folding, ASCII members lowered and
 /// deduplicated, each as UTF-8.
@@ -88,12 +89,9 @@ pub fn ascii_lowered(lits: &[Vec<u8>]) -> Vec<Vec<u8>> {
 /// finds exactly where one of `lits` starts. `-i` case variants are: each
 /// ASCII letter's orbit holds both its cases.
 pub fn closed_under_ascii_case(lits: &[Vec<u8>]) -> bool {
-    let mut by_lowered: std::collections::HashMap<Vec<u8>, usize> =
-        std::collections::HashMap::new();
-    let mut distinct = lits.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    for l in &distinct {
+    let distinct: HashSet<&[u8]> = lits.iter().map(Vec::as_slice).collect();
+    let mut by_lowered: HashMap<Vec<u8>, usize> = HashMap::new();
+    for l in distinct {
         *by_lowered.entry(l.to_ascii_lowercase()).or_default() += 1;
     }
     by_lowered.iter().all(|(w, &n)| {
