@@ -175,6 +175,28 @@ pub fn set_variants(lits: &[Vec<u8>], cap: usize) -> Option<Vec<Vec<u8>>> {
     Some(all)
 }
 
+/// Every combination of cases of `l`'s ASCII letters, other bytes as they
+/// are (a naive oracle for the tests).
+#[cfg(test)]
+pub(crate) fn ascii_case_combinations(l: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = vec![Vec::new()];
+    for &b in l {
+        let cases = [b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+        let cases = &cases[..1 + usize::from(cases[0] != cases[1])];
+        out = out
+            .into_iter()
+            .flat_map(|v| {
+                cases.iter().map(move |&c| {
+                    let mut v = v.clone();
+                    v.push(c);
+                    v
+                })
+            })
+            .collect();
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,28 +95,6 @@ proptest! {
     }
 }
 
-/// Every combination of cases of `l`'s ASCII letters (the naive oracle).
-fn ascii_case_combinations(l: &[u8]) -> Vec<Vec<u8>> {
-    let mut out = vec![Vec::new()];
-    for &b in l {
-        let cases = match b.is_ascii_alphabetic() {
-            true => vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()],
-            false => vec![b],
-        };
-        out = out
-            .iter()
-            .flat_map(|v| {
-                cases.iter().map(move |&c| {
-                    let mut v = v.clone();
-                    v.push(c);
-                    v
-                })
-            })
-            .collect();
-    }
-    out
-}
-
 proptest! {
     /// `closed_under_ascii_case` holds exactly when every member's ASCII
     /// case combinations are members; `-i` case variants always are.
@@ -127,7 +105,7 @@ proptest! {
         let set: Vec<Vec<u8>> = lits.iter().map(|l| l.clone().into_bytes()).collect();
         let want = set
             .iter()
-            .all(|l| ascii_case_combinations(l).iter().all(|v| set.contains(v)));
+            .all(|l| crate::pattern::fold::ascii_case_combinations(l).iter().all(|v| set.contains(v)));
         prop_assert_eq!(closed_under_ascii_case(&set), want);
         let variants: Vec<Vec<u8>> = lits
             .iter()

@@ -45,22 +45,7 @@ fn oracle(rules: &[String], text: &[u8], ci: bool) -> Vec<u64> {
 
 /// Every ASCII case variant of `l`.
 fn variants(l: &str) -> Vec<Vec<u8>> {
-    let mut out = vec![Vec::new()];
-    for b in l.bytes() {
-        let cases = [b.to_ascii_lowercase(), b.to_ascii_uppercase()];
-        let cases = &cases[..1 + usize::from(cases[0] != cases[1])];
-        out = out
-            .into_iter()
-            .flat_map(|v| {
-                cases.iter().map(move |&c| {
-                    let mut v = v.clone();
-                    v.push(c);
-                    v
-                })
-            })
-            .collect();
-    }
-    out
+    crate::pattern::fold::ascii_case_combinations(l.as_bytes())
 }
 
 /// A book of `rules`, rule `r` owning literal `LITERALS[lit[r]]` (under
