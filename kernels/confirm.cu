@@ -22,7 +22,9 @@
 //            `words` words each of shift, self_loop, first_any, first_bol,
 //            last_any, last_eol, has_exc)  exc_map (u32, per automaton one
 //            per position: its exception or NO_SLOT)  exc_from exc_to
-//            (u32[exceptions])  exc_word exc_mask  slot_log2 (1..31)  slots
+//            (u32[exceptions])  exc_word exc_mask  slot_log2 (1..31, plus
+//            FOLD_FLAG when the literals are lowered: the text is looked up
+//            with its ASCII capitals lowered, book.rs `fold`)  slots
 //            (u32[1 << slot_log2]: an index into keys, or NO_SLOT)  keys (u32:
 //            literals' first 3 bytes, little-endian)  first (u32[nkeys + 1])
 //            starts (u32[nlit + 1])  bytes (u8)  owner_start (u32[nlit + 1])
@@ -79,6 +81,7 @@
 #include "common.cuh"
 
 #define RULE_WORDS 16
+#define FOLD_FLAG 0x100u
 #define TRIED 8
 #define NO_SLOT 0xffffffffu
 #define BYTES_PER_THREAD (TILE_BYTES / 256u)
@@ -146,17 +149,25 @@ __device__ __forceinline__ bool may_match(const u32* __restrict__ required, u32 
     return missing == 0u;
 }
 
+// Byte b with an ASCII capital lowered when fold is 0x20 (unchanged
+// when 0).
+__device__ __forceinline__ u32 lowered(u32 b, u32 fold)
+{
+    return b | ((b - 65u < 26u ? 0x20u : 0u) & fold);
+}
+
 // Literal k (its first 3 bytes equal the line's at p) sorts at or below
 // the line [., e) from p: byte order, a line that ends inside the literal
-// being the smaller (multi.cuh `not_above`, within the line).
+// being the smaller (multi.cuh `not_above`, within the line); the line as
+// lowered with fold.
 __device__ __forceinline__ bool not_above(const PieceBytes& at, u32 p, u32 e,
                                           const unsigned char* __restrict__ bytes,
-                                          const u32* __restrict__ starts, u32 k)
+                                          const u32* __restrict__ starts, u32 k, u32 fold)
 {
     const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
     for (u32 i = 3; i < len; ++i) {
         if (p + i >= e) return false;
-        const u32 t = at(p + i), c = __ldg(bytes + st + i);
+        const u32 t = lowered(at(p + i), fold), c = __ldg(bytes + st + i);
         if (t != c) return t > c;
     }
     return true;
@@ -416,6 +427,8 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
     if (lane == 0) queued[warp] = 0u;
     const Book b = {heads, class_of, byte_starts, masks, tables,
                     exc_map, exc_from, exc_to, exc_word, exc_mask};
+    const u32 fold = (slot_log2 & FOLD_FLAG) ? 0x20u : 0u;
+    slot_log2 &= FOLD_FLAG - 1u;
     const u32 slot_mask = (1u << slot_log2) - 1u;
     bool any_unsure = false;
     const u64 pieces = tiles * PIECES_PER_TILE;
@@ -496,7 +509,8 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                         const u32 p = (w << 5) + (u32)(__ffs(bits) - 1);
                         bits &= bits - 1u;
                         if (p + 3u > e) continue;
-                        const u32 key = at(p) | at(p + 1u) << 8 | at(p + 2u) << 16;
+                        const u32 key = lowered(at(p), fold) | lowered(at(p + 1u), fold) << 8 |
+                                        lowered(at(p + 2u), fold) << 16;
                         u32 u = NO_SLOT;
                         for (u32 hh = book_hash(key, slot_log2);; hh = (hh + 1u) & slot_mask) {
                             const u32 x = __ldg(slots + hh);
@@ -511,7 +525,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                         const u32 group = lo;
                         while (lo < top) {
                             const u32 mid = (lo + top) >> 1;
-                            if (not_above(at, p, e, bytes, starts, mid)) lo = mid + 1u;
+                            if (not_above(at, p, e, bytes, starts, mid, fold)) lo = mid + 1u;
                             else top = mid;
                         }
                         const u32 skip = p == from ? from_visits : 0u;
@@ -522,7 +536,8 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                             if (!occurs) {
                                 const u32 st = __ldg(starts + k), len_k = __ldg(starts + k + 1) - st;
                                 occurs = p + len_k <= e;
-                                for (u32 i = 3; i < len_k && occurs; ++i) occurs = at(p + i) == __ldg(bytes + st + i);
+                                for (u32 i = 3; i < len_k && occurs; ++i)
+                                    occurs = lowered(at(p + i), fold) == __ldg(bytes + st + i);
                                 if (!occurs) continue;
                             }
                             const u32 oend = __ldg(owner_start + k + 1);

@@ -119,7 +119,9 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     for i in 1..9 {
         l.arg(g(i)?);
     }
-    l.arg(&b.slot_log2);
+    // confirm.cu's FOLD_FLAG: lowered literals, the text folded.
+    let slots = b.slot_log2 | if b.fold { 0x100 } else { 0 };
+    l.arg(&slots);
     for i in 9..13 {
         l.arg(g(i)?);
     }

@@ -49,10 +49,9 @@ pub struct SplitPlan {
     pub literals: Vec<Vec<u8>>,
     /// How many rules those literals find.
     pub literal_rules: usize,
-    /// The `multi` kernel searches the literals lowered, with its fold
-    /// flag: `-i` case variants, which hold every ASCII case of each
-    /// (`fold::closed_under_ascii_case`), so it marks the same starts; the
-    /// rule book looks the exact variants up there.
+    /// `-i`: the literals are lowered (`fold::window_lowered_variants`);
+    /// the `multi` kernel searches them with its fold flag and the rule
+    /// book (`RuleBook::fold`) looks them up in the text as lowered.
     pub folded: bool,
     /// Those rules' own automata, which confirm the lines holding their
     /// literals on the GPU (`glushkov::book`); `None` when none can.

@@ -185,12 +185,12 @@ struct Parts<'a> {
     per_rule: Option<Vec<Vec<Vec<u8>>>>,
     /// Their union, sorted: the pack's candidate lines.
     union: Option<Vec<Vec<u8>>>,
-    /// `-i`: `per_rule` and `union` hold their literals' case variants
-    /// with ASCII letters lowered (`fold::ascii_lowered`), for matchers that
-    /// fold ASCII. 10,000 generated rules: 642,032 variants, 10,070 so;
-    /// compiling them took 3.8-4.8 s (dev VM), where the variants'
-    /// alternation replaced the union past its 100,000 literals, and
-    /// searching 100 MB of CI logs took over 3 minutes.
+    /// `-i`: `per_rule` and `union` hold lowered literals
+    /// (`required_case_insensitive`), for matchers that fold ASCII. As
+    /// case variants, 10,000 generated rules had 642,032: compiling them
+    /// took 3.8-4.8 s (dev VM), where the variants' alternation replaced
+    /// the union past its 100,000 literals, and searching 100 MB of CI
+    /// logs took over 3 minutes.
     folded: bool,
     /// The union as exact bytes (under `-i`, its case variants), when it has
     /// at most [`LITERALS_MAX`] literals: the GPU's plan without a split.
@@ -232,7 +232,7 @@ impl<'a> Parts<'a> {
                     let cs = parse_confined(&wrapped, cs_cfg)?;
                     let own = required_case_insensitive(&cs, LITERALS_MAX).map(|r| r.literals);
                     let gpu = split::first_choice_folded(&h, &cs, own.as_deref());
-                    (own.as_deref().map(fold::ascii_lowered), gpu)
+                    (own, gpu)
                 }
                 None => {
                     let own = required_literals(&h).map(|r| r.literals);
@@ -338,7 +338,7 @@ impl<'a> Parts<'a> {
         // build_many_from_hir: one pattern per rule.
         let split = Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack));
         let (finder, how) = match split {
-            Some(h) => split_line_finder(hirs, h, t)?,
+            Some(h) => split_line_finder(hirs, h, folded, t)?,
             None => pack_line_finder(union, folded, alternation, true, t)?,
         };
         let pack = match split {
@@ -355,7 +355,7 @@ impl<'a> Parts<'a> {
                 let rules = build_rules(&pick(hirs, &h.literal_rules), t)?;
                 let lits = pick(&self.gpu_each, &h.literal_rules);
                 let lits: Vec<Vec<Vec<u8>>> = lits.into_iter().flatten().collect();
-                let set = cpu::RuleSet::new(rules, &lits, false).ok_or_else(|| {
+                let set = cpu::RuleSet::new(rules, &lits, self.folded).ok_or_else(|| {
                     PatternError("rule pack too large for its literal set".into())
                 })?;
                 Box::new(cpu::SplitRules::new(set, rest))
@@ -380,10 +380,14 @@ fn joined<T>(h: ScopedJoinHandle<'_, T>) -> T {
 fn split_line_finder(
     hirs: &[Hir],
     h: &split::Halves,
+    folded: bool,
     t: u8,
 ) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
     let mut parts = pick(hirs, &h.automaton_rules);
-    parts.extend(h.literals.iter().map(|l| Hir::literal(l.clone())));
+    parts.extend(h.literals.iter().map(|l| match folded {
+        true => ascii_case_insensitive(l),
+        false => Hir::literal(l.clone()),
+    }));
     let alt = Hir::alternation(parts);
     let relaxed = relax_word_boundaries(&alt).unwrap_or(alt);
     let re = build_regex(&relaxed, t)?;
@@ -391,6 +395,38 @@ fn split_line_finder(
         Box::new(cpu::RegexLines::new(re, false)),
         "the literal rules' literals and the other rules",
     ))
+}
+
+/// A lowered literal matched in any ASCII case: each ASCII letter a class
+/// of its two cases, the bytes between them literals (never cut inside a
+/// UTF-8 sequence: they end at ASCII letters).
+fn ascii_case_insensitive(lowered: &[u8]) -> Hir {
+    use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
+    let mut parts = Vec::new();
+    let mut run = Vec::new();
+    for &b in lowered {
+        if !b.is_ascii_alphabetic() {
+            run.push(b);
+            continue;
+        }
+        if !run.is_empty() {
+            parts.push(Hir::literal(std::mem::take(&mut run)));
+        }
+        let (lo, up) = (
+            char::from(b.to_ascii_lowercase()),
+            char::from(b.to_ascii_uppercase()),
+        );
+        parts.push(Hir::class(regex_syntax::hir::Class::Unicode(
+            ClassUnicode::new([
+                ClassUnicodeRange::new(lo, lo),
+                ClassUnicodeRange::new(up, up),
+            ]),
+        )));
+    }
+    if !run.is_empty() {
+        parts.push(Hir::literal(run));
+    }
+    Hir::concat(parts)
 }
 
 /// The items of `all` at `indices`.

@@ -84,14 +84,15 @@ pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
 /// (`required_case_insensitive`). Where the windows of the literals found
 /// without `-i` are too short, the walk of the rule itself (71 of 1,000
 /// generated rules: without it they went to the automaton, and auto
-/// kept the pack on the CPU).
+/// kept the pack on the CPU), its case variants lowered: every set this
+/// returns is lowered, for the kernels' ASCII folding.
 pub fn first_choice_folded(h: &Hir, cs: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
     match lits {
         Some(l) if good(l) => Some(l.to_vec()),
         _ => required_case_insensitive(cs, RULE_LITERALS_MAX)
             .map(|r| r.literals)
             .filter(|l| good(l))
-            .or_else(|| first_choice(h, None)),
+            .or_else(|| first_choice(h, None).map(|l| fold::ascii_lowered(&l))),
     }
 }
 
@@ -234,9 +235,9 @@ pub fn plan(
             None => "no rule confirmed on the GPU".into(),
         }
     );
-    // -i: 10,000 generated rules' 250,186 case variants are 5,670
-    // literals for the kernel, lowered.
-    let folded = cfg.ignore_case && fold::closed_under_ascii_case(&h.literals);
+    // -i: the literals are lowered (`first_choice_folded`); the kernels
+    // fold the text.
+    let folded = cfg.ignore_case;
     let split = |automaton: Option<Box<glushkov::Automaton>>| {
         GpuPlan::Split(Box::new(SplitPlan {
             literals: h.literals.clone(),

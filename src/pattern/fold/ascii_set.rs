@@ -17,11 +17,10 @@
 //! accepts exactly those two at a lowered letter.
 
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
-use std::collections::{HashMap, HashSet};
 
 /// The orbit of `c` under simple case folding, ASCII members lowered and
 /// deduplicated, each as UTF-8.
-fn folded_orbit(c: char) -> Vec<Vec<u8>> {
+pub(super) fn folded_orbit(c: char) -> Vec<Vec<u8>> {
     let mut class = ClassUnicode::new([ClassUnicodeRange::new(c, c)]);
     class.case_fold_simple();
     let mut out: Vec<Vec<u8>> = class
@@ -81,26 +80,6 @@ pub fn ascii_lowered(lits: &[Vec<u8>]) -> Vec<Vec<u8>> {
     lowered.sort_unstable();
     lowered.dedup();
     lowered
-}
-
-/// Whether `lits` hold every ASCII case variant of each of their members
-/// (every combination of cases of its ASCII letters): then a matcher of
-/// the lowered set with ASCII folding (the `multi` kernel's fold flag)
-/// finds exactly where one of `lits` starts. `-i` case variants are: each
-/// ASCII letter's orbit holds both its cases.
-pub fn closed_under_ascii_case(lits: &[Vec<u8>]) -> bool {
-    let distinct: HashSet<&[u8]> = lits.iter().map(Vec::as_slice).collect();
-    let mut by_lowered: HashMap<Vec<u8>, usize> = HashMap::new();
-    for l in distinct {
-        *by_lowered.entry(l.to_ascii_lowercase()).or_default() += 1;
-    }
-    by_lowered.iter().all(|(w, &n)| {
-        let letters = w.iter().filter(|b| b.is_ascii_alphabetic()).count();
-        u32::try_from(letters)
-            .ok()
-            .and_then(|l| 1usize.checked_shl(l))
-            .is_some_and(|all| all == n)
-    })
 }
 
 #[cfg(test)]

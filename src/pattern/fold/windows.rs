@@ -10,7 +10,8 @@
 //! literal's share of the cap: letters double them, digits and punctuation
 //! cost nothing, so windows gather around them.
 
-use super::{case_variants, orbit};
+use super::ascii_set::folded_orbit;
+use super::{ascii_folded_variants, case_variants, orbit};
 
 /// One window per literal of `lits`, each replaced by its case variants,
 /// sorted and deduplicated, and whether every window is its whole literal;
@@ -31,19 +32,65 @@ pub fn window_case_variants(lits: &[Vec<u8>], cap: usize) -> Option<(Vec<Vec<u8>
     Some((all, whole))
 }
 
+/// One window per literal of `lits` as [`window_case_variants`] takes
+/// them, each replaced by its variants for a matcher that folds ASCII
+/// (`ascii_folded_variants`: ASCII letters lowered, variants only for the
+/// members of an orbit beyond ASCII), sorted and deduplicated. ASCII
+/// letters other than k and s cost nothing here, so the windows are most
+/// often the whole literals.
+pub fn window_lowered_variants(lits: &[Vec<u8>], cap: usize) -> Option<(Vec<Vec<u8>>, bool)> {
+    let share = cap.checked_div(lits.len())?.min(LOWERED_VARIANTS_MAX);
+    let mut all = Vec::new();
+    let mut whole = true;
+    for lit in lits {
+        let text = std::str::from_utf8(lit).ok()?;
+        let window = longest_window_by(text, share, folded_orbit_weight)?;
+        whole &= window.len() == text.len();
+        all.extend(ascii_folded_variants(window.as_bytes(), share)?);
+    }
+    all.sort_unstable();
+    all.dedup();
+    Some((all, whole))
+}
+
+/// Most variants of one literal's window in [`window_lowered_variants`]:
+/// one letter with an orbit beyond ASCII (k, s, é) at most. 10,000
+/// generated rules, `-c -i` over 16 GiB of CI logs, H200 host (thirty-sixth
+/// session): 3.80-4.02 s with every case variant of windows of a few
+/// letters, 3.34-3.38 s with lowered windows of any number of variants
+/// (55,531 literals), 2.83-2.94 s with at most 2 (compile 0.99-1.03 →
+/// 0.78-0.94 s).
+const LOWERED_VARIANTS_MAX: usize = 2;
+
+/// A character's variants for an ASCII-folding matcher and its shortest
+/// one's bytes.
+fn folded_orbit_weight(c: char) -> (usize, usize) {
+    if c.is_ascii() && !matches!(c.to_ascii_lowercase(), 'k' | 's') {
+        return (1, 1);
+    }
+    let o = folded_orbit(c);
+    (o.len(), o.iter().map(Vec::len).min().unwrap_or(0))
+}
+
 /// The window of `text` whose case variants number at most `share` and
 /// whose shortest variant is longest (the last such on a tie: a literal's
 /// end is often rarer than its start); `None` when none holds a character.
 fn longest_window(text: &str, share: usize) -> Option<&str> {
+    longest_window_by(text, share, |c| {
+        let o = orbit(c);
+        (o.len(), o.iter().map(Vec::len).min().unwrap_or(0))
+    })
+}
+
+/// [`longest_window`] with each character's variants and shortest
+/// variant's bytes given by `weight`.
+fn longest_window_by(
+    text: &str,
+    share: usize,
+    weight: impl Fn(char) -> (usize, usize),
+) -> Option<&str> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
-    // Per character: its orbit's size and its shortest member's bytes.
-    let weights: Vec<(usize, usize)> = chars
-        .iter()
-        .map(|&(_, c)| {
-            let o = orbit(c);
-            (o.len(), o.iter().map(Vec::len).min().unwrap_or(0))
-        })
-        .collect();
+    let weights: Vec<(usize, usize)> = chars.iter().map(|&(_, c)| weight(c)).collect();
     let (mut start, mut variants, mut bytes) = (0, 1usize, 0);
     let mut best: Option<(usize, usize, usize)> = None;
     for (end, &(n, b)) in weights.iter().enumerate() {

@@ -109,6 +109,10 @@ pub struct RuleBook {
     pub exc_to: Vec<u32>,
     pub exc_word: Vec<u32>,
     pub exc_mask: Vec<u32>,
+    /// The literals are lowered (`-i`): the text is looked up with its
+    /// ASCII capitals lowered (confirm.cu's `FOLD_FLAG`), so a literal stands
+    /// for all its ASCII cases.
+    pub fold: bool,
     /// The literal index: open addressing on a literal's first 3 bytes
     /// (`key3`), `slots[h]` an index into `keys` or [`NO_SLOT`]; key `i`'s
     /// literals are `first[i]..first[i + 1]`.
@@ -212,6 +216,7 @@ impl RuleBook {
             exc_to: Vec::new(),
             exc_word: Vec::new(),
             exc_mask: Vec::new(),
+            fold: cfg.ignore_case,
             slot_log2: 1,
             slots: Vec::new(),
             keys: Vec::new(),

@@ -94,23 +94,3 @@ proptest! {
         }
     }
 }
-
-proptest! {
-    /// `closed_under_ascii_case` holds exactly when every member's ASCII
-    /// case combinations are members; `-i` case variants always are.
-    #[test]
-    fn closed_sets_hold_every_ascii_case_combination(
-        lits in prop::collection::vec("[aAkK0\u{212A}]{1,3}", 0..8),
-    ) {
-        let set: Vec<Vec<u8>> = lits.iter().map(|l| l.clone().into_bytes()).collect();
-        let want = set
-            .iter()
-            .all(|l| crate::pattern::fold::ascii_case_combinations(l).iter().all(|v| set.contains(v)));
-        prop_assert_eq!(closed_under_ascii_case(&set), want);
-        let variants: Vec<Vec<u8>> = lits
-            .iter()
-            .flat_map(|l| crate::pattern::fold::case_variants(l.as_bytes(), 1 << 12).unwrap())
-            .collect();
-        prop_assert!(closed_under_ascii_case(&variants));
-    }
-}

@@ -49,10 +49,14 @@ impl RuleBook {
         if p + 3 > e {
             return false;
         }
-        let Some(u) = self.key_index(key3(&text[p..])) else {
+        let rest: std::borrow::Cow<[u8]> = match self.fold {
+            true => text[p..e].to_ascii_lowercase().into(),
+            false => text[p..e].into(),
+        };
+        let Some(u) = self.key_index(key3(&rest)) else {
             return false;
         };
-        for k in self.literals_at(u, &text[p..e]) {
+        for k in self.literals_at(u, &rest) {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
