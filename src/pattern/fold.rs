@@ -14,7 +14,7 @@ use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange};
 mod ascii_set;
 mod windows;
 pub use ascii_set::{ascii_folded_set, ascii_folded_variants, ascii_lowered};
-pub use windows::{window_case_variants, window_lowered_variants};
+pub use windows::window_lowered_variants;
 
 /// Every case variant of `lit`, or `None` when it is not UTF-8 or has more
 /// than `cap` variants.
