@@ -43,6 +43,9 @@ pub struct Cli {
     /// PATTERNS are basic regular expressions (the default).
     #[arg(short = 'G', long = "basic-regexp")]
     pub basic_regexp: bool,
+    /// PATTERNS are Perl-style regular expressions, in the syntax of Rust's `regex` crate (as ripgrep's default): no look-around, no back-references.
+    #[arg(short = 'P', long = "perl-regexp")]
+    pub perl_regexp: bool,
     /// Ignore case distinctions in patterns and data.
     #[arg(
         short = 'i',

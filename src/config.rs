@@ -20,6 +20,11 @@ pub enum Syntax {
     Basic,
     /// `-E`: extended regular expressions.
     Extended,
+    /// `-P`: the `regex` crate's own syntax, read as it is (`(?i)`, `\d`,
+    /// lazy repetitions, `\p{..}`), for rules written for ripgrep, RE2 or
+    /// Go (secret scanners' configurations). Not PCRE: no look-around, no
+    /// back-references, no `\K`; the crate's error names what it lacks.
+    Perl,
 }
 
 /// What is printed for each file.

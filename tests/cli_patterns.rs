@@ -1027,3 +1027,31 @@ fn literal_set_without_its_longer_words_selects_the_regex_lines() {
         }
     }
 }
+
+/// `-P` reads the `regex` crate's syntax as it is (as ripgrep does): `\d`,
+/// inline flags and lazy repetitions, which POSIX syntax lacks.
+#[test]
+fn perl_syntax_reads_the_regex_crates_own() {
+    let s = Sandbox::new();
+    s.write("a", "id 12345 x\nfoo BAR\nno digits\n");
+    s.grep(&["-P", r"\d{3,}", "a"])
+        .expect("id 12345 x\n", "", 0);
+    s.grep(&["-P", "(?i)bar", "a"]).expect("foo BAR\n", "", 0);
+    s.grep(&["-P", "-o", "o.*?o", "a"]).expect("oo\n", "", 0);
+    s.grep(&["-P", "-c", r"\bdigits$", "a"])
+        .expect("1\n", "", 0);
+}
+
+/// What the `regex` crate lacks (look-around, back-references) is a clear
+/// error with exit 2, as is an invalid pattern and a second matcher.
+#[test]
+fn perl_syntax_refuses_what_the_regex_crate_lacks() {
+    let s = Sandbox::new();
+    s.write("a", "xy\n");
+    let out = s.grep(&["-P", "(?<=x)y", "a"]).run();
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("look-around"), "{}", out.stderr);
+    assert_eq!(s.grep(&["-P", r"(x)\1", "a"]).run().code, 2);
+    s.grep(&["-P", "-E", "x", "a"])
+        .expect("", "gpugrep: conflicting matchers specified\n", 2);
+}

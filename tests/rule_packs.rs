@@ -65,7 +65,7 @@ fn atom(rng: &mut Rng, depth: usize) -> String {
         ),
         _ => {
             let inner = atom(rng, depth + 1);
-            let rep = rng.pick(&["*", "+", "?", "{1,3}", "{2}"]);
+            let rep = rng.pick(&["*", "+", "?", "{1,3}", "{2}", "{0,2}", "{2,}"]);
             format!("({inner}){rep}")
         }
     }
@@ -115,6 +115,8 @@ struct Flags {
     line: bool,
     invert: bool,
     icase: bool,
+    /// `-P` rather than `-E` (the rules read the same in both).
+    perl: bool,
 }
 
 impl Flags {
@@ -129,11 +131,12 @@ impl Flags {
             line: rng.below(5) == 0,
             invert: !only && rng.below(4) == 0,
             icase: rng.below(4) == 0,
+            perl: rng.below(3) == 0,
         }
     }
 
     fn args(&self) -> Vec<&'static str> {
-        let mut a = vec!["-E"];
+        let mut a = vec![if self.perl { "-P" } else { "-E" }];
         for (on, flag) in [
             (self.count, "-c"),
             (self.number, "-n"),
@@ -414,6 +417,7 @@ fn case_insensitive_pack_finds_every_case_of_its_literals() {
         line: false,
         invert: false,
         icase: true,
+        perl: false,
     };
     let want = oracle(&rules, text.as_bytes(), f);
     assert_eq!(want.split(|&b| b == b'\n').count() - 1, 7);
@@ -480,4 +484,57 @@ fn word_pack_keeps_gnus_word_characters() {
             out.stderr
         );
     }
+}
+
+/// Secret scanners' rules (gitleaks' shape: a lazy `[\w.-]{0,50}?` in
+/// front, `[\w-]{8,300}` at the end, Unicode `\w`) compiled whole ran
+/// past the pack's memory limit ("rule pack too large") for 221 real rules.
+/// Where only lines count their ends are trimmed (`pattern::trim`), so the
+/// pack fits and selects the same lines; `-o` still prints whole matches.
+#[test]
+fn secret_rules_fit_where_only_lines_count() {
+    let sb = Sandbox::new();
+    let rules: Vec<String> = (0..250)
+        .map(|i| format!(r"(?i)[\w.-]{{0,50}}?(?:key{i}|token{i})[ =:'\x22]{{1,5}}[\w-]{{8,300}}"))
+        .collect();
+    sb.write("rules.txt", &(rules.join("\n") + "\n"));
+    let secret = "Ab9_".repeat(10);
+    let mut text = String::new();
+    for i in 0..300 {
+        match i % 3 {
+            0 => text += &format!("cfg.KEY{i} = '{secret}'\n"),
+            1 => text += &format!("token{i}: short\n"),
+            _ => text += &format!("unrelated line {i}\n"),
+        }
+    }
+    sb.write("in.txt", &text);
+    // The text is ASCII: there `\w` is `[0-9A-Za-z_]`, and the oracle small.
+    let ascii: Vec<String> = rules
+        .iter()
+        .map(|r| r.replace(r"\w", "0-9A-Za-z_"))
+        .collect();
+    let all = regex::bytes::RegexBuilder::new(&ascii.join("|"))
+        .size_limit(1 << 30)
+        .build()
+        .expect("oracle");
+    let want = text.lines().filter(|l| all.is_match(l.as_bytes())).count();
+    assert!(want > 50, "the text holds matches");
+    for engine in [None, Some("rules"), Some("pack")] {
+        let mut cmd = sb.grep(&["-P", "-c", "-f", "rules.txt", "in.txt"]);
+        if let Some(e) = engine {
+            cmd = cmd.env("GPUGREP_RULE_PACK", e);
+        }
+        cmd.expect(format!("{want}\n"), "", 0);
+    }
+    // -o needs the whole matches: ASCII classes keep that pack small.
+    sb.write("ascii.txt", &(ascii.join("\n") + "\n"));
+    let mut want = String::new();
+    for l in text.lines() {
+        for m in all.find_iter(l.as_bytes()) {
+            want += &String::from_utf8_lossy(m.as_bytes());
+            want.push('\n');
+        }
+    }
+    sb.grep(&["-P", "-o", "-f", "ascii.txt", "in.txt"])
+        .expect(want, "", 0);
 }

@@ -38,9 +38,14 @@ pub(super) fn patterns_and_paths(
     Ok((patterns, positional.collect()))
 }
 
-/// `-F`, `-G` or `-E`: at most one of them.
+/// `-F`, `-G`, `-E` or `-P`: at most one of them.
 pub(super) fn syntax(cli: &Cli) -> Result<Syntax, UsageError> {
-    let matchers = [cli.fixed_strings, cli.extended_regexp, cli.basic_regexp];
+    let matchers = [
+        cli.fixed_strings,
+        cli.extended_regexp,
+        cli.basic_regexp,
+        cli.perl_regexp,
+    ];
     if matchers.iter().filter(|&&m| m).count() > 1 {
         return Err(UsageError("conflicting matchers specified".into()));
     }
@@ -48,6 +53,8 @@ pub(super) fn syntax(cli: &Cli) -> Result<Syntax, UsageError> {
         Syntax::Fixed
     } else if cli.extended_regexp {
         Syntax::Extended
+    } else if cli.perl_regexp {
+        Syntax::Perl
     } else {
         Syntax::Basic
     })

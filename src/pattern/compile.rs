@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use super::fold;
 use super::glushkov;
-use super::translate::{escape_literal, translate};
+use super::translate::{escape_literal, translate, Translated};
 
 mod expr;
 mod gpu_plan;
@@ -260,10 +260,9 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         }
         return Ok(c);
     }
-    let basic = cfg.syntax == Syntax::Basic;
     let translated = patterns
         .iter()
-        .map(|p| translate(p, basic, cfg.ignore_case))
+        .map(|p| to_regex_syntax(p, cfg))
         .collect::<Result<Vec<_>, _>>()
         .map_err(PatternError)?;
     let alternatives: Vec<String> = translated.iter().map(|t| t.regex.clone()).collect();
@@ -286,6 +285,21 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         automaton_plan(&mut compiled, &alternatives, cfg);
     }
     Ok(compiled)
+}
+
+/// One pattern in the `regex` crate's syntax: POSIX's translated (`-G`,
+/// `-E`), `-P`'s as it is, which must then be UTF-8 as the crate's syntax is.
+fn to_regex_syntax(p: &[u8], cfg: &Config) -> Result<Translated, String> {
+    match cfg.syntax {
+        Syntax::Perl => match std::str::from_utf8(p) {
+            Ok(regex) => Ok(Translated {
+                regex: regex.to_owned(),
+                warnings: Vec::new(),
+            }),
+            Err(_) => Err("-P supports only UTF-8 patterns".into()),
+        },
+        syntax => translate(p, syntax == Syntax::Basic, cfg.ignore_case),
+    }
 }
 
 /// A few `-i` literals with `k` or `s` stay a case-insensitive regex,
@@ -354,12 +368,10 @@ pub fn locate(e: PatternError, patterns: &super::read::Patterns, cfg: &Config) -
         return e;
     }
     let fails = |p: &[u8]| -> Option<PatternError> {
-        let basic = match cfg.syntax {
-            Syntax::Fixed => return None,
-            Syntax::Basic => true,
-            _ => false,
-        };
-        let t = translate(p, basic, cfg.ignore_case).map_err(PatternError);
+        if cfg.syntax == Syntax::Fixed {
+            return None;
+        }
+        let t = to_regex_syntax(p, cfg).map_err(PatternError);
         t.and_then(|t| parse_confined(&t.regex, cfg)).err()
     };
     let first = patterns

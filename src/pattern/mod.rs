@@ -21,6 +21,7 @@ pub mod posix_class;
 pub mod read;
 pub mod required;
 pub mod translate;
+pub(crate) mod trim;
 mod window;
 
 pub use compile::{compile, Compiled, PatternError};

@@ -18,6 +18,7 @@ use crate::engine::cpu;
 use crate::engine::Matcher;
 use crate::pattern::finder::{build_regex, line_finder};
 use crate::pattern::required::required_literals;
+use crate::pattern::trim;
 
 /// Largest compiled regex accepted (bytes of automaton).
 pub(in crate::pattern) const REGEX_SIZE_LIMIT: usize = 1 << 30;
@@ -41,7 +42,10 @@ pub(super) fn compile_regex(
         joined.clone()
     };
     let t = cfg.terminator;
-    let confined = parse_confined(&wrapped, cfg)?;
+    let confined = match cfg.lines_only() {
+        true => trim::for_lines(parse_confined(&wrapped, cfg)?),
+        false => parse_confined(&wrapped, cfg)?,
+    };
     let required = required_literals(&confined);
     // The meta regex confirms lines, except under -w, where the lines the
     // finder gives (word boundaries dropped, or through literals) are

@@ -65,6 +65,7 @@ use crate::parts::map_on_all_cores;
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
 use crate::pattern::fold;
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
+use crate::pattern::trim;
 
 /// Fewest regular expressions compiled as a pack; fewer are joined into
 /// one alternation (faster at 100 rules, slower at 300: the table above).
@@ -214,6 +215,11 @@ impl<'a> Parts<'a> {
     /// choice of literals for the GPU's split; then what joins them.
     fn parse(alternatives: &'a [String], cfg: &'a Config) -> Result<Parts<'a>, PatternError> {
         let word = cfg.word && !cfg.line;
+        // Where only lines count, each rule's ends are trimmed (`trim`).
+        let lines = |h: Hir| match cfg.lines_only() {
+            true => trim::for_lines(h),
+            false => h,
+        };
         // -i: literals from each rule parsed without it, in their case
         // variants (`required_case_insensitive`).
         let case_sensitive = cfg.ignore_case.then(|| Config {
@@ -226,10 +232,10 @@ impl<'a> Parts<'a> {
                 (false, true) => format!(r"\b{{start-half}}(?:{a})\b{{end-half}}"),
                 (false, false) => a.clone(),
             };
-            let h = parse_confined(&wrapped, cfg)?;
+            let h = lines(parse_confined(&wrapped, cfg)?);
             let (own, gpu) = match &case_sensitive {
                 Some(cs_cfg) => {
-                    let cs = parse_confined(&wrapped, cs_cfg)?;
+                    let cs = lines(parse_confined(&wrapped, cs_cfg)?);
                     let own = required_case_insensitive(&cs, LITERALS_MAX).map(|r| r.literals);
                     let gpu = split::first_choice_folded(&h, &cs, own.as_deref());
                     (own, gpu)

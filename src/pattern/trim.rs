@@ -1,0 +1,101 @@
+//! A regex's ends trimmed where only whether a line matches counts.
+//!
+//! A search that asks only *which lines* match (`Config::lines_only`: no
+//! `-o`, colour, JSON or `--count-matches`) needs no more of a leading or
+//! trailing repetition than its fewest copies: if `X{2,50}Y` matches, the
+//! last two copies of `X` and `Y` match too, inside the same line; an
+//! `X{0,50}?` in front can go. Real rule packs are written that way:
+//! gitleaks' secret rules begin with `[\w.-]{0,50}?` and end with
+//! `[\w-]{50,1000}`, and with Unicode `\w` such a rule compiled to 130 MB of
+//! automaton, so that its 221 rules together overran the pack's limit (rule
+//! pack too large) where trimmed they need a fraction of it.
+//!
+//! Only the very start and end of the expression are trimmed: the first
+//! (last) item of a concatenation, through groups and into every branch
+//! of an alternation. An anchor or a word boundary there (`-x`, `-w`, `^`)
+//! stops it, as it ties the match to its place.
+
+use regex_syntax::hir::{Hir, HirKind, Repetition};
+
+/// `h`, matching in the same lines, with the repetitions at its ends cut to
+/// their fewest copies.
+pub fn for_lines(h: Hir) -> Hir {
+    back(front(h))
+}
+
+#[derive(Clone, Copy)]
+enum End {
+    Front,
+    Back,
+}
+
+fn front(h: Hir) -> Hir {
+    trim(h, End::Front)
+}
+
+fn back(h: Hir) -> Hir {
+    trim(h, End::Back)
+}
+
+fn trim(h: Hir, end: End) -> Hir {
+    if !trimmable(&h, end) {
+        return h;
+    }
+    match h.into_kind() {
+        HirKind::Repetition(rep) => fewest(rep),
+        HirKind::Capture(mut cap) => {
+            cap.sub = Box::new(trim(std::mem::replace(&mut *cap.sub, Hir::empty()), end));
+            Hir::capture(cap)
+        }
+        HirKind::Concat(mut subs) => {
+            let at = match end {
+                End::Front => 0,
+                End::Back => subs.len() - 1,
+            };
+            let item = std::mem::replace(&mut subs[at], Hir::empty());
+            subs[at] = trim(item, end);
+            Hir::concat(subs)
+        }
+        HirKind::Alternation(subs) => {
+            Hir::alternation(subs.into_iter().map(|s| trim(s, end)).collect())
+        }
+        // `trimmable` is false for the others: they come back as they were.
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(l) => Hir::literal(l.0),
+        HirKind::Class(c) => Hir::class(c),
+        HirKind::Look(l) => Hir::look(l),
+    }
+}
+
+/// Whether trimming `h` at `end` could change it (so rebuilding is due).
+fn trimmable(h: &Hir, end: End) -> bool {
+    match h.kind() {
+        HirKind::Repetition(rep) => rep.max != Some(rep.min),
+        HirKind::Capture(cap) => trimmable(&cap.sub, end),
+        HirKind::Concat(subs) => {
+            let item = match end {
+                End::Front => subs.first(),
+                End::Back => subs.last(),
+            };
+            item.is_some_and(|s| trimmable(s, end))
+        }
+        HirKind::Alternation(subs) => subs.iter().any(|s| trimmable(s, end)),
+        _ => false,
+    }
+}
+
+/// `X{n,m}` as `X{n}`; `X{0,m}` as nothing.
+fn fewest(rep: Repetition) -> Hir {
+    match rep.min {
+        0 => Hir::empty(),
+        n => Hir::repetition(Repetition {
+            min: n,
+            max: Some(n),
+            greedy: true,
+            sub: rep.sub,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

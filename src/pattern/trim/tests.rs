@@ -1,0 +1,90 @@
+use super::*;
+use crate::pattern::window::tests::oracle;
+use proptest::prelude::*;
+
+fn hir(re: &str) -> Hir {
+    regex_syntax::ParserBuilder::new()
+        .multi_line(true)
+        .utf8(false)
+        .build()
+        .parse(re)
+        .unwrap()
+}
+
+fn trimmed(re: &str) -> String {
+    for_lines(hir(re)).to_string()
+}
+
+#[test]
+fn leading_and_trailing_repetitions_keep_their_fewest_copies() {
+    assert_eq!(trimmed(r"[a-z.-]{0,50}?key"), "(?:key)");
+    assert_eq!(
+        trimmed(r"pypi-[a-z-]{50,1000}"),
+        "(?:(?:pypi\\-)[\\-a-z]{50})"
+    );
+    assert_eq!(trimmed(r"x{2,}y+"), "(?:x{2}y)");
+    assert_eq!(trimmed(r"(?:a{1,3}b|c*)d"), "(?:(?:(?:ab)|(?:))d)");
+}
+
+#[test]
+fn anchors_and_inner_repetitions_stay() {
+    for re in [
+        r"^a{2,5}b",
+        r"\ba{0,5}b",
+        r"ba{2,5}$",
+        r"a[0-9]{3,9}b",
+        r"ab",
+    ] {
+        assert_eq!(trimmed(re), hir(re).to_string(), "{re}");
+    }
+}
+
+fn expression() -> impl Strategy<Value = String> {
+    let pick = |v: Vec<&'static str>| prop::sample::select(v).prop_map(String::from);
+    let leaf = prop_oneof![
+        3 => pick(vec!["a", "b", "ab", "ba", "c"]),
+        2 => pick(vec!["[ab]", "[^a]", ".", r"\w"]),
+        1 => pick(vec!["^", "$", r"\b", r"\B", ""]),
+    ];
+    leaf.prop_recursive(4, 24, 5, |inner| {
+        prop_oneof![
+            3 => prop::collection::vec(inner.clone(), 2..5).prop_map(|v| v.concat()),
+            1 => prop::collection::vec(inner.clone(), 2..4)
+                .prop_map(|v| format!("(?:{})", v.join("|"))),
+            1 => inner.clone().prop_map(|e| format!("({e})")),
+            3 => (
+                inner,
+                prop::sample::select(vec![
+                    "*", "+", "?", "{2,3}", "{0,2}", "{1,}", "{2}", "{0,2}?", "+?",
+                ])
+            )
+                .prop_map(|(e, r)| format!("(?:{e}){r}")),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// The trimmed expression matches in exactly the lines the expression
+    /// matches in.
+    #[test]
+    fn trimmed_matches_the_same_lines(
+        re_text in expression(),
+        lines in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(vec!["a", "b", "c", "ab", " ", "-"]), 0..12)
+                .prop_map(|v| v.concat()),
+            1..8,
+        ),
+    ) {
+        let full = oracle(&hir(&re_text));
+        let cut = oracle(&for_lines(hir(&re_text)));
+        for line in &lines {
+            prop_assert_eq!(
+                full.is_match(line.as_bytes()),
+                cut.is_match(line.as_bytes()),
+                "{} on {:?}: trimmed {}", re_text, line, for_lines(hir(&re_text))
+            );
+        }
+    }
+}
