@@ -162,10 +162,31 @@ impl Matcher for RuleSet {
         best
     }
 
+    /// Each rule is tried as soon as one of its literals is found, and the
+    /// first that matches ends the scan, rather than all the line's rules
+    /// gathered first (2 cores, `-c`, 3 rounds: loghub's 1,733 event
+    /// templates over 1 GiB of its logs 4.29-4.45 → 4.01-4.04 s; 1,000 and
+    /// 10,000 generated rules over 200 MB of CI logs 0.67-0.68 → 0.61-0.62
+    /// and 1.79-1.81 → 1.69-1.70 s).
     fn is_match_line(&self, line: &[u8]) -> bool {
-        self.candidates(line, 0)
-            .into_iter()
-            .any(|r| self.rules[r as usize].is_match(line))
+        let Some(literals) = self.literals.get() else {
+            return self.rules.iter().any(|r| r.is_match(line));
+        };
+        // Sorted, so that a line with thousands of candidate rules is not
+        // quadratic.
+        let mut tried: Vec<u32> = Vec::new();
+        for m in literals.find_overlapping_iter(line) {
+            for &r in &self.owners[m.pattern().as_usize()] {
+                let Err(at) = tried.binary_search(&r) else {
+                    continue;
+                };
+                if self.rules[r as usize].is_match(line) {
+                    return true;
+                }
+                tried.insert(at, r);
+            }
+        }
+        false
     }
 }
 
