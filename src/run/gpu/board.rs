@@ -19,12 +19,14 @@
 //! `board/entry.rs`.
 
 mod entry;
+mod lag;
 
 use super::pack::Plan;
 use super::ring::Filled;
 use super::stats::{Fallback, Stages};
 use entry::foretells_too_many;
 pub use entry::{Entry, Posted, Take};
+pub use lag::{Lag, SLOW_GIB_PER_S};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -59,6 +61,8 @@ pub struct Board<'a, 'r> {
     gpu_only: bool,
     /// Workers claim only until the GPU is ready.
     yield_when_ready: bool,
+    /// Auto: workers claim again while the GPU lags (`lag`).
+    lag: Option<Lag>,
     /// Milliseconds from `started` to the GPU being ready, plus 1 (0: not).
     ready_ms: AtomicU64,
     /// Bytes of the files the CPU engine has finished (auto's pace).
@@ -79,6 +83,7 @@ impl<'a, 'r> Board<'a, 'r> {
         items: usize,
         gpu_only: bool,
         yield_when_ready: bool,
+        lag: Option<Lag>,
         settle: bool,
         keep_max: usize,
         stages: &'a Stages,
@@ -96,6 +101,7 @@ impl<'a, 'r> Board<'a, 'r> {
             keep_max,
             gpu_only,
             yield_when_ready,
+            lag,
             ready_ms: AtomicU64::new(0),
             cpu_searched: AtomicU64::new(0),
             cpu_lines: AtomicU64::new(0),
@@ -154,6 +160,21 @@ impl<'a, 'r> Board<'a, 'r> {
     pub fn set_ready(&self) {
         let ms = self.started.elapsed().as_millis() as u64;
         self.ready_ms.store(ms + 1, Ordering::Release);
+    }
+
+    /// Auto: the GPU has been ready a while and its kernels bound the run
+    /// (`lag`): idle workers take files too.
+    fn gpu_lags(&self) -> bool {
+        let (Some(lag), Some(ready)) = (&self.lag, self.ready_ms()) else {
+            return false;
+        };
+        let now = self.started.elapsed().as_millis() as u64;
+        let lags = lag.lags(now.saturating_sub(ready), self.stages);
+        if lags {
+            let first = &self.stages.lagged_ms;
+            let _ = first.compare_exchange(0, now + 1, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        lags
     }
 
     /// When the GPU became ready, in milliseconds from the start.
@@ -367,7 +388,8 @@ impl<'a, 'r> Board<'a, 'r> {
                     let gpu_only = self.gpu_only || (self.yield_when_ready && gpu_ready);
                     let may_claim = !gpu_only
                         || self.ended.load(Ordering::Acquire)
-                        || self.failed.load(Ordering::Acquire);
+                        || self.failed.load(Ordering::Acquire)
+                        || self.gpu_lags();
                     if may_claim
                         && claim
                             .compare_exchange(FREE, CPU, Ordering::AcqRel, Ordering::Acquire)

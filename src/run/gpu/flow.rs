@@ -24,7 +24,7 @@
 //! lane one chunk on the GPU, and a chunk returns to the ring when the last
 //! file read from it has been printed.
 
-use super::board::Board;
+use super::board::{Board, Lag};
 use super::pack::{Packer, Plan};
 use super::read::{span, unit_parts, Unit};
 use super::ring::{Filling, Ring};
@@ -156,6 +156,9 @@ impl<'a, 'r> Flow<'a, 'r> {
             items.len(),
             shape.gpu_only || cpu_waits,
             shape.yield_when_ready,
+            (!shape.gpu_only).then_some(Lag {
+                lanes: shape.lanes as u64,
+            }),
             shape.settle,
             shape.ring.saturating_sub(shape.lanes + 1),
             stages,

@@ -30,6 +30,9 @@ pub struct Stages {
     pub gpu_bytes: AtomicU64,
     pub gpu_files: AtomicU64,
     pub cpu_files: AtomicU64,
+    /// Auto: when the CPU began taking files again because the GPU lagged
+    /// (`board/lag.rs`), in milliseconds from the start, plus 1 (0: never).
+    pub lagged_ms: AtomicU64,
     pub dense_chunks: AtomicU64,
     /// Chunks whose files the GPU tallied (no offsets shipped).
     pub tallied_chunks: AtomicU64,
@@ -260,7 +263,18 @@ pub fn report(
             secs(get(&st.output_ns)),
             shared.cfg.threads,
         ),
-        format!("cpu: {} files searched by the CPU engine", get(&st.cpu_files)),
+        format!(
+            "cpu: {} files searched by the CPU engine{}",
+            get(&st.cpu_files),
+            match get(&st.lagged_ms).checked_sub(1) {
+                Some(ms) => format!(
+                    "; from {:.3} s on beside the GPU, whose kernels bound the run (its lanes busy, under {} GiB/s)",
+                    ms as f64 / 1e3,
+                    super::board::SLOW_GIB_PER_S
+                ),
+                None => String::new(),
+            }
+        ),
     ];
     if get(&st.line_counted_chunks) > 0 {
         lines.push(format!(
