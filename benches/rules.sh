@@ -18,6 +18,11 @@
 # CPU engine). hsgrep is built here when cc and <hs/hs.h> exist
 # (Debian: libhyperscan-dev) and BIN holds none; benches/gpu/pack-dev.sh
 # copies it into .dev/ for the device machine, which has no compiler.
+#
+# Real packs: with GITLEAKS (gitleaks' config/gitleaks.toml) and LOGHUB (a
+# directory of loghub's *_2k.log and *_templates.csv), SIZES may name
+# `gitleaks` (searched with -P) and `templates` (-E), and the corpus is
+# loghub's logs repeated to SIZE (benches/rules/real.py).
 set -u
 cd "$(dirname "$0")/.."
 SIZE=${1:-200M}
@@ -36,9 +41,14 @@ fi
 BIN=$(cd "$BIN" && pwd)
 [[ -d $BIN/lib ]] && export LD_LIBRARY_PATH=$BIN/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p "$WORK"
-python3 benches/rules/gen.py --out "$WORK" $SIZES >/dev/null || exit 2
+GEN_SIZES=$(printf '%s\n' $SIZES | grep -E '^[0-9]+$' | tr '\n' ' ')
+[[ -n $GEN_SIZES ]] && { python3 benches/rules/gen.py --out "$WORK" $GEN_SIZES >/dev/null || exit 2; }
 CORPUS=$WORK/logs-$SIZE
-if [[ ! -d $CORPUS ]]; then
+if [[ -n ${GITLEAKS:-} && -n ${LOGHUB:-} ]]; then
+    python3 benches/rules/real.py --gitleaks "$GITLEAKS" --loghub "$LOGHUB" --out "$WORK" \
+        --size "$SIZE" >&2 || exit 2
+    CORPUS=$WORK/loghub-$SIZE
+elif [[ ! -d $CORPUS ]]; then
     "$BIN/gpugrep-corpus" --kind logs --out "$CORPUS" --size "$SIZE" --files 64 >&2 || exit 2
 fi
 BYTES=$(du -sb "$CORPUS" | cut -f1)
@@ -88,10 +98,15 @@ run() {
     echo "$best $total"
 }
 
-printf '# %s of logs (%d bytes), %d threads, -E %s -f rules-N.txt, best of %d\n' "$SIZE" "$BYTES" "$THREADS" "$FLAG" "$RUNS"
+printf '# %s of logs in %s (%d bytes), %d threads, -E (gitleaks: -P) %s -f rules-N.txt, best of %d\n' \
+    "$SIZE" "$(basename "$CORPUS")" "$BYTES" "$THREADS" "$FLAG" "$RUNS"
 printf '%-7s %-18s %9s %8s %10s %6s %8s\n' rules tool seconds GB/s count agree "x first"
 for n in $SIZES; do
     rules=$WORK/rules-$n.txt
+    syn=-E; rg_limits=()
+    # rg's default limits refuse gitleaks' pack ("compiled regex exceeds
+    # size limit"): raised, it runs.
+    [[ $n == gitleaks ]] && { syn=-P; rg_limits=(--regex-size-limit 2G --dfa-size-limit 1G); }
     ref=
     row() { # label result
         local label=$1 res=$2
@@ -104,22 +119,22 @@ for n in $SIZES; do
         printf '%-7s %-18s %9.3f %8.2f %10s %6s %8.2f\n' "$n" "$label" "$s" \
             "$(calc "$BYTES / $s / 1e9")" "$c" "$agree" "$(calc "$s / $ref")"
     }
-    ((CPU)) && row "gpugrep cpu" "$(run cpu "$rules" "$BIN/gpugrep" --engine cpu -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+    ((CPU)) && row "gpugrep cpu" "$(run cpu "$rules" "$BIN/gpugrep" --engine cpu -j"$THREADS" -h "$FLAG" $syn -f "$rules" -r "$CORPUS")"
     if [[ $GPU == yes ]]; then
-        row "gpugrep gpu" "$(run gpu "$rules" "$BIN/gpugrep" --engine gpu -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
-        row "gpugrep auto" "$(run auto "$rules" "$BIN/gpugrep" -j"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+        row "gpugrep gpu" "$(run gpu "$rules" "$BIN/gpugrep" --engine gpu -j"$THREADS" -h "$FLAG" $syn -f "$rules" -r "$CORPUS")"
+        row "gpugrep auto" "$(run auto "$rules" "$BIN/gpugrep" -j"$THREADS" -h "$FLAG" $syn -f "$rules" -r "$CORPUS")"
     fi
     hs_flag=(); [[ $FLAG == -n ]] && hs_flag=(-n)
     [[ -n $HS ]] && row "hyperscan" "$(run hs "$rules" "$HS" -j "$THREADS" "${hs_flag[@]}" -f "$rules" "$CORPUS")"
-    [[ -n $RG ]] && row "rg -j$THREADS" "$(run rg "$rules" "$RG" -j"$THREADS" --no-filename "$FLAG" -f "$rules" "$CORPUS")"
-    [[ -n $UG ]] && row "ugrep -J$THREADS" "$(run ug "$rules" "$UG" -J"$THREADS" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+    [[ -n $RG ]] && row "rg -j$THREADS" "$(run rg "$rules" "$RG" "${rg_limits[@]}" -j"$THREADS" --no-filename "$FLAG" -f "$rules" "$CORPUS")"
+    [[ -n $UG ]] && row "ugrep -J$THREADS" "$(run ug "$rules" "$UG" -J"$THREADS" -h "$FLAG" $syn -f "$rules" -r "$CORPUS")"
     # (Not under -n: GNU grep stops at its first match when stdout is
     # /dev/null.)
     if [[ -n $GG && $FLAG == -c && " $GNU_SIZES " == *" $n "* ]]; then
-        row "GNU grep" "$(run gnu "$rules" "$GG" -h "$FLAG" -E -f "$rules" -r "$CORPUS")"
+        row "GNU grep" "$(run gnu "$rules" "$GG" -h "$FLAG" $syn -f "$rules" -r "$CORPUS")"
     fi
     # Compile time alone: one empty file.
     : >"$WORK/empty"
-    t0=$(date +%s.%N); "$BIN/gpugrep" --engine cpu -c -E -f "$rules" "$WORK/empty" >/dev/null; t1=$(date +%s.%N)
+    t0=$(date +%s.%N); "$BIN/gpugrep" --engine cpu -c $syn -f "$rules" "$WORK/empty" >/dev/null; t1=$(date +%s.%N)
     printf '%-7s %-18s %9.3f   (compile + start, empty input)\n' "$n" "gpugrep compile" "$(calc "$t1 - $t0")"
 done
