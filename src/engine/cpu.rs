@@ -17,9 +17,11 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 pub(crate) mod cached;
+mod dense;
 mod literal_lines;
 mod rules;
 
+pub use dense::DenseLines;
 pub use literal_lines::LiteralLines;
 
 pub use rules::{RuleSet, SplitRules};
