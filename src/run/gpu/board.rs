@@ -3,7 +3,8 @@
 //! Every item is claimed exactly once, by one compare-and-swap on its
 //! claim: by the packer for the GPU, or by a worker (the ordered CPU
 //! executor) for the CPU — before the GPU is ready, when the pipeline has
-//! fallen behind, once it ended or failed. A GPU-claimed file gets an
+//! fallen behind, while its kernels bound the run (`lag`), once it ended or
+//! failed. A GPU-claimed file gets an
 //! [`Entry`] that collects its pieces' results; it is *ready* when the
 //! packer has laid out all its pieces (`open` false) and every piece has
 //! been searched (`pieces_left` 0; once a fallback gave a file to the CPU
