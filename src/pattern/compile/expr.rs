@@ -43,7 +43,7 @@ pub(super) fn compile_regex(
     };
     let t = cfg.terminator;
     let confined = match cfg.lines_only() {
-        true => trim::for_lines(parse_confined(&wrapped, cfg)?),
+        true => trim::for_lines(parse_confined(&wrapped, cfg)?, trim::Cut::Large),
         false => parse_confined(&wrapped, cfg)?,
     };
     let required = required_literals(&confined);

@@ -12,7 +12,7 @@ fn hir(re: &str) -> Hir {
 }
 
 fn trimmed(re: &str) -> String {
-    for_lines(hir(re)).to_string()
+    for_lines(hir(re), Cut::All).to_string()
 }
 
 #[test]
@@ -24,6 +24,18 @@ fn leading_and_trailing_repetitions_keep_their_fewest_copies() {
     );
     assert_eq!(trimmed(r"x{2,}y+"), "(?:x{2}y)");
     assert_eq!(trimmed(r"(?:a{1,3}b|c*)d"), "(?:(?:(?:ab)|(?:))d)");
+}
+
+/// One regex keeps its small and open repetitions (its finder is chosen
+/// from its shape), and loses only large counted spans.
+#[test]
+fn one_regex_loses_only_large_counted_spans() {
+    let large = |re: &str| for_lines(hir(re), Cut::Large).to_string();
+    for re in [r"[0-9]{1,3}\.[0-9]{1,3}", r"[a-z]+ing", r"x{2,17}y"] {
+        assert_eq!(large(re), hir(re).to_string(), "{re}");
+    }
+    assert_eq!(large(r"[a-z.-]{0,50}?key"), "(?:key)");
+    assert_eq!(large(r"x{2,18}y"), "(?:x{2}y)");
 }
 
 #[test]
@@ -55,7 +67,8 @@ fn expression() -> impl Strategy<Value = String> {
             3 => (
                 inner,
                 prop::sample::select(vec![
-                    "*", "+", "?", "{2,3}", "{0,2}", "{1,}", "{2}", "{0,2}?", "+?",
+                    "*", "+", "?", "{2,3}", "{0,2}", "{1,}", "{2}", "{0,2}?", "+?", "{1,17}",
+                    "{0,20}?",
                 ])
             )
                 .prop_map(|(e, r)| format!("(?:{e}){r}")),
@@ -71,6 +84,7 @@ proptest! {
     #[test]
     fn trimmed_matches_the_same_lines(
         re_text in expression(),
+        cut in prop::sample::select(vec![Cut::All, Cut::Large]),
         lines in prop::collection::vec(
             prop::collection::vec(prop::sample::select(vec!["a", "b", "c", "ab", " ", "-"]), 0..12)
                 .prop_map(|v| v.concat()),
@@ -78,12 +92,13 @@ proptest! {
         ),
     ) {
         let full = oracle(&hir(&re_text));
-        let cut = oracle(&for_lines(hir(&re_text)));
+        let trimmed = for_lines(hir(&re_text), cut);
+        let short = oracle(&trimmed);
         for line in &lines {
             prop_assert_eq!(
                 full.is_match(line.as_bytes()),
-                cut.is_match(line.as_bytes()),
-                "{} on {:?}: trimmed {}", re_text, line, for_lines(hir(&re_text))
+                short.is_match(line.as_bytes()),
+                "{} on {:?}: trimmed {}", re_text, line, trimmed
             );
         }
     }
