@@ -538,3 +538,40 @@ fn secret_rules_fit_where_only_lines_count() {
     sb.grep(&["-P", "-o", "-f", "ascii.txt", "in.txt"])
         .expect(want, "", 0);
 }
+
+/// Where nearly every line is a candidate, a pack's finder is set aside for
+/// a stretch of lines (`cpu::DenseLines`): dense, sparse and dense again,
+/// in a mixed pack and one of literal rules only, the lines and their
+/// numbers are the oracle's.
+#[test]
+fn dense_stretches_select_the_oracles_lines() {
+    let sb = Sandbox::new();
+    let mut rules: Vec<String> = (0..240).map(|i| format!(r"key{i}=[a-z]+")).collect();
+    let mut text = String::new();
+    for i in 0..6000 {
+        match (i / 2000, i % 5) {
+            (1, _) => text += &format!("quiet line {i}\n"),
+            (_, 0) => text += &format!("key{}=\n", i % 240),
+            _ => text += &format!("at {i} key{}=value{i} done\n", i % 240),
+        }
+    }
+    sb.write("in.txt", &text);
+    for mixed in [false, true] {
+        if mixed {
+            rules.push(r"[0-9]+\.[0-9]+ done".into());
+            text.push_str("at 1.5 done\n");
+            sb.write("in.txt", &text);
+        }
+        sb.write("rules.txt", &(rules.join("\n") + "\n"));
+        let all = Regex::new(&rules.join("|")).expect("oracle");
+        let want: String = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| all.is_match(l.as_bytes()))
+            .map(|(n, l)| format!("{}:{l}\n", n + 1))
+            .collect();
+        assert!(want.lines().count() > 2000);
+        sb.grep(&["-E", "-n", "-f", "rules.txt", "in.txt"])
+            .expect(want, "", 0);
+    }
+}
