@@ -22,6 +22,10 @@ use super::memory::{ptr, up, Buf};
 use super::GpuError;
 use crate::pattern::glushkov::book::RuleBook;
 
+/// confirm.cu's `FOLD_FLAG`, OR'd into `slot_log2`: the literals are
+/// lowered and the text is looked up folded (`RuleBook::fold`).
+const FOLD_FLAG: u32 = 0x100;
+
 /// The kernel's tables on the GPU, and its output bitmap.
 #[derive(Default)]
 pub(super) struct Tables {
@@ -119,8 +123,7 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     for i in 1..9 {
         l.arg(g(i)?);
     }
-    // confirm.cu's FOLD_FLAG: lowered literals, the text folded.
-    let slots = b.slot_log2 | if b.fold { 0x100 } else { 0 };
+    let slots = b.slot_log2 | if b.fold { FOLD_FLAG } else { 0 };
     l.arg(&slots);
     for i in 9..13 {
         l.arg(g(i)?);

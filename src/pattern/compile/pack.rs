@@ -182,17 +182,16 @@ struct Parts<'a> {
     alternatives: &'a [String],
     cfg: &'a Config,
     hirs: Vec<Hir>,
-    /// Each rule's own required literals, when every rule has some.
+    /// Each rule's own required literals, when every rule has some. Under
+    /// `-i` they (and `union`) are lowered (`required_case_insensitive`),
+    /// for matchers that fold ASCII ([`Parts::folded`]). As case variants,
+    /// 10,000 generated rules had 642,032: compiling them took 3.8-4.8 s
+    /// (dev VM), where the variants' alternation replaced the union past
+    /// its 100,000 literals, and searching 100 MB of CI logs took over 3
+    /// minutes.
     per_rule: Option<Vec<Vec<Vec<u8>>>>,
     /// Their union, sorted: the pack's candidate lines.
     union: Option<Vec<Vec<u8>>>,
-    /// `-i`: `per_rule` and `union` hold lowered literals
-    /// (`required_case_insensitive`), for matchers that fold ASCII. As
-    /// case variants, 10,000 generated rules had 642,032: compiling them
-    /// took 3.8-4.8 s (dev VM), where the variants' alternation replaced
-    /// the union past its 100,000 literals, and searching 100 MB of CI
-    /// logs took over 3 minutes.
-    folded: bool,
     /// The union as exact bytes (under `-i`, its case variants), when it has
     /// at most [`LITERALS_MAX`] literals: the GPU's plan without a split.
     gpu_union: Option<Vec<Vec<u8>>>,
@@ -274,8 +273,7 @@ impl<'a> Parts<'a> {
             u.dedup();
             u
         });
-        let folded = cfg.ignore_case;
-        let gpu_union = union.as_deref().and_then(|u| match folded {
+        let gpu_union = union.as_deref().and_then(|u| match cfg.ignore_case {
             true => fold::set_variants(u, LITERALS_MAX),
             false => Some(u.to_vec()).filter(|u| u.len() <= LITERALS_MAX),
         });
@@ -287,7 +285,6 @@ impl<'a> Parts<'a> {
             hirs,
             per_rule,
             union,
-            folded,
             gpu_union,
             gpu_each,
             halves,
@@ -300,11 +297,16 @@ impl<'a> Parts<'a> {
         self.cfg.word && !self.cfg.line
     }
 
+    /// `-i`: the literal sets are lowered, for matchers that fold ASCII.
+    fn folded(&self) -> bool {
+        self.cfg.ignore_case
+    }
+
     /// Every rule its own regex, tried on the lines holding its literals.
     fn rule_set(&self) -> Result<cpu::RuleSet, PatternError> {
         let per_rule = self.per_rule.as_deref().unwrap_or_default();
         let rules = build_rules(&self.hirs, self.cfg.terminator)?;
-        cpu::RuleSet::new(rules, per_rule, self.folded)
+        cpu::RuleSet::new(rules, per_rule, self.folded())
             .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))
     }
 
@@ -312,7 +314,7 @@ impl<'a> Parts<'a> {
     fn cpu_side<'s>(&'s self, s: &'s Scope<'s, '_>) -> Result<CpuSide, PatternError> {
         let (hirs, t) = (&self.hirs, self.cfg.terminator);
         let (union, alternation) = (self.union.as_deref(), &self.alternation);
-        let folded = self.folded;
+        let folded = self.folded();
         if self.word() {
             // The rules run without their word boundaries (the lazy DFA
             // gives up on Unicode ones in non-ASCII text) to find candidate
@@ -363,7 +365,7 @@ impl<'a> Parts<'a> {
                 let rules = build_rules(&pick(hirs, &h.literal_rules), t)?;
                 let lits = pick(&self.gpu_each, &h.literal_rules);
                 let lits: Vec<Vec<Vec<u8>>> = lits.into_iter().flatten().collect();
-                let set = cpu::RuleSet::new(rules, &lits, self.folded).ok_or_else(|| {
+                let set = cpu::RuleSet::new(rules, &lits, self.folded()).ok_or_else(|| {
                     PatternError("rule pack too large for its literal set".into())
                 })?;
                 Box::new(cpu::SplitRules::new(set, rest))

@@ -16,6 +16,12 @@ impl RuleBook {
     /// lines were walked.
     pub fn confirm(&self, text: &[u8], cand: &[u64]) -> (Vec<u64>, bool) {
         let t = self.terminator;
+        // Literals are looked up in the text as lowered (`fold`), once for
+        // all candidates; the automata run on the text as it is.
+        let lookup: std::borrow::Cow<[u8]> = match self.fold {
+            true => text.to_ascii_lowercase().into(),
+            false => text.into(),
+        };
         let mut out = Vec::new();
         let mut unsure = false;
         let mut i = 0;
@@ -32,7 +38,7 @@ impl RuleBook {
             };
             let open = cand[i..line_end]
                 .iter()
-                .any(|&q| self.unsure_at(text, s, e, q as usize, &mut line));
+                .any(|&q| self.unsure_at(text, &lookup, s..e, q as usize, &mut line));
             if open || line.matched {
                 out.push(s as u64);
                 unsure |= open;
@@ -42,21 +48,27 @@ impl RuleBook {
         (out, unsure)
     }
 
-    /// Whether a rule owning the literal starting at `p` in line `s..e`,
-    /// with its required trigrams in the line, has no automaton for it;
-    /// else runs theirs until one matches (`line.matched`).
-    fn unsure_at(&self, text: &[u8], s: usize, e: usize, p: usize, line: &mut Line) -> bool {
+    /// Whether a rule owning the literal starting at `p` in line `s..e`
+    /// (found in `lookup`, the text as its literals are looked up in), with
+    /// its required trigrams in the line, has no automaton for it; else
+    /// runs theirs until one matches (`line.matched`).
+    fn unsure_at(
+        &self,
+        text: &[u8],
+        lookup: &[u8],
+        line_span: std::ops::Range<usize>,
+        p: usize,
+        line: &mut Line,
+    ) -> bool {
+        let (s, e) = (line_span.start, line_span.end);
         if p + 3 > e {
             return false;
         }
-        let rest: std::borrow::Cow<[u8]> = match self.fold {
-            true => text[p..e].to_ascii_lowercase().into(),
-            false => text[p..e].into(),
-        };
-        let Some(u) = self.key_index(key3(&rest)) else {
+        let rest = &lookup[p..e];
+        let Some(u) = self.key_index(key3(rest)) else {
             return false;
         };
-        for k in self.literals_at(u, &rest) {
+        for k in self.literals_at(u, rest) {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
