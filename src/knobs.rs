@@ -98,6 +98,11 @@ pub struct Knobs {
     /// `--engine auto`, the simulated GPU becomes ready after this long, so
     /// the CPU and the pipeline share the files. Test only.
     pub gpu_simulate_delay_ms: Knob<u64>,
+    /// `GPUGREP_GPU_SIMULATE_SLOW` (milliseconds): with the simulation,
+    /// each chunk's search takes at least this long, so that auto sees a
+    /// GPU whose kernels bound the run (`board/lag.rs`). Test only: a
+    /// sleep in the simulated searcher, never in a real lane.
+    pub gpu_simulate_slow_ms: Knob<u64>,
     /// `GPUGREP_GPU_SIMULATE_FAIL=1` (switch): with the simulation, the
     /// simulated GPU fails to start (after the delay above), as a driver
     /// that is there but refuses would. Test only.
@@ -234,16 +239,19 @@ fn read<T: Parse>(lookup: &dyn Fn(&str) -> Option<String>, name: &str) -> Knob<T
 impl Knobs {
     /// The knobs as `lookup` gives the variables (`from_env` in production).
     pub fn from_lookup(lookup: &dyn Fn(&str) -> Option<String>) -> Knobs {
-        let millis = match read::<Millis>(lookup, "GPUGREP_GPU_SIMULATE_DELAY") {
+        let ms = |k: Knob<Millis>| match k {
             Knob::Unset => Knob::Unset,
             Knob::Set(Millis(ms)) => Knob::Set(ms),
             Knob::Invalid(s) => Knob::Invalid(s),
         };
+        let millis = ms(read::<Millis>(lookup, "GPUGREP_GPU_SIMULATE_DELAY"));
+        let slow = ms(read::<Millis>(lookup, "GPUGREP_GPU_SIMULATE_SLOW"));
         Knobs {
             gpu_memory: read(lookup, "GPUGREP_GPU_MEMORY"),
             gpu_staging: read(lookup, "GPUGREP_GPU_STAGING"),
             gpu_simulate: read(lookup, "GPUGREP_GPU_SIMULATE"),
             gpu_simulate_delay_ms: millis,
+            gpu_simulate_slow_ms: slow,
             gpu_simulate_fail: read(lookup, "GPUGREP_GPU_SIMULATE_FAIL"),
             gpu_chunk: read(lookup, "GPUGREP_GPU_CHUNK"),
             gpu_lanes: read(lookup, "GPUGREP_GPU_LANES"),
@@ -327,7 +335,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 19, "{names:?}");
+        assert_eq!(names.len(), 20, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -27,7 +27,7 @@ use super::ring::Filled;
 use super::stats::{Fallback, Stages};
 use entry::foretells_too_many;
 pub use entry::{Entry, Posted, Take};
-pub use lag::{Lag, SLOW_GIB_PER_S};
+pub use lag::{CpuPace, Lag, SLOW_GIB_PER_S};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -70,6 +70,8 @@ pub struct Board<'a, 'r> {
     cpu_searched: AtomicU64,
     /// Lines the CPU engine selected in those files.
     cpu_lines: AtomicU64,
+    /// Time its threads spent on them, summed.
+    cpu_ns: AtomicU64,
     started: Instant,
     /// The packer has finished claiming (or gave up).
     ended: AtomicBool,
@@ -106,6 +108,7 @@ impl<'a, 'r> Board<'a, 'r> {
             ready_ms: AtomicU64::new(0),
             cpu_searched: AtomicU64::new(0),
             cpu_lines: AtomicU64::new(0),
+            cpu_ns: AtomicU64::new(0),
             started: Instant::now(),
             ended: AtomicBool::new(false),
             failed: AtomicBool::new(false),
@@ -214,9 +217,10 @@ impl<'a, 'r> Board<'a, 'r> {
     }
 
     /// The CPU engine finished a file it took, of `bytes`, selecting
-    /// `lines`.
-    pub fn cpu_finished(&self, bytes: u64, lines: u64) {
+    /// `lines`, in `ns`.
+    pub fn cpu_finished(&self, bytes: u64, lines: u64, ns: u64) {
         self.cpu_lines.fetch_add(lines, Ordering::Relaxed);
+        self.cpu_ns.fetch_add(ns, Ordering::Relaxed);
         self.cpu_searched.fetch_add(bytes, Ordering::Relaxed);
     }
 
@@ -307,6 +311,7 @@ impl<'a, 'r> Board<'a, 'r> {
                     continue;
                 };
                 e.pieces_left = e.pieces_left.saturating_sub(1);
+                e.posted += 1;
                 let range = piece.chunk_off..piece.chunk_off + piece.len;
                 if piece.whole() && !got.unreadable {
                     e.whole = Some((filled.clone(), range));
@@ -374,6 +379,40 @@ impl<'a, 'r> Board<'a, 'r> {
         self.changed.notify_all();
     }
 
+    /// Auto, while the GPU lags: a worker waiting for GPU-claimed item `i`
+    /// takes it back and searches it on the CPU when `Lag::takes_back`
+    /// says so (its pieces are left unread, whole chunks of them
+    /// unsearched, and what the GPU found is dropped). The packer claims
+    /// files far ahead of the kernels: on loghub's templates the GPU held
+    /// 26 files of 256 MiB when the lag was seen at 1.2 s (14 s at its
+    /// pace), and the CPU engine, done with the other 38 files, waited for
+    /// it (17.4 s; the CPU engine alone 11.8 s). A decompressed file stays
+    /// the GPU's (its stream is being poured).
+    fn take_back(&self, entries: &mut HashMap<usize, Entry<'r>>, i: usize) -> bool {
+        let Some(e) = entries.get(&i).filter(|e| !e.decompressed) else {
+            return false;
+        };
+        let (Some(lag), Some(ready)) = (&self.lag, self.ready_ms()) else {
+            return false;
+        };
+        let begun = (e.posted > 0).then_some((e.reached, e.size));
+        let since = (self.started.elapsed().as_millis() as u64).saturating_sub(ready);
+        let cpu = CpuPace {
+            bytes: self.cpu_searched(),
+            ns: self.cpu_ns.load(Ordering::Relaxed),
+        };
+        if !self.gpu_lags() || !lag.takes_back(begun, since, self.stages, cpu) {
+            return false;
+        }
+        entries.remove(&i);
+        if let Some(g) = self.given_up.get(i) {
+            g.store(true, Ordering::Release);
+        }
+        self.stages.taken_back.fetch_add(1, Ordering::Relaxed);
+        self.stages.cpu_files.fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
     /// The worker's side: who searches item `i`, with what; waits until a
     /// GPU-claimed file is ready.
     pub fn take(&self, i: usize) -> Take<'r> {
@@ -438,6 +477,9 @@ impl<'a, 'r> Board<'a, 'r> {
             }
             if self.aborted() {
                 return Take::Gone;
+            }
+            if self.take_back(&mut entries, i) {
+                return Take::Cpu;
             }
             entries = self
                 .changed

@@ -158,6 +158,7 @@ impl<'a, 'r> Flow<'a, 'r> {
             shape.yield_when_ready,
             (!shape.gpu_only).then_some(Lag {
                 lanes: shape.lanes as u64,
+                threads: shape.readers as u64,
             }),
             shape.settle,
             shape.ring.saturating_sub(shape.lanes + 1),

@@ -232,9 +232,12 @@ pub fn search(
     let job = |i: usize, input: &Input, stream: Option<&mut dyn Write>| -> io::Result<FileResult> {
         match flow.board.take(i) {
             Take::Cpu => {
+                let t = std::time::Instant::now();
                 let r = one::search_input(shared, input, None, cpu, 0, stream);
                 let lines = r.as_ref().map_or(0, |r| r.lines);
-                flow.board.cpu_finished(flow.size_of(i).unwrap_or(0), lines);
+                let ns = t.elapsed().as_nanos() as u64;
+                flow.board
+                    .cpu_finished(flow.size_of(i).unwrap_or(0), lines, ns);
                 r
             }
             Take::Gone => Ok(FileResult::default()),

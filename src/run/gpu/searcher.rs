@@ -59,7 +59,7 @@ impl Backend {
             .map(|_| -> Result<Box<dyn ChunkSearcher>, GpuError> {
                 match self {
                     Backend::Gpu(e) => Ok(Box::new(e.lane()?)),
-                    Backend::Simulated => Ok(Box::new(CpuMirror)),
+                    Backend::Simulated => Ok(Box::new(CpuMirror::from_knobs())),
                 }
             })
             .collect()
@@ -87,8 +87,21 @@ impl ChunkSearcher for GpuLane {
     }
 }
 
-/// The kernels' CPU mirror: what a GPU lane reports, computed on the CPU.
-pub struct CpuMirror;
+/// The kernels' CPU mirror: what a GPU lane reports, computed on the CPU;
+/// each chunk takes at least `slow` (`GPUGREP_GPU_SIMULATE_SLOW`, a test
+/// knob: a simulated GPU slower than the CPU engine).
+pub struct CpuMirror {
+    slow: std::time::Duration,
+}
+
+impl CpuMirror {
+    pub fn from_knobs() -> CpuMirror {
+        let ms = crate::knobs::get().gpu_simulate_slow_ms.or(0);
+        CpuMirror {
+            slow: std::time::Duration::from_millis(ms),
+        }
+    }
+}
 
 impl ChunkSearcher for CpuMirror {
     fn search(
@@ -99,6 +112,9 @@ impl ChunkSearcher for CpuMirror {
         cap: u64,
         tally: Option<&Tally>,
     ) -> Result<ChunkFound, GpuError> {
+        if !self.slow.is_zero() {
+            std::thread::sleep(self.slow);
+        }
         // The kernels' CPU references (`Kind::reference`).
         let (mut starts, sure) = target.reference_sure(text);
         if let Some(b) = backread {

@@ -33,6 +33,9 @@ pub struct Stages {
     /// Auto: when the CPU began taking files again because the GPU lagged
     /// (`board/lag.rs`), in milliseconds from the start, plus 1 (0: never).
     pub lagged_ms: AtomicU64,
+    /// Auto, while the GPU lagged: files it had claimed but not begun,
+    /// taken back by the CPU engine (counted in `cpu_files` too).
+    pub taken_back: AtomicU64,
     pub dense_chunks: AtomicU64,
     /// Chunks whose files the GPU tallied (no offsets shipped).
     pub tallied_chunks: AtomicU64,
@@ -268,9 +271,10 @@ pub fn report(
             get(&st.cpu_files),
             match get(&st.lagged_ms).checked_sub(1) {
                 Some(ms) => format!(
-                    "; from {:.3} s on beside the GPU, whose kernels bound the run (its lanes busy, under {} GiB/s)",
+                    "; from {:.3} s on beside the GPU, whose kernels bound the run (its lanes busy, under {} GiB/s); {} of them taken back from the GPU",
                     ms as f64 / 1e3,
-                    super::board::SLOW_GIB_PER_S
+                    super::board::SLOW_GIB_PER_S,
+                    get(&st.taken_back),
                 ),
                 None => String::new(),
             }

@@ -34,6 +34,8 @@ pub struct Entry<'r> {
     /// Pieces not planned yet (the packer is still laying the file out).
     pub(super) open: bool,
     pub(super) pieces_left: usize,
+    /// Pieces whose results were posted (none: the GPU has not begun it).
+    pub(super) posted: usize,
     /// Match starts in the file (ascending once `take` sorted them).
     pub offsets: Vec<u64>,
     /// The GPU's tally of the file, instead of offsets: summed over its

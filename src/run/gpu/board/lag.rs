@@ -30,6 +30,16 @@ const BUSY_PER_MILLE: u64 = 500;
 /// The GPU's pace, judged for auto (`None` of it under `--engine gpu`).
 pub struct Lag {
     pub lanes: u64,
+    /// The CPU engine's threads.
+    pub threads: u64,
+}
+
+/// What the CPU engine has done so far: bytes of the files it finished,
+/// and the time its threads spent on them, summed.
+#[derive(Clone, Copy)]
+pub struct CpuPace {
+    pub bytes: u64,
+    pub ns: u64,
 }
 
 impl Lag {
@@ -48,6 +58,37 @@ impl Lag {
                 .saturating_mul(since_ms * 1_000_000 * BUSY_PER_MILLE);
         slow && busy
     }
+
+    /// While the GPU lags: whether a file it claimed goes back to the CPU
+    /// engine. One not begun (`begun` `None`) always; one begun, whose
+    /// pieces reached byte `reached` of `size`, when the CPU engine (at its
+    /// pace so far on all its threads, `cpu`; [`SLOW_BYTES_PER_S`], the
+    /// pace the lag is judged by, while it has finished nothing) would
+    /// search it whole before the GPU (at its pace since ready) finished
+    /// the rest: a single large file otherwise stays at the GPU's pace to
+    /// its end (the templates above in one 16 GiB file).
+    pub fn takes_back(
+        &self,
+        begun: Option<(u64, u64)>,
+        since_ms: u64,
+        stages: &Stages,
+        cpu: CpuPace,
+    ) -> bool {
+        let Some((reached, size)) = begun else {
+            return true;
+        };
+        if size == 0 || since_ms == 0 {
+            return false;
+        }
+        let gpu = stages.gpu_bytes.load(Ordering::Relaxed) as f64 / (since_ms as f64 * 1e6);
+        let cpu = match cpu.ns {
+            0 => SLOW_BYTES_PER_S as f64 / 1e9,
+            ns => cpu.bytes as f64 / ns as f64 * self.threads.max(1) as f64,
+        };
+        // Bytes a nanosecond: the GPU's rest against the CPU's whole.
+        let (rest, whole) = (size.saturating_sub(reached) as f64, size as f64);
+        whole / cpu < rest / gpu
+    }
 }
 
 #[cfg(test)]
@@ -63,7 +104,10 @@ mod tests {
 
     #[test]
     fn lags_only_when_slow_and_busy_after_a_while() {
-        let lag = Lag { lanes: 4 };
+        let lag = Lag {
+            lanes: 4,
+            threads: 16,
+        };
         // 10 s after ready: 4 GiB searched (0.4 GiB/s), lanes busy 40 s.
         assert!(lag.lags(10_000, &stages(4 << 30, 40)));
         // Too early to judge.
@@ -74,5 +118,33 @@ mod tests {
         assert!(!lag.lags(10_000, &stages(4 << 30, 10)));
         // Lanes busy 60 % of the time count as busy.
         assert!(lag.lags(10_000, &stages(4 << 30, 24)));
+    }
+
+    #[test]
+    fn takes_back_what_the_cpu_finishes_first() {
+        let lag = Lag {
+            lanes: 4,
+            threads: 16,
+        };
+        // The GPU at 0.4 GiB/s since ready; the CPU engine at 0.1 GB/s a
+        // thread, 1.6 GB/s on 16.
+        let gpu = stages(4 << 30, 40);
+        let cpu = CpuPace {
+            bytes: 1_000_000_000,
+            ns: 10_000_000_000,
+        };
+        let size = 1 << 30;
+        assert!(lag.takes_back(None, 10_000, &gpu, cpu));
+        // A tenth done: the GPU's rest 2.1 s, the CPU's whole 0.7 s.
+        assert!(lag.takes_back(Some((size / 10, size)), 10_000, &gpu, cpu));
+        // Nine tenths done: the GPU's rest 0.23 s.
+        assert!(!lag.takes_back(Some((size / 10 * 9, size)), 10_000, &gpu, cpu));
+        // A file of unknown size.
+        assert!(!lag.takes_back(Some((0, 0)), 10_000, &gpu, cpu));
+        // A CPU engine that finished nothing yet counts as 2 GiB/s: half
+        // done, the GPU's rest 1.25 s, the CPU's whole 0.5 s.
+        let idle = CpuPace { bytes: 0, ns: 0 };
+        assert!(lag.takes_back(Some((size / 2, size)), 10_000, &gpu, idle));
+        assert!(!lag.takes_back(Some((size / 10 * 9, size)), 10_000, &gpu, idle));
     }
 }
