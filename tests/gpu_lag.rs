@@ -9,7 +9,7 @@ use common::{Output, Sandbox, XorShift};
 /// One file the CPU engine takes a while over (so that auto starts the
 /// GPU before it finished anything), then 30 small ones; 250 rules, a
 /// rule pack.
-fn corpus(s: &Sandbox) -> String {
+fn corpus(s: &Sandbox) {
     let mut rng = XorShift(11);
     let mut line = |i: usize| {
         let tail = rng.pick(&["ok", "ERROR disk", "warn x", "fail y"]);
@@ -28,8 +28,7 @@ fn corpus(s: &Sandbox) -> String {
     let rules: String = (0..250)
         .map(|r| format!("value [0-9]*{r} code{r} (ERROR|fail)\n"))
         .collect();
-    s.write("rules.txt", &rules);
-    rules
+    s.write("rules.txt", rules);
 }
 
 fn run(s: &Sandbox, engine: &str, args: &[&str]) -> Output {

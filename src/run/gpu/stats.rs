@@ -33,8 +33,8 @@ pub struct Stages {
     /// Auto: when the CPU began taking files again because the GPU lagged
     /// (`board/lag.rs`), in milliseconds from the start, plus 1 (0: never).
     pub lagged_ms: AtomicU64,
-    /// Auto, while the GPU lagged: files it had claimed but not begun,
-    /// taken back by the CPU engine (counted in `cpu_files` too).
+    /// Auto, while the GPU lagged: files it had claimed, taken back by the
+    /// CPU engine (`Lag::takes_back`; counted in `cpu_files` too).
     pub taken_back: AtomicU64,
     pub dense_chunks: AtomicU64,
     /// Chunks whose files the GPU tallied (no offsets shipped).

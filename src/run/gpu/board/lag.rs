@@ -10,7 +10,9 @@
 //! CPU engine took 18.9 s. So when the GPU has searched for a while below
 //! [`SLOW_BYTES_PER_S`] with its lanes busy, the CPU takes files too, and
 //! each takes the next file when free. Printed output that holds the GPU
-//! back (its lanes then wait) does not count as lagging.
+//! back (its lanes then wait) does not count as lagging. Files the GPU
+//! claimed but would finish later than the CPU engine are taken back
+//! (`takes_back`, `Board::take_back`).
 
 use super::super::stats::Stages;
 use std::sync::atomic::Ordering;
