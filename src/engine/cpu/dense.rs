@@ -108,8 +108,12 @@ impl DenseLines {
             }
             Scan::None => None,
             Scan::Unsure => {
+                // An undecided line counts against the stretch: a Unicode
+                // word boundary in non-ASCII text stops the DFA on most.
                 if scan.gave_up() {
                     (w.scanning, w.unwatched) = (false, DENSE_RUN);
+                } else if w.saw(false, SCAN_HITS) == Some(false) {
+                    w.scanning = false;
                 }
                 (at < hay.len()).then_some(at..at)
             }
