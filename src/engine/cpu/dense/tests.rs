@@ -100,6 +100,27 @@ fn dense_lines_go_to_the_scan() {
     assert_eq!(CALLS.load(Ordering::Relaxed), WINDOW as usize);
 }
 
+/// Stretches of lines by kind (0: every line holds `abc`; 1: none holds a
+/// literal; 2: one in `every` holds `xy`), the last line without its
+/// terminator.
+fn stretches(parts: &[(u8, usize)], every: usize) -> Vec<u8> {
+    let mut hay = Vec::new();
+    for &(kind, n) in parts {
+        for i in 0..n {
+            let line = match kind {
+                0 => "x abc y".to_string(),
+                1 => format!("nothing {i}"),
+                _ if i % every == 0 => "xy".to_string(),
+                _ => "zz".to_string(),
+            };
+            hay.extend_from_slice(line.as_bytes());
+            hay.push(b'\n');
+        }
+    }
+    hay.pop();
+    hay
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -110,21 +131,8 @@ proptest! {
         parts in prop::collection::vec((0u8..3, 1usize..3000), 1..6),
     ) {
         static CALLS: AtomicUsize = AtomicUsize::new(0);
-        let f = scanning(&CALLS);
-        let mut hay = Vec::new();
-        for (kind, n) in parts {
-            for i in 0..n {
-                let line = match kind {
-                    0 => "x abc y".to_string(),
-                    1 => format!("nothing {i}"),
-                    _ => if i % 3 == 0 { "xy".to_string() } else { "zz".to_string() },
-                };
-                hay.extend_from_slice(line.as_bytes());
-                hay.push(b'\n');
-            }
-        }
-        hay.pop();
-        prop_assert_eq!(selected(&hay, &f, LITS), naive(&hay, LITS));
+        let hay = stretches(&parts, 3);
+        prop_assert_eq!(selected(&hay, &scanning(&CALLS), LITS), naive(&hay, LITS));
     }
 
     /// Dense stretches, sparse ones, and the line at the end without a
@@ -134,20 +142,7 @@ proptest! {
         parts in prop::collection::vec((0u8..3, 1usize..3000), 1..6),
     ) {
         static CALLS: AtomicUsize = AtomicUsize::new(0);
-        let f = finder(&CALLS);
-        let mut hay = Vec::new();
-        for (kind, n) in parts {
-            for i in 0..n {
-                let line = match kind {
-                    0 => "x abc y".to_string(),
-                    1 => format!("nothing {i}"),
-                    _ => if i % 7 == 0 { "xy".to_string() } else { "zz".to_string() },
-                };
-                hay.extend_from_slice(line.as_bytes());
-                hay.push(b'\n');
-            }
-        }
-        hay.pop();
-        prop_assert_eq!(selected(&hay, &f, LITS), naive(&hay, LITS));
+        let hay = stretches(&parts, 7);
+        prop_assert_eq!(selected(&hay, &finder(&CALLS), LITS), naive(&hay, LITS));
     }
 }
