@@ -15,6 +15,7 @@
 //! of an alternation. An anchor or a word boundary there (`-x`, `-w`, `^`)
 //! stops it, as it ties the match to its place.
 
+use crate::config::Config;
 use regex_syntax::hir::{Hir, HirKind, Repetition};
 
 /// Which repetitions at the ends are cut.
@@ -40,6 +41,15 @@ pub const LARGE_SPAN: u32 = 16;
 pub fn for_lines(h: Hir, cut: Cut) -> Hir {
     let h = trim(h, End::Front, cut);
     trim(h, End::Back, cut)
+}
+
+/// `h` trimmed as [`for_lines`] where `cfg` asks only which lines match
+/// (`Config::lines_only`), else as it is.
+pub fn where_lines_count(h: Hir, cfg: &Config, cut: Cut) -> Hir {
+    match cfg.lines_only() {
+        true => for_lines(h, cut),
+        false => h,
+    }
 }
 
 #[derive(Clone, Copy)]

@@ -18,7 +18,7 @@
 //! Tried before: the same automaton run line by line built states from
 //! every line's start and gave up to the PikeVM (172 s for that 1 GiB).
 //! Here it is a lazy DFA of its own, not the meta regex, so that giving up
-//! is seen ([`MatchError`]): the scan is then dropped for the rest of the
+//! is seen (`MatchError`): the scan is then dropped for the rest of the
 //! run and dense stretches go back to the rules. With a 64 MiB cache it
 //! gave up on the templates halfway; [`CACHE_BYTES`] is 128 MiB a thread
 //! (peak 248 MB on one thread, 220 MB rule by rule). A Unicode word
@@ -28,7 +28,7 @@
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::nfa::thompson::{self, WhichCaptures};
 use regex_automata::util::look::LookMatcher;
-use regex_automata::{Input, MatchError, MatchErrorKind};
+use regex_automata::{Input, MatchErrorKind};
 use regex_syntax::hir::Hir;
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -88,7 +88,7 @@ impl DenseScan {
 
     /// The next matching line at or after `at`, a line start of `hay`.
     pub fn next_line(&self, hay: &[u8], at: usize) -> Scan {
-        if self.gave_up.load(Ordering::Relaxed) {
+        if self.gave_up() {
             return Scan::Unsure;
         }
         let Some(dfa) = self.dfa.get_or_init(|| build(&self.hir, self.terminator)) else {
@@ -107,17 +107,13 @@ impl DenseScan {
             Ok(Some(m)) => Scan::Line(m.offset()),
             Ok(None) => Scan::None,
             Err(e) => {
-                if gave_up(&e) {
+                if matches!(e.kind(), MatchErrorKind::GaveUp { .. }) {
                     self.gave_up.store(true, Ordering::Relaxed);
                 }
                 Scan::Unsure
             }
         }
     }
-}
-
-fn gave_up(e: &MatchError) -> bool {
-    matches!(e.kind(), MatchErrorKind::GaveUp { .. })
 }
 
 /// The forward lazy DFA of `hir`, giving up (as the meta regex's does)

@@ -42,10 +42,7 @@ pub(super) fn compile_regex(
         joined.clone()
     };
     let t = cfg.terminator;
-    let confined = match cfg.lines_only() {
-        true => trim::for_lines(parse_confined(&wrapped, cfg)?, trim::Cut::Large),
-        false => parse_confined(&wrapped, cfg)?,
-    };
+    let confined = trim::where_lines_count(parse_confined(&wrapped, cfg)?, cfg, trim::Cut::Large);
     let required = required_literals(&confined);
     // The meta regex confirms lines, except under -w, where the lines the
     // finder gives (word boundaries dropped, or through literals) are

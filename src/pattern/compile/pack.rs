@@ -216,10 +216,7 @@ impl<'a> Parts<'a> {
         let word = cfg.word && !cfg.line;
         // Where only lines count, each rule's ends are trimmed (`trim`): all
         // of them, as measured on the real packs (RESULTS, session 37).
-        let lines = |h: Hir| match cfg.lines_only() {
-            true => trim::for_lines(h, trim::Cut::All),
-            false => h,
-        };
+        let lines = |h: Hir| trim::where_lines_count(h, cfg, trim::Cut::All);
         // -i: literals from each rule parsed without it, in their case
         // variants (`required_case_insensitive`).
         let case_sensitive = cfg.ignore_case.then(|| Config {

@@ -169,16 +169,23 @@ impl<'a, 'r> Board<'a, 'r> {
     /// Auto: the GPU has been ready a while and its kernels bound the run
     /// (`lag`): idle workers take files too.
     fn gpu_lags(&self) -> bool {
+        self.lagging().is_some()
+    }
+
+    /// While the GPU lags: its pace judge, and how long it has been ready
+    /// (ms). The first time, notes when the lag was seen.
+    fn lagging(&self) -> Option<(&Lag, u64)> {
         let (Some(lag), Some(ready)) = (&self.lag, self.ready_ms()) else {
-            return false;
+            return None;
         };
         let now = self.started.elapsed().as_millis() as u64;
-        let lags = lag.lags(now.saturating_sub(ready), self.stages);
-        if lags {
-            let first = &self.stages.lagged_ms;
-            let _ = first.compare_exchange(0, now + 1, Ordering::Relaxed, Ordering::Relaxed);
+        let since = now.saturating_sub(ready);
+        if !lag.lags(since, self.stages) {
+            return None;
         }
-        lags
+        let first = &self.stages.lagged_ms;
+        let _ = first.compare_exchange(0, now + 1, Ordering::Relaxed, Ordering::Relaxed);
+        Some((lag, since))
     }
 
     /// When the GPU became ready, in milliseconds from the start.
@@ -199,6 +206,13 @@ impl<'a, 'r> Board<'a, 'r> {
         self.given_up
             .get(i)
             .is_some_and(|s| s.load(Ordering::Acquire))
+    }
+
+    /// Item `i` goes to the CPU engine whole: the rest of it is not read.
+    fn give_up(&self, i: usize) {
+        if let Some(g) = self.given_up.get(i) {
+            g.store(true, Ordering::Release);
+        }
     }
 
     pub fn all_claimed(&self) -> bool {
@@ -370,9 +384,7 @@ impl<'a, 'r> Board<'a, 'r> {
                     // one 16 GiB file past MAX_FILE_OFFSETS was read for
                     // the GPU to the end, then searched again (8.1 s, the
                     // CPU engine alone 5.1 s).
-                    if let Some(g) = self.given_up.get(piece.file) {
-                        g.store(true, Ordering::Release);
-                    }
+                    self.give_up(piece.file);
                 }
             }
         }
@@ -392,22 +404,19 @@ impl<'a, 'r> Board<'a, 'r> {
         let Some(e) = entries.get(&i).filter(|e| !e.decompressed) else {
             return false;
         };
-        let (Some(lag), Some(ready)) = (&self.lag, self.ready_ms()) else {
+        let Some((lag, since)) = self.lagging() else {
             return false;
         };
         let begun = (e.posted > 0).then_some((e.reached, e.size));
-        let since = (self.started.elapsed().as_millis() as u64).saturating_sub(ready);
         let cpu = CpuPace {
             bytes: self.cpu_searched(),
             ns: self.cpu_ns.load(Ordering::Relaxed),
         };
-        if !self.gpu_lags() || !lag.takes_back(begun, since, self.stages, cpu) {
+        if !lag.takes_back(begun, since, self.stages, cpu) {
             return false;
         }
         entries.remove(&i);
-        if let Some(g) = self.given_up.get(i) {
-            g.store(true, Ordering::Release);
-        }
+        self.give_up(i);
         self.stages.taken_back.fetch_add(1, Ordering::Relaxed);
         self.stages.cpu_files.fetch_add(1, Ordering::Relaxed);
         true
