@@ -18,12 +18,10 @@ use std::sync::OnceLock;
 
 pub(crate) mod cached;
 mod dense;
-mod dense_scan;
 mod literal_lines;
 mod rules;
 
 pub use dense::DenseLines;
-pub use dense_scan::{DenseScan, DENSE_SCAN_MAX_RULES};
 pub use literal_lines::LiteralLines;
 
 pub use rules::{RuleSet, SplitRules};

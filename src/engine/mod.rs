@@ -32,14 +32,6 @@ pub trait Matcher: Send + Sync {
         self.find_at(line, 0).is_some()
     }
 
-    /// Whether this thread's last answer of `find_at` was exact, though
-    /// the engine is not (`is_exact` false): its line matches without the
-    /// confirm step. Asked by the searcher right after its own `find_at`
-    /// (`cpu::DenseLines` in a dense stretch).
-    fn answered_surely(&self) -> bool {
-        false
-    }
-
     /// True for an exact engine whose answers only locate a matching line
     /// (a match's end, not its bounds): a hit selects its line without the
     /// confirm step, which stays for printing the matches.

@@ -343,8 +343,7 @@ impl<'m> Searcher<'m> {
             if start >= buf.len() {
                 return None;
             }
-            let sure = self.prefilter_exact || self.prefilter.answered_surely();
-            let exact = sure && m.end <= end;
+            let exact = self.prefilter_exact && m.end <= end;
             if exact || self.line_matcher.is_match_line(&buf[start..end]) {
                 return Some(Span { start, end });
             }

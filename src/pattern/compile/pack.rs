@@ -307,20 +307,6 @@ impl<'a> Parts<'a> {
             .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))
     }
 
-    /// A finder of candidate lines set aside where nearly every line is one
-    /// (`cpu::DenseLines`), for the rules' alternation over the buffer when
-    /// they are few enough (`cpu::DenseScan`); an exact finder stays as it
-    /// is.
-    fn dense_aware(&self, finder: Box<dyn Matcher>) -> Box<dyn Matcher> {
-        if finder.is_exact() {
-            return finder;
-        }
-        let t = self.cfg.terminator;
-        let scan = (self.hirs.len() <= cpu::DENSE_SCAN_MAX_RULES)
-            .then(|| cpu::DenseScan::new(self.alternation.clone(), t));
-        Box::new(cpu::DenseLines::new(finder, t, scan))
-    }
-
     /// The CPU engine's line finder and confirmer (the module doc's table).
     fn cpu_side<'s>(&'s self, s: &'s Scope<'s, '_>) -> Result<CpuSide, PatternError> {
         let (hirs, t) = (&self.hirs, self.cfg.terminator);
@@ -353,7 +339,7 @@ impl<'a> Parts<'a> {
             let finder = s.spawn(move || pack_line_finder(union, folded, alternation, true, t));
             let set = self.rule_set()?;
             let (finder, how) = joined(finder)?;
-            return Ok((self.dense_aware(finder), how, Box::new(set)));
+            return Ok((dense_aware(finder, t), how, Box::new(set)));
         }
         // build_many_from_hir: one pattern per rule.
         let split = Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack));
@@ -361,7 +347,7 @@ impl<'a> Parts<'a> {
             Some(h) => split_line_finder(hirs, h, folded, t)?,
             None => pack_line_finder(union, folded, alternation, true, t)?,
         };
-        let finder = self.dense_aware(finder);
+        let finder = dense_aware(finder, t);
         let pack = match split {
             Some(h) => build_pack(&pick(hirs, &h.automaton_rules), t)?,
             None => build_pack(hirs, t)?,
@@ -384,6 +370,15 @@ impl<'a> Parts<'a> {
             None => Box::new(rest),
         };
         Ok((finder, how, confirm))
+    }
+}
+
+/// A finder of candidate lines set aside where nearly every line is one
+/// (`cpu::DenseLines`); an exact finder stays as it is.
+fn dense_aware(finder: Box<dyn Matcher>, t: u8) -> Box<dyn Matcher> {
+    match finder.is_exact() {
+        true => finder,
+        false => Box::new(cpu::DenseLines::new(finder, t)),
     }
 }
 
