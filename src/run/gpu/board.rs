@@ -27,7 +27,7 @@ use super::ring::Filled;
 use super::stats::{Fallback, Stages};
 use entry::foretells_too_many;
 pub use entry::{Entry, Posted, Take};
-pub use lag::{CpuPace, Lag, SLOW_GIB_PER_S};
+pub use lag::{CpuPace, InFlight, Lag, SLOW_GIB_PER_S};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};

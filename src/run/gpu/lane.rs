@@ -46,6 +46,9 @@ impl<'r> Flow<'_, 'r> {
                 chunk.bytes_mut()[at] = self.search.terminator;
             }
             let chunk = chunk.filled();
+            if !skip {
+                self.stages.in_flight.begin(job.id, plan.len as u64);
+            }
             let mut tallied = false;
             let found = if self.board.aborted() {
                 Err(GpuError::Cuda("stopped".into()))
@@ -85,6 +88,7 @@ impl<'r> Flow<'_, 'r> {
             if !skip {
                 stats::add(&self.stages.chunks, 1);
                 stats::add(&self.stages.gpu_bytes, plan.len as u64);
+                self.stages.in_flight.end(job.id);
             }
             let long = self.long_lines(plan, chunk.bytes(0..plan.len));
             let whole = self.whole_lines(plan, chunk.bytes(0..plan.len));

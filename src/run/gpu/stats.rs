@@ -7,6 +7,7 @@
 //! line per reason that happened, `--debug` names each file, so no cliff
 //! hides (issue 16).
 
+use super::board::InFlight;
 use super::shape::Shape;
 use super::trace::Trace;
 use crate::engine::gpu::Timings;
@@ -25,6 +26,8 @@ pub struct Stages {
     pub alloc_ns: AtomicU64,
     /// Lanes busy (copy, kernel, results) in wall time, summed.
     pub lane_ns: AtomicU64,
+    /// The chunks the lanes are searching now (auto's early lag verdict).
+    pub in_flight: InFlight,
     pub output_ns: AtomicU64,
     pub chunks: AtomicU64,
     pub gpu_bytes: AtomicU64,

@@ -8,14 +8,18 @@
 //! GiB of its logs (every line a match, each holding literals of dozens of
 //! templates) ran 36.6 s on the GPU, its lanes busy all along, where the
 //! CPU engine took 18.9 s. So when the GPU has searched for a while below
-//! [`SLOW_BYTES_PER_S`] with its lanes busy, the CPU takes files too, and
-//! each takes the next file when free. Printed output that holds the GPU
+//! [`SLOW_BYTES_PER_S`] with its lanes busy (or, sooner, its lanes' own
+//! pace over their first chunks is under half that), the CPU takes files
+//! too, and each takes the next file when free. Printed output that holds the GPU
 //! back (its lanes then wait) does not count as lagging. Files the GPU
 //! claimed but would finish later than the CPU engine are taken back
 //! (`takes_back`, `Board::take_back`).
 
 use super::super::stats::Stages;
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
+use std::sync::{Mutex, PoisonError};
+use std::time::Instant;
 
 /// Below this the GPU searches slower than the CPU engine can help with
 /// (a rule pack's CPU engine: 0.9-1.5 GB/s on 16 cores).
@@ -23,6 +27,12 @@ pub const SLOW_GIB_PER_S: u64 = 2;
 const SLOW_BYTES_PER_S: u64 = SLOW_GIB_PER_S << 30;
 /// How long after the GPU is ready its pace is judged.
 const JUDGED_AFTER_MS: u64 = 1000;
+/// Bytes the lanes must have searched or be searching, and time they must
+/// have spent on them, all lanes together, before their own pace may say
+/// sooner that the GPU lags ([`Lag::plainly_slow`]): four of the
+/// pipeline's 64 MiB chunks, and a quarter of a second a lane.
+const EARLY_BYTES: u64 = 256 << 20;
+const EARLY_LANE_NS: u64 = 250_000_000;
 /// Lanes busy at least this share of the time (per mille). Not more: a
 /// lane's count leaves out its work between chunks, and with 80 % the
 /// templates above were judged lagging after 18 s of a 30 s run (transfer,
@@ -46,8 +56,12 @@ pub struct CpuPace {
 
 impl Lag {
     /// Whether, `since_ms` after the GPU was ready, its lanes have been
-    /// busy and its bytes few (`stages`).
+    /// busy and its bytes few (`stages`); or, also sooner, whether their
+    /// own pace is plainly slow ([`Self::plainly_slow`]).
     pub fn lags(&self, since_ms: u64, stages: &Stages) -> bool {
+        if self.plainly_slow(stages) {
+            return true;
+        }
         if since_ms < JUDGED_AFTER_MS {
             return false;
         }
@@ -59,6 +73,26 @@ impl Lag {
                 .lanes
                 .saturating_mul(since_ms * 1_000_000 * BUSY_PER_MILLE);
         slow && busy
+    }
+
+    /// Whether the lanes' own pace (by their time, which leaves out their
+    /// waits for the packer and the output) is under half of
+    /// [`SLOW_BYTES_PER_S`] on all lanes together, even were the chunks
+    /// they are searching now done this instant, once [`EARLY_BYTES`] and
+    /// [`EARLY_LANE_NS`] a lane are behind that pace. The templates' first
+    /// chunks were not done a second after the GPU was ready (H200 host),
+    /// so that finished chunks alone said nothing sooner.
+    fn plainly_slow(&self, stages: &Stages) -> bool {
+        let lanes = self.lanes.max(1);
+        let (flying_bytes, flying_ns) = stages.in_flight.so_far();
+        let bytes = stages.gpu_bytes.load(Ordering::Relaxed) + flying_bytes;
+        let busy_ns = stages.lane_ns.load(Ordering::Relaxed) + flying_ns;
+        if bytes < EARLY_BYTES || busy_ns < lanes.saturating_mul(EARLY_LANE_NS) {
+            return false;
+        }
+        // bytes / (busy_ns / lanes) < SLOW / 2, in bytes a second.
+        let pace = bytes as u128 * lanes as u128 * 1_000_000_000 / busy_ns as u128;
+        pace < (SLOW_BYTES_PER_S / 2) as u128
     }
 
     /// While the GPU lags: whether a file it claimed goes back to the CPU
@@ -93,6 +127,39 @@ impl Lag {
     }
 }
 
+/// The chunks the lanes are searching now, by job: bytes, and when each
+/// began.
+#[derive(Default)]
+pub struct InFlight(Mutex<HashMap<usize, (u64, Instant)>>);
+
+impl InFlight {
+    /// A lane began searching job `id`'s `bytes`.
+    pub fn begin(&self, id: usize, bytes: u64) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, (bytes, Instant::now()));
+    }
+
+    /// It is done (its bytes and time now count in `Stages`).
+    pub fn end(&self, id: usize) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
+    }
+
+    /// The bytes being searched, and the time spent on them so far, summed.
+    fn so_far(&self) -> (u64, u64) {
+        let now = Instant::now();
+        let flying = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        flying.values().fold((0, 0), |(b, ns), (bytes, began)| {
+            let spent = now.saturating_duration_since(*began).as_nanos() as u64;
+            (b + bytes, ns + spent)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +187,41 @@ mod tests {
         assert!(!lag.lags(10_000, &stages(4 << 30, 10)));
         // Lanes busy 60 % of the time count as busy.
         assert!(lag.lags(10_000, &stages(4 << 30, 24)));
+    }
+
+    #[test]
+    fn lags_early_when_the_lanes_own_pace_is_plainly_slow() {
+        let lag = Lag {
+            lanes: 4,
+            threads: 16,
+        };
+        let chunk = 64 << 20;
+        let done = |bytes: u64, busy_ms: u64| {
+            let s = Stages::default();
+            s.gpu_bytes.store(bytes, Ordering::Relaxed);
+            s.lane_ns.store(busy_ms * 1_000_000, Ordering::Relaxed);
+            s
+        };
+        // 4 chunks done, 0.45 s each: 0.6 GB/s on 4 lanes.
+        assert!(lag.lags(500, &done(4 * chunk, 1800)));
+        // Too few bytes to judge (tiny chunks, as in tests).
+        assert!(!lag.lags(500, &done(40 << 10, 1800)));
+        // Too little time: the lanes' first chunks (tables uploaded).
+        assert!(!lag.lags(500, &done(4 * chunk, 400)));
+        // 1.3 GB/s: slower than SLOW, but not plainly; left to the
+        // judgement after JUDGED_AFTER_MS.
+        assert!(!lag.lags(500, &done(8 * chunk, 1600)));
+        // Nothing done, 4 chunks in flight for 0.3 s each: at most 0.9 GB/s.
+        let flying = done(0, 0);
+        for id in 0..4 {
+            flying.in_flight.begin(id, chunk);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert!(lag.lags(500, &flying));
+        for id in 0..4 {
+            flying.in_flight.end(id);
+        }
+        assert!(!lag.lags(500, &flying));
     }
 
     #[test]
