@@ -22,7 +22,9 @@
 # Real packs: with GITLEAKS (gitleaks' config/gitleaks.toml) and LOGHUB (a
 # directory of loghub's *_2k.log and *_templates.csv), SIZES may name
 # `gitleaks` (searched with -P) and `templates` (-E), and the corpus is
-# loghub's logs repeated to SIZE (benches/rules/real.py).
+# loghub's logs repeated to SIZE (benches/rules/real.py); SHAPE (one, the
+# default: one system a file; mix: the systems in turn within each file;
+# small: files of 1 MiB) picks how they are laid out.
 set -u
 cd "$(dirname "$0")/.."
 SIZE=${1:-200M}
@@ -45,9 +47,11 @@ GEN_SIZES=$(printf '%s\n' $SIZES | grep -E '^[0-9]+$' | tr '\n' ' ')
 [[ -n $GEN_SIZES ]] && { python3 benches/rules/gen.py --out "$WORK" $GEN_SIZES >/dev/null || exit 2; }
 CORPUS=$WORK/logs-$SIZE
 if [[ -n ${GITLEAKS:-} && -n ${LOGHUB:-} ]]; then
+    SHAPE=${SHAPE:-one}
     python3 benches/rules/real.py --gitleaks "$GITLEAKS" --loghub "$LOGHUB" --out "$WORK" \
-        --size "$SIZE" >&2 || exit 2
+        --size "$SIZE" --shape "$SHAPE" >&2 || exit 2
     CORPUS=$WORK/loghub-$SIZE
+    [[ $SHAPE != one ]] && CORPUS=$CORPUS-$SHAPE
 elif [[ ! -d $CORPUS ]]; then
     "$BIN/gpugrep-corpus" --kind logs --out "$CORPUS" --size "$SIZE" --files 64 >&2 || exit 2
 fi
