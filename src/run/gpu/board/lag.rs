@@ -8,12 +8,12 @@
 //! GiB of its logs (every line a match, each holding literals of dozens of
 //! templates) ran 36.6 s on the GPU, its lanes busy all along, where the
 //! CPU engine took 18.9 s. So when the GPU has searched for a while below
-//! [`SLOW_BYTES_PER_S`] with its lanes busy (or, sooner, its lanes' own
-//! pace over their first chunks is under half that), the CPU takes files
-//! too, and each takes the next file when free. Printed output that holds the GPU
-//! back (its lanes then wait) does not count as lagging. Files the GPU
-//! claimed but would finish later than the CPU engine are taken back
-//! (`takes_back`, `Board::take_back`).
+//! [`SLOW_BYTES_PER_S`] with its lanes busy (or, sooner, when the lanes'
+//! own pace, the chunks they are searching counted, is under half that),
+//! the CPU takes files too, and each takes the next file when free.
+//! Printed output that holds the GPU back (its lanes then wait) does not
+//! count as lagging. Files the GPU claimed but would finish later than
+//! the CPU engine are taken back (`takes_back`, `Board::take_back`).
 
 use super::super::stats::Stages;
 use std::collections::HashMap;
