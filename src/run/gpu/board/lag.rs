@@ -164,10 +164,11 @@ impl InFlight {
 mod tests {
     use super::*;
 
-    fn stages(bytes: u64, busy_s: u64) -> Stages {
+    /// `bytes` searched by lanes busy `busy_ms` in all.
+    fn stages(bytes: u64, busy_ms: u64) -> Stages {
         let s = Stages::default();
         s.gpu_bytes.store(bytes, Ordering::Relaxed);
-        s.lane_ns.store(busy_s * 1_000_000_000, Ordering::Relaxed);
+        s.lane_ns.store(busy_ms * 1_000_000, Ordering::Relaxed);
         s
     }
 
@@ -178,15 +179,15 @@ mod tests {
             threads: 16,
         };
         // 10 s after ready: 4 GiB searched (0.4 GiB/s), lanes busy 40 s.
-        assert!(lag.lags(10_000, &stages(4 << 30, 40)));
+        assert!(lag.lags(10_000, &stages(4 << 30, 40_000)));
         // Too early to judge.
-        assert!(!lag.lags(500, &stages(0, 2)));
+        assert!(!lag.lags(500, &stages(0, 2_000)));
         // Fast: 160 GiB in 10 s.
-        assert!(!lag.lags(10_000, &stages(160 << 30, 40)));
+        assert!(!lag.lags(10_000, &stages(160 << 30, 40_000)));
         // Slow but the lanes wait (printing holds the run back).
-        assert!(!lag.lags(10_000, &stages(4 << 30, 10)));
+        assert!(!lag.lags(10_000, &stages(4 << 30, 10_000)));
         // Lanes busy 60 % of the time count as busy.
-        assert!(lag.lags(10_000, &stages(4 << 30, 24)));
+        assert!(lag.lags(10_000, &stages(4 << 30, 24_000)));
     }
 
     #[test]
@@ -196,23 +197,17 @@ mod tests {
             threads: 16,
         };
         let chunk = 64 << 20;
-        let done = |bytes: u64, busy_ms: u64| {
-            let s = Stages::default();
-            s.gpu_bytes.store(bytes, Ordering::Relaxed);
-            s.lane_ns.store(busy_ms * 1_000_000, Ordering::Relaxed);
-            s
-        };
         // 4 chunks done, 0.45 s each: 0.6 GB/s on 4 lanes.
-        assert!(lag.lags(500, &done(4 * chunk, 1800)));
+        assert!(lag.lags(500, &stages(4 * chunk, 1800)));
         // Too few bytes to judge (tiny chunks, as in tests).
-        assert!(!lag.lags(500, &done(40 << 10, 1800)));
+        assert!(!lag.lags(500, &stages(40 << 10, 1800)));
         // Too little time: the lanes' first chunks (tables uploaded).
-        assert!(!lag.lags(500, &done(4 * chunk, 400)));
+        assert!(!lag.lags(500, &stages(4 * chunk, 400)));
         // 1.3 GB/s: slower than SLOW, but not plainly; left to the
         // judgement after JUDGED_AFTER_MS.
-        assert!(!lag.lags(500, &done(8 * chunk, 1600)));
+        assert!(!lag.lags(500, &stages(8 * chunk, 1600)));
         // Nothing done, 4 chunks in flight for 0.3 s each: at most 0.9 GB/s.
-        let flying = done(0, 0);
+        let flying = stages(0, 0);
         for id in 0..4 {
             flying.in_flight.begin(id, chunk);
         }
@@ -232,7 +227,7 @@ mod tests {
         };
         // The GPU at 0.4 GiB/s since ready; the CPU engine at 0.1 GB/s a
         // thread, 1.6 GB/s on 16.
-        let gpu = stages(4 << 30, 40);
+        let gpu = stages(4 << 30, 40_000);
         let cpu = CpuPace {
             bytes: 1_000_000_000,
             ns: 10_000_000_000,
