@@ -13,9 +13,13 @@
 //            class_starts (u32[8]: bit c set when class c may start a match)
 //            shift, self_loop, first_any, first_bol, last_any, last_eol
 //                  (u32[words] each)
-//            exc_count  exc_pos (u32[exc_count])  exc_start (u32[exc_count+1])
-//            exc_word, exc_mask (u32[exc_start[exc_count]])
-//            empty_line (0/1)  masks_shared (0/1)  merge (0/1)
+//            has_exc (u32[words]: the positions with exceptions)
+//            exc_map (u32[words*32]: per such position its exception e)
+//            exc_start (u32[exceptions+1])  exc_word, exc_mask
+//            (u32[exc_start[exceptions]]: exception e ORs exc_mask[j] into
+//            word exc_word[j] of the next state, j in exc_start[e..e+1])
+//            ascii_words (0..words-1)  empty_line (0/1)  masks_shared (0/1)
+//            merge (0/1)
 //            bitmap (u32[tiles*TILE_WORDS])  counts (u32[tiles])  tiles
 //   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
 //   owns text bytes [tile*TILE_BYTES + 128*t, +128) and bitmap words
@@ -29,8 +33,16 @@
 //   filled bitmap and counts for this text just before on the same stream;
 //   each thread ORs its bits into its words (read, then written once) and
 //   counts[tile] counts the union.
+//   ascii_words > 0: words [0, ascii_words) are the rules cut to their
+//   ASCII bytes, the rest the rules whole. A line runs on the first words
+//   until it is selected or a byte past ASCII comes; then it runs again
+//   from its start on the rest (glushkov::build says why that is exact).
+//   ascii_words = 0: every line runs on all words.
 //   The state is words u32 in per-thread arrays (MAX_WORDS): packs over
 //   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
+//   A step visits only the live positions with exceptions (has_exc): a
+//   loop over every exception position was about 1,000 iterations a byte
+//   for loghub's three templates without a literal.
 
 #include "common.cuh"
 
@@ -43,9 +55,10 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
           const u32* __restrict__ class_starts, const u32* __restrict__ shift,
           const u32* __restrict__ self_loop, const u32* __restrict__ first_any,
           const u32* __restrict__ first_bol, const u32* __restrict__ last_any,
-          const u32* __restrict__ last_eol, u32 exc_count, const u32* __restrict__ exc_pos,
-          const u32* __restrict__ exc_start, const u32* __restrict__ exc_word,
-          const u32* __restrict__ exc_mask, u32 empty_line, u32 masks_shared, u32 merge,
+          const u32* __restrict__ last_eol, const u32* __restrict__ has_exc,
+          const u32* __restrict__ exc_map, const u32* __restrict__ exc_start,
+          const u32* __restrict__ exc_word, const u32* __restrict__ exc_mask, u32 ascii_words,
+          u32 empty_line, u32 masks_shared, u32 merge,
           u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
     extern __shared__ u32 shared[];
@@ -69,54 +82,69 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         u32 bits[4] = {0u, 0u, 0u, 0u};
         u64 s = first_line_start(GlobalBytes{text}, n, term, lo, hi);
         while (s < hi && s < n) {
-            // The line [s, e): run the automaton.
+            // The line [s, e): run the automaton (its ASCII part first).
             bool hit = false;
             bool live = false;
+            u32 kb = 0u;
+            u32 ke = ascii_words ? ascii_words : words;
             u64 i = s;
-            for (u32 k = 0; k < words; ++k) d[k] = 0u;
-            for (; i < n; ++i) {
-                const unsigned char b = __ldg(text + i);
-                if (b == (unsigned char)term) break;
-                if (hit) continue;  // find the line's end
-                const u32 c = cls[b];
-                const bool at_start = i == s;
-                if (!live && !at_start && ((starts_shared[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
-                u32 carry = 0u;
-                for (u32 k = 0; k < words; ++k) {
-                    const u32 x = d[k];
-                    u32 r = ((x << 1) | carry) & __ldg(shift + k);
-                    r |= x & __ldg(self_loop + k);
-                    r |= __ldg(first_any + k);
-                    if (at_start) r |= __ldg(first_bol + k);
-                    carry = x >> 31;
-                    nx[k] = r;
-                }
-                for (u32 e = 0; e < exc_count; ++e) {
-                    const u32 p = __ldg(exc_pos + e);
-                    if ((d[p >> 5] >> (p & 31u)) & 1u) {
-                        const u32 to = __ldg(exc_start + e + 1);
-                        for (u32 j = __ldg(exc_start + e); j < to; ++j) {
-                            nx[__ldg(exc_word + j)] |= __ldg(exc_mask + j);
+            for (;;) {
+                bool again = false;
+                live = false;
+                for (u32 k = kb; k < ke; ++k) d[k] = 0u;
+                for (i = s; i < n; ++i) {
+                    const unsigned char b = __ldg(text + i);
+                    if (b == (unsigned char)term) break;
+                    if (hit) continue;  // find the line's end
+                    if (b >= 0x80u && ke < words && kb == 0u) {
+                        again = true;
+                        break;
+                    }
+                    const u32 c = cls[b];
+                    const bool at_start = i == s;
+                    if (!live && !at_start && ((starts_shared[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
+                    u32 carry = 0u;
+                    for (u32 k = kb; k < ke; ++k) {
+                        const u32 x = d[k];
+                        u32 r = ((x << 1) | carry) & __ldg(shift + k);
+                        r |= x & __ldg(self_loop + k);
+                        r |= __ldg(first_any + k);
+                        if (at_start) r |= __ldg(first_bol + k);
+                        carry = x >> 31;
+                        nx[k] = r;
+                    }
+                    for (u32 k = kb; k < ke; ++k) {
+                        u32 bits = d[k] & __ldg(has_exc + k);
+                        while (bits) {
+                            const u32 e = __ldg(exc_map + k * 32u + (u32)(__ffs(bits) - 1));
+                            bits &= bits - 1u;
+                            const u32 to = __ldg(exc_start + e + 1);
+                            for (u32 j = __ldg(exc_start + e); j < to; ++j) {
+                                nx[__ldg(exc_word + j)] |= __ldg(exc_mask + j);
+                            }
                         }
                     }
+                    const u32* m = mk + (u64)c * words;
+                    u32 acc = 0u, any = 0u;
+                    for (u32 k = kb; k < ke; ++k) {
+                        const u32 v = nx[k] & m[k];
+                        d[k] = v;
+                        acc |= v & __ldg(last_any + k);
+                        any |= v;
+                    }
+                    if (acc) hit = true;
+                    live = any != 0u;
                 }
-                const u32* m = mk + (u64)c * words;
-                u32 acc = 0u, any = 0u;
-                for (u32 k = 0; k < words; ++k) {
-                    const u32 v = nx[k] & m[k];
-                    d[k] = v;
-                    acc |= v & __ldg(last_any + k);
-                    any |= v;
-                }
-                if (acc) hit = true;
-                live = any != 0u;
+                if (!again) break;
+                kb = ascii_words;
+                ke = words;
             }
             // i: the line's end (its terminator, or n).
             if (!hit) {
                 if (i == s) {
                     hit = empty_line != 0u;
                 } else if (live) {
-                    for (u32 k = 0; k < words; ++k) {
+                    for (u32 k = kb; k < ke; ++k) {
                         if (d[k] & __ldg(last_eol + k)) hit = true;
                     }
                 }

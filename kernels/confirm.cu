@@ -80,7 +80,7 @@
 
 #include "common.cuh"
 
-#define RULE_WORDS 16
+#define RULE_WORDS 64
 #define FOLD_FLAG 0x100u
 #define TRIED 8
 #define NO_SLOT 0xffffffffu

@@ -76,6 +76,14 @@ pub struct Automaton {
     pub exc_start: Vec<u32>,
     pub exc_word: Vec<u32>,
     pub exc_mask: Vec<u32>,
+    /// Per word: its positions in `exc_pos`; per position: its index
+    /// there, or [`book::NO_SLOT`] (a step visits only the live ones).
+    pub has_exc: Vec<u32>,
+    pub exc_map: Vec<u32>,
+    /// Words of the ASCII part in front (0: none): the rules cut to their
+    /// ASCII bytes (`book::ascii_only`), run on a line until a byte past
+    /// ASCII, where the line runs again on the words after them.
+    pub ascii_words: usize,
     /// An empty line matches.
     pub empty_line: bool,
     /// A line is selected iff some rule matches it (no assertion dropped).
@@ -141,9 +149,25 @@ fn parse(rules: &[String], ignore_case: bool, t: u8) -> Result<Vec<Hir>, String>
         .collect()
 }
 
-/// The automaton of `rules` (parsed expressions) for lines ended by `t`.
+/// The automaton of `rules` (parsed expressions) for lines ended by `t`,
+/// with an ASCII part in front when the rules cut to their ASCII bytes
+/// take fewer words: loghub's three templates without a literal
+/// (`\S+:\S+ \S+:\S+ ...`) take 32 words and 988 exception positions
+/// whole, where each `\S` is 30 positions, and 2 words cut, where it is
+/// one. On a line of ASCII bytes no match can hold another byte, so the
+/// cut rules select exactly the lines the rules select there; and any
+/// line they select, the rules select (the cut's matches are the rules').
 pub fn build(rules: &[Hir], t: u8) -> Result<Automaton, String> {
-    build_within(rules, t, MAX_POSITIONS, MAX_REPEAT)
+    let full = build_within(rules, t, MAX_POSITIONS, MAX_REPEAT)?;
+    let cut: Vec<Hir> = rules.iter().map(book::ascii_only).collect();
+    if cut == rules {
+        return Ok(full);
+    }
+    let room = MAX_POSITIONS - full.words * 32;
+    Ok(match build_within(&cut, t, room, MAX_REPEAT) {
+        Ok(ascii) if ascii.words < full.words => ascii.in_front_of(full),
+        _ => full,
+    })
 }
 
 /// [`build`] with at most `limit` positions and repetitions counted up to
@@ -179,19 +203,6 @@ pub fn build_within(
             }
         }
     }
-    let mut class_of = vec![0u8; 256];
-    let mut masks: Vec<u32> = Vec::new();
-    let mut seen: std::collections::HashMap<&[u32], u8> = std::collections::HashMap::new();
-    for b in 0..256 {
-        let m = &per_byte[b * words..(b + 1) * words];
-        let next = seen.len();
-        let c = *seen.entry(m).or_insert_with(|| {
-            masks.extend_from_slice(m);
-            next as u8
-        });
-        class_of[b] = c;
-    }
-    let classes = seen.len();
     let mut shift = vec![0u32; words];
     let mut self_loop = vec![0u32; words];
     let mut others: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -225,7 +236,64 @@ pub fn build_within(
         }
         exc_start.push(exc_word.len() as u32);
     }
-    let first_any = bits(&p.first_any);
+    Ok(assemble(
+        Tables {
+            rules: rules.len(),
+            positions: n,
+            words,
+            per_byte,
+            word_tables: [
+                shift,
+                self_loop,
+                bits(&p.first_any),
+                bits(&p.first_bol),
+                bits(&p.last_any),
+                bits(&p.last_eol),
+            ],
+            exc_pos,
+            exc_start,
+            exc_word,
+            exc_mask,
+            ascii_words: 0,
+        },
+        p.empty_line,
+        p.exact,
+        t,
+    ))
+}
+
+/// What [`assemble`] lays out: the positions' masks per byte (`words`
+/// words a byte), the word tables in [`Automaton::word_tables`]' order,
+/// and the exception lists.
+struct Tables {
+    rules: usize,
+    positions: usize,
+    words: usize,
+    per_byte: Vec<u32>,
+    word_tables: [Vec<u32>; 6],
+    exc_pos: Vec<u32>,
+    exc_start: Vec<u32>,
+    exc_word: Vec<u32>,
+    exc_mask: Vec<u32>,
+    ascii_words: usize,
+}
+
+/// The automaton of `t`: bytes grouped into classes of equal masks, the
+/// classes that may start a match, the exceptions indexed by position.
+fn assemble(t: Tables, empty_line: bool, exact: bool, terminator: u8) -> Automaton {
+    let words = t.words;
+    let mut class_of = vec![0u8; 256];
+    let mut masks: Vec<u32> = Vec::new();
+    let mut seen: std::collections::HashMap<&[u32], u8> = std::collections::HashMap::new();
+    for (class, m) in class_of.iter_mut().zip(t.per_byte.chunks_exact(words)) {
+        let next = seen.len();
+        *class = *seen.entry(m).or_insert_with(|| {
+            masks.extend_from_slice(m);
+            next as u8
+        });
+    }
+    let classes = seen.len();
+    let [shift, self_loop, first_any, first_bol, last_any, last_eol] = t.word_tables;
     let mut class_starts = vec![0u32; 8];
     for c in 0..classes {
         let m = &masks[c * words..(c + 1) * words];
@@ -233,11 +301,17 @@ pub fn build_within(
             class_starts[c / 32] |= 1 << (c % 32);
         }
     }
+    let mut has_exc = vec![0u32; words];
+    let mut exc_map = vec![book::NO_SLOT; words * 32];
+    for (e, &p) in t.exc_pos.iter().enumerate() {
+        has_exc[p as usize / 32] |= 1 << (p % 32);
+        exc_map[p as usize] = e as u32;
+    }
     static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-    Ok(Automaton {
+    Automaton {
         id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-        rules: rules.len(),
-        positions: n,
+        rules: t.rules,
+        positions: t.positions,
         words,
         classes,
         class_of,
@@ -246,20 +320,89 @@ pub fn build_within(
         shift,
         self_loop,
         first_any,
-        first_bol: bits(&p.first_bol),
-        last_any: bits(&p.last_any),
-        last_eol: bits(&p.last_eol),
-        exc_pos,
-        exc_start,
-        exc_word,
-        exc_mask,
-        empty_line: p.empty_line,
-        exact: p.exact,
-        terminator: t,
-    })
+        first_bol,
+        last_any,
+        last_eol,
+        exc_pos: t.exc_pos,
+        exc_start: t.exc_start,
+        exc_word: t.exc_word,
+        exc_mask: t.exc_mask,
+        has_exc,
+        exc_map,
+        ascii_words: t.ascii_words,
+        empty_line,
+        exact,
+        terminator,
+    }
 }
 
 impl Automaton {
+    /// `self` (the rules cut to their ASCII bytes) as the ASCII part in
+    /// front of `full` (the same rules whole): one set of tables, `full`'s
+    /// positions and words after `self`'s.
+    fn in_front_of(self, full: Automaton) -> Automaton {
+        let (wa, wf) = (self.words, full.words);
+        let words = wa + wf;
+        let mut per_byte = Vec::with_capacity(256 * words);
+        for b in 0..256 {
+            let (ca, cf) = (usize::from(self.class_of[b]), usize::from(full.class_of[b]));
+            per_byte.extend_from_slice(&self.masks[ca * wa..(ca + 1) * wa]);
+            per_byte.extend_from_slice(&full.masks[cf * wf..(cf + 1) * wf]);
+        }
+        let tables = |a: &[u32], f: &[u32]| [a, f].concat();
+        let [s0, s1, s2, s3, s4, s5] = self.word_tables();
+        let [f0, f1, f2, f3, f4, f5] = full.word_tables();
+        let lists = self.exc_word.len() as u32;
+        let t = Tables {
+            rules: full.rules,
+            positions: self.positions + full.positions,
+            words,
+            per_byte,
+            word_tables: [
+                tables(s0, f0),
+                tables(s1, f1),
+                tables(s2, f2),
+                tables(s3, f3),
+                tables(s4, f4),
+                tables(s5, f5),
+            ],
+            exc_pos: self
+                .exc_pos
+                .iter()
+                .copied()
+                .chain(full.exc_pos.iter().map(|p| p + 32 * wa as u32))
+                .collect(),
+            exc_start: self
+                .exc_start
+                .iter()
+                .copied()
+                .chain(full.exc_start[1..].iter().map(|s| s + lists))
+                .collect(),
+            exc_word: self
+                .exc_word
+                .iter()
+                .copied()
+                .chain(full.exc_word.iter().map(|w| w + wa as u32))
+                .collect(),
+            exc_mask: tables(&self.exc_mask, &full.exc_mask),
+            ascii_words: wa,
+        };
+        assemble(
+            t,
+            full.empty_line,
+            self.exact && full.exact,
+            full.terminator,
+        )
+    }
+
+    /// The words a step runs on a line of ASCII bytes.
+    pub fn ascii_run_words(&self) -> usize {
+        match self.ascii_words {
+            0 => self.words,
+            w => w,
+        }
+    }
+
     /// The per-word tables in the kernels' order: shift, self_loop,
     /// first_any, first_bol, last_any, last_eol (`automaton.cu`, and each
     /// rule's in `book`).
@@ -277,10 +420,14 @@ impl Automaton {
     /// For `--debug`.
     pub fn describe(&self) -> String {
         format!(
-            "automaton of {} rule(s): {} positions in {} words, {} byte classes, {} exception positions{}",
+            "automaton of {} rule(s): {} positions in {} words{}, {} byte classes, {} exception positions{}",
             self.rules,
             self.positions,
             self.words,
+            match self.ascii_words {
+                0 => String::new(),
+                w => format!(" ({w} of them run on lines of ASCII bytes, the rest on other lines)"),
+            },
             self.classes,
             self.exc_pos.len(),
             if self.exact { "" } else { ", word boundaries left to the confirmation" }

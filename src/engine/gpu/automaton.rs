@@ -32,8 +32,8 @@ pub const SHARED_MASK_BYTES: usize = 40 * 1024;
 pub(super) struct Tables {
     class_of: Buf<u8>,
     /// masks, class_starts, shift, self_loop, first_any, first_bol,
-    /// last_any, last_eol, exc_pos, exc_start, exc_word, exc_mask.
-    words: [Buf<u32>; 12],
+    /// last_any, last_eol, has_exc, exc_map, exc_start, exc_word, exc_mask.
+    words: [Buf<u32>; 13],
     loaded: Option<u64>,
 }
 
@@ -54,7 +54,7 @@ pub(super) fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), 
     let s = &dev.stream;
     up(s, &mut t.class_of, &a.class_of)?;
     let [shift, self_loop, first_any, first_bol, last_any, last_eol] = a.word_tables();
-    let tables: [&[u32]; 12] = [
+    let tables: [&[u32]; 13] = [
         &a.masks,
         &a.class_starts,
         shift,
@@ -63,7 +63,8 @@ pub(super) fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), 
         first_bol,
         last_any,
         last_eol,
-        &a.exc_pos,
+        &a.has_exc,
+        &a.exc_map,
         &a.exc_start,
         &a.exc_word,
         &a.exc_mask,
@@ -95,7 +96,7 @@ pub(super) fn launch_with(
         shared_mem_bytes: shared as u32,
     };
     let (term, words, classes) = (u32::from(a.terminator), a.words as u32, a.classes as u32);
-    let exc_count = a.exc_pos.len() as u32;
+    let ascii_words = a.ascii_words as u32;
     let empty_line = u32::from(a.empty_line);
     let merge = u32::from(merge);
     let g = |i: usize| t.words[i].get("automaton");
@@ -106,14 +107,11 @@ pub(super) fn launch_with(
         .arg(&words)
         .arg(&classes)
         .arg(t.class_of.get("automaton")?);
-    for i in 0..8 {
+    for i in 0..13 {
         b.arg(g(i)?);
     }
-    b.arg(&exc_count);
-    for i in 8..12 {
-        b.arg(g(i)?);
-    }
-    b.arg(&empty_line)
+    b.arg(&ascii_words)
+        .arg(&empty_line)
         .arg(&masks_shared)
         .arg(&merge)
         .arg(dev.bitmap.get("automaton")?)
@@ -122,7 +120,9 @@ pub(super) fn launch_with(
     // SAFETY: arguments match automaton's launch contract (automaton.cu):
     // the tables of `a` (glushkov::build: masks of classes*words words,
     // word tables of `words` words, words <= MAX_WORDS by MAX_POSITIONS,
-    // exception lists of exc_count + 1 starts into exc_word/exc_mask)
+    // exc_map of words*32 entries naming exceptions of exc_start (one
+    // start more than exceptions) into exc_word/exc_mask, ascii_words <
+    // words)
     // were uploaded by `upload`; the dynamic shared memory holds the class
     // map and, when masks_shared, the masks; text, bitmap and counts sized
     // by reserve(n); with merge, the bitmap and counts were filled for the

@@ -45,8 +45,11 @@ pub mod trigrams;
 pub use ascii::ascii_only;
 
 /// Most positions of one rule's automaton (the kernel's per-thread state,
-/// `RULE_WORDS` in confirm.cu).
-pub const RULE_POSITIONS: usize = 16 * 32;
+/// `RULE_WORDS` in confirm.cu; automata over 4 words keep theirs in local
+/// memory). At 512, 14 of loghub's 1,733 templates (messages of 500-1,000
+/// bytes) had no automaton, and every chunk holding one of their literals
+/// was unsure: its marks went to the CPU.
+pub const RULE_POSITIONS: usize = 64 * 32;
 
 /// Slot meaning "none" in the literal index and in `exc_map`.
 pub const NO_SLOT: u32 = u32::MAX;
@@ -276,22 +279,22 @@ impl RuleBook {
         }
         self.byte_starts.extend_from_slice(&byte_starts);
         self.masks.extend_from_slice(&a.masks);
-        let mut has_exc = vec![0u32; a.words];
-        let mut map = vec![NO_SLOT; a.words * 32];
-        let base = self.exc_word.len() as u32;
-        for (e, &p) in a.exc_pos.iter().enumerate() {
-            has_exc[p as usize / 32] |= 1 << (p % 32);
-            map[p as usize] = self.exc_from.len() as u32;
-            self.exc_from.push(base + a.exc_start[e]);
-            self.exc_to.push(base + a.exc_start[e + 1]);
+        let (base, first) = (self.exc_word.len() as u32, self.exc_from.len() as u32);
+        for w in a.exc_start.windows(2) {
+            self.exc_from.push(base + w[0]);
+            self.exc_to.push(base + w[1]);
         }
         self.exc_word.extend_from_slice(&a.exc_word);
         self.exc_mask.extend_from_slice(&a.exc_mask);
-        self.exc_map.extend_from_slice(&map);
+        let map = a.exc_map.iter().map(|&e| match e {
+            NO_SLOT => NO_SLOT,
+            e => first + e,
+        });
+        self.exc_map.extend(map);
         for t in a.word_tables() {
             self.tables.extend_from_slice(t);
         }
-        self.tables.extend_from_slice(&has_exc);
+        self.tables.extend_from_slice(&a.has_exc);
     }
 
     /// The literal index: literals sorted, grouped by their first 3 bytes,

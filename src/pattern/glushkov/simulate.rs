@@ -33,21 +33,44 @@ impl Automaton {
         self.line_matches(line, &mut state, &mut next)
     }
 
+    /// Runs the ASCII part (when there is one) until a byte past ASCII,
+    /// then the line again on the rest of the words.
     fn line_matches(&self, line: &[u8], d: &mut [u32], nx: &mut [u32]) -> bool {
         if line.is_empty() {
             return self.empty_line;
         }
-        let w = self.words;
+        match self.ascii_words {
+            0 => self.part_matches(line, 0..self.words, d, nx) == Some(true),
+            a => match self.part_matches(line, 0..a, d, nx) {
+                Some(hit) => hit,
+                None => self.part_matches(line, a..self.words, d, nx) == Some(true),
+            },
+        }
+    }
+
+    /// Whether words `part` select `line`; `None` when a byte past ASCII
+    /// stopped the ASCII part (`part` starts at 0 and is not all words).
+    fn part_matches(
+        &self,
+        line: &[u8],
+        part: std::ops::Range<usize>,
+        d: &mut [u32],
+        nx: &mut [u32],
+    ) -> Option<bool> {
+        let stops = part.start == 0 && part.end < self.words;
         d.fill(0);
         let mut live = false;
         for (i, &b) in line.iter().enumerate() {
+            if stops && b >= 0x80 {
+                return None;
+            }
             let c = usize::from(self.class_of[usize::from(b)]);
             let at_start = i == 0;
             if !live && !at_start && self.class_starts[c / 32] >> (c % 32) & 1 == 0 {
                 continue;
             }
             let mut carry = 0u32;
-            for k in 0..w {
+            for k in part.clone() {
                 let x = d[k];
                 let mut r = ((x << 1) | carry) & self.shift[k];
                 r |= x & self.self_loop[k];
@@ -58,28 +81,32 @@ impl Automaton {
                 carry = x >> 31;
                 nx[k] = r;
             }
-            for (e, &p) in self.exc_pos.iter().enumerate() {
-                if d[p as usize / 32] >> (p % 32) & 1 == 1 {
+            for k in part.clone() {
+                let mut bits = d[k] & self.has_exc[k];
+                while bits != 0 {
+                    let e = self.exc_map[k * 32 + bits.trailing_zeros() as usize] as usize;
+                    bits &= bits - 1;
                     let (from, to) = (self.exc_start[e] as usize, self.exc_start[e + 1] as usize);
                     for j in from..to {
                         nx[self.exc_word[j] as usize] |= self.exc_mask[j];
                     }
                 }
             }
+            let w = self.words;
             let mask = &self.masks[c * w..(c + 1) * w];
             let mut acc = 0u32;
             let mut any = 0u32;
-            for k in 0..w {
+            for k in part.clone() {
                 let v = nx[k] & mask[k];
                 d[k] = v;
                 acc |= v & self.last_any[k];
                 any |= v;
             }
             if acc != 0 {
-                return true;
+                return Some(true);
             }
             live = any != 0;
         }
-        live && d.iter().zip(&self.last_eol).any(|(x, y)| x & y != 0)
+        Some(live && part.clone().any(|k| d[k] & self.last_eol[k] != 0))
     }
 }

@@ -77,6 +77,28 @@ fn unicode_classes_are_byte_sequences() {
     assert!(!a.is_match_line(b" z"));
 }
 
+/// loghub's templates without a literal: each `\S` is some 30 positions
+/// whole and one in the ASCII part, which decides the lines of ASCII
+/// bytes; a line with another byte runs again on the whole rules.
+#[test]
+fn an_ascii_part_runs_first_and_lines_past_ascii_run_again() {
+    let rules = [r"\S+:\S+ \S+:\S+", r"v\S+\.\S+ \(\S+\)"];
+    let a = auto(&rules);
+    assert!(
+        a.ascii_words > 0 && a.ascii_words * 8 < a.words,
+        "{}",
+        a.describe()
+    );
+    assert_eq!(a.ascii_run_words(), a.ascii_words);
+    let text = "a:b c:d\né:b c:d\na:b c\nx:ü y:\u{a0}\nvé.x (y)\nv1.2 (ü)\n:: ::\n";
+    let owned: Vec<String> = rules.iter().map(|r| r.to_string()).collect();
+    let want = oracle(&owned, text.as_bytes(), false, b'\n');
+    assert_eq!(want.len(), 4, "{want:?}");
+    assert_eq!(a.reference(text.as_bytes()), want);
+    // Rules of ASCII classes only have no ASCII part.
+    assert_eq!(auto(&[r"[a-z]+:[0-9]+"]).ascii_words, 0);
+}
+
 #[test]
 fn refusals_say_why() {
     let refuse = |r: &str| for_rules(&[r.to_string()], &cfg(&["-E"])).unwrap_err();
@@ -111,8 +133,16 @@ fn line_and_case_options() {
 fn rule() -> impl Strategy<Value = String> {
     let leaf = prop_oneof![
         prop::sample::select(vec!["a", "b", "c", "ab", "ba", "é", "K", "k"]).prop_map(String::from),
-        prop::sample::select(vec!["[ab]", "[^a]", ".", "[a-cé]", r"\d", "[[:upper:]]"])
-            .prop_map(String::from),
+        prop::sample::select(vec![
+            "[ab]",
+            "[^a]",
+            ".",
+            "[a-cé]",
+            r"\d",
+            "[[:upper:]]",
+            r"\S"
+        ])
+        .prop_map(String::from),
     ];
     let expr = leaf.prop_recursive(4, 16, 3, |inner| {
         prop_oneof![
@@ -136,7 +166,7 @@ fn rule() -> impl Strategy<Value = String> {
 fn text() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(
         prop::sample::select(vec![
-            "a", "b", "c", "\n", "é", "K", "\u{212A}", "1", "A", "\n\n",
+            "a", "b", "c", "\n", "é", "K", "\u{212A}", "1", "A", "\n\n", " ",
         ]),
         0..80,
     )

@@ -194,7 +194,9 @@ pub fn wanted(
             _ => 0,
         };
         let split = match &compiled.gpu {
-            Some(GpuPlan::Split(p)) => p.automaton.as_ref().map(|a| a.words),
+            // On lines of ASCII bytes a step runs the automaton's ASCII
+            // part alone (`glushkov::build`).
+            Some(GpuPlan::Split(p)) => p.automaton.as_ref().map(|a| a.ascii_run_words()),
             _ => None,
         };
         let min = if let Some(words) = split {
