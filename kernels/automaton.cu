@@ -18,7 +18,7 @@
 //            exc_start (u32[exceptions+1])  exc_word, exc_mask
 //            (u32[exc_start[exceptions]]: exception e ORs exc_mask[j] into
 //            word exc_word[j] of the next state, j in exc_start[e..e+1])
-//            ascii_words (0..words-1)  empty_line (0/1)  masks_shared (0/1)
+//            ascii_words (0..words)  empty_line (0/1)  masks_shared (0/1)
 //            merge (0/1)
 //            bitmap (u32[tiles*TILE_WORDS])  counts (u32[tiles])  tiles
 //   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
@@ -37,6 +37,8 @@
 //   ASCII bytes, the rest the rules whole. A line runs on the first words
 //   until it is selected or a byte past ASCII comes; then it runs again
 //   from its start on the rest (glushkov::build says why that is exact).
+//   ascii_words = words (rules too large whole): a line with a byte past
+//   ASCII is selected, as a candidate (the host knows: not exact).
 //   ascii_words = 0: every line runs on all words.
 //   The state is words u32 in per-thread arrays (MAX_WORDS): packs over
 //   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
@@ -96,7 +98,12 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
                     const unsigned char b = __ldg(text + i);
                     if (b == (unsigned char)term) break;
                     if (hit) continue;  // find the line's end
-                    if (b >= 0x80u && ke < words && kb == 0u) {
+                    if (b >= 0x80u && ascii_words != 0u && kb == 0u) {
+                        // No whole rules: the line is a candidate.
+                        if (ke == words) {
+                            hit = true;
+                            continue;
+                        }
                         again = true;
                         break;
                     }

@@ -24,7 +24,8 @@
 //!
 //! Refused (the search stays on the CPU, `--debug` says why): more than
 //! [`MAX_POSITIONS`] positions, repetitions counted above
-//! [`positions::MAX_REPEAT`], and a rule that matches the empty string in
+//! [`positions::MAX_REPEAT`] (unless the rules cut to their ASCII bytes
+//! fit: [`build`]), and a rule that matches the empty string in
 //! every line (every line would be a candidate). Word boundaries are
 //! dropped, which makes the automaton a candidate filter; `Automaton::exact`
 //! says when nothing was dropped. `simulate` is the CPU reference of the
@@ -157,9 +158,23 @@ fn parse(rules: &[String], ignore_case: bool, t: u8) -> Result<Vec<Hir>, String>
 /// one. On a line of ASCII bytes no match can hold another byte, so the
 /// cut rules select exactly the lines the rules select there; and any
 /// line they select, the rules select (the cut's matches are the rules').
+///
+/// Rules refused whole (too many positions, or a repetition counted above
+/// [`MAX_REPEAT`]) whose cut fits (repetitions bounded by the positions
+/// there) get the cut alone: a line with a byte past ASCII is then
+/// selected as a candidate, and the automaton is not exact. Gitleaks' 7
+/// rules without a good literal (`[\w.=-]{10,150}`, `hvs\.[\w-]{90,120}`)
+/// kept its whole pack of 221 on the CPU; cut, they are 815 positions.
 pub fn build(rules: &[Hir], t: u8) -> Result<Automaton, String> {
-    let full = build_within(rules, t, MAX_POSITIONS, MAX_REPEAT)?;
     let cut: Vec<Hir> = rules.iter().map(book::ascii_only).collect();
+    let full = match build_within(rules, t, MAX_POSITIONS, MAX_REPEAT) {
+        Ok(full) => full,
+        Err(_) if cut != rules => {
+            return build_within(&cut, t, MAX_POSITIONS, MAX_POSITIONS as u32)
+                .map(Automaton::ascii_only);
+        }
+        Err(why) => return Err(why),
+    };
     if cut == rules {
         return Ok(full);
     }
@@ -395,6 +410,15 @@ impl Automaton {
         )
     }
 
+    /// `self` (the rules cut to their ASCII bytes) alone, for rules too
+    /// large whole: a line with a byte past ASCII is selected as a
+    /// candidate, so the automaton is not exact.
+    fn ascii_only(mut self) -> Automaton {
+        self.ascii_words = self.words;
+        self.exact = false;
+        self
+    }
+
     /// The words a step runs on a line of ASCII bytes.
     pub fn ascii_run_words(&self) -> usize {
         match self.ascii_words {
@@ -426,6 +450,10 @@ impl Automaton {
             self.words,
             match self.ascii_words {
                 0 => String::new(),
+                w if w == self.words => {
+                    " (the rules cut to their ASCII bytes: a line with another byte is a candidate)"
+                        .to_string()
+                }
                 w => format!(" ({w} of them run on lines of ASCII bytes, the rest on other lines)"),
             },
             self.classes,

@@ -121,7 +121,7 @@ pub(super) fn launch_with(
     // the tables of `a` (glushkov::build: masks of classes*words words,
     // word tables of `words` words, words <= MAX_WORDS by MAX_POSITIONS,
     // exc_map of words*32 entries naming exceptions of exc_start (one
-    // start more than exceptions) into exc_word/exc_mask, ascii_words <
+    // start more than exceptions) into exc_word/exc_mask, ascii_words <=
     // words)
     // were uploaded by `upload`; the dynamic shared memory holds the class
     // map and, when masks_shared, the masks; text, bitmap and counts sized

@@ -43,13 +43,15 @@ impl Automaton {
             0 => self.part_matches(line, 0..self.words, d, nx) == Some(true),
             a => match self.part_matches(line, 0..a, d, nx) {
                 Some(hit) => hit,
+                // Past ASCII with no whole rules: a candidate.
+                None if a == self.words => true,
                 None => self.part_matches(line, a..self.words, d, nx) == Some(true),
             },
         }
     }
 
     /// Whether words `part` select `line`; `None` when a byte past ASCII
-    /// stopped the ASCII part (`part` starts at 0 and is not all words).
+    /// stopped the ASCII part (`part` is `0..ascii_words`).
     fn part_matches(
         &self,
         line: &[u8],
@@ -57,7 +59,7 @@ impl Automaton {
         d: &mut [u32],
         nx: &mut [u32],
     ) -> Option<bool> {
-        let stops = part.start == 0 && part.end < self.words;
+        let stops = self.ascii_words > 0 && part.start == 0;
         d.fill(0);
         let mut live = false;
         for (i, &b) in line.iter().enumerate() {
