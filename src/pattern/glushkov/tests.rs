@@ -209,7 +209,11 @@ fn selects_as_the_regex(
         !line[..end].is_ascii()
     };
     prop_assert!(want.iter().all(|s| got.contains(s)), "{:?}", rules);
-    prop_assert!(got.iter().all(|s| want.contains(s) || other_bytes(s)), "{:?}", rules);
+    prop_assert!(
+        got.iter().all(|s| want.contains(s) || other_bytes(s)),
+        "{:?}",
+        rules
+    );
     Ok(())
 }
 
