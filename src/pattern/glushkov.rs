@@ -32,14 +32,15 @@
 //! kernel (`kernels/automaton.cu`), tested against the `regex` crate.
 
 pub mod book;
+mod layout;
 mod positions;
 mod simulate;
 #[cfg(test)]
 mod tests;
 
 use crate::config::Config;
+use layout::{assemble, Tables};
 use regex_syntax::hir::Hir;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use positions::MAX_REPEAT;
 
@@ -77,13 +78,16 @@ pub struct Automaton {
     pub exc_start: Vec<u32>,
     pub exc_word: Vec<u32>,
     pub exc_mask: Vec<u32>,
-    /// Per word: its positions in `exc_pos`; per position: its index
-    /// there, or [`book::NO_SLOT`] (a step visits only the live ones).
+    /// Per word, a bit for each of its positions in `exc_pos`; per
+    /// position, its index there or [`book::NO_SLOT`] (a step visits only
+    /// the live ones).
     pub has_exc: Vec<u32>,
     pub exc_map: Vec<u32>,
     /// Words of the ASCII part in front (0: none): the rules cut to their
     /// ASCII bytes (`book::ascii_only`), run on a line until a byte past
-    /// ASCII, where the line runs again on the words after them.
+    /// ASCII, where the line runs again on the words after them; all the
+    /// words when the rules were too large whole, and such a line is then a
+    /// candidate ([`build`]).
     pub ascii_words: usize,
     /// An empty line matches.
     pub empty_line: bool,
@@ -166,20 +170,21 @@ fn parse(rules: &[String], ignore_case: bool, t: u8) -> Result<Vec<Hir>, String>
 /// rules without a good literal (`[\w.=-]{10,150}`, `hvs\.[\w-]{90,120}`)
 /// kept its whole pack of 221 on the CPU; cut, they are 815 positions.
 pub fn build(rules: &[Hir], t: u8) -> Result<Automaton, String> {
-    let cut: Vec<Hir> = rules.iter().map(book::ascii_only).collect();
+    let wider = rules.iter().any(book::reaches_past_ascii);
+    let cut = || rules.iter().map(book::ascii_only).collect::<Vec<Hir>>();
     let full = match build_within(rules, t, MAX_POSITIONS, MAX_REPEAT) {
         Ok(full) => full,
-        Err(_) if cut != rules => {
-            return build_within(&cut, t, MAX_POSITIONS, MAX_POSITIONS as u32)
-                .map(Automaton::ascii_only);
+        Err(_) if wider => {
+            return build_within(&cut(), t, MAX_POSITIONS, MAX_POSITIONS as u32)
+                .map(Automaton::cut_alone);
         }
         Err(why) => return Err(why),
     };
-    if cut == rules {
+    if !wider {
         return Ok(full);
     }
     let room = MAX_POSITIONS - full.words * 32;
-    Ok(match build_within(&cut, t, room, MAX_REPEAT) {
+    Ok(match build_within(&cut(), t, room, MAX_REPEAT) {
         Ok(ascii) if ascii.words < full.words => ascii.in_front_of(full),
         _ => full,
     })
@@ -277,148 +282,7 @@ pub fn build_within(
     ))
 }
 
-/// What [`assemble`] lays out: the positions' masks per byte (`words`
-/// words a byte), the word tables in [`Automaton::word_tables`]' order,
-/// and the exception lists.
-struct Tables {
-    rules: usize,
-    positions: usize,
-    words: usize,
-    per_byte: Vec<u32>,
-    word_tables: [Vec<u32>; 6],
-    exc_pos: Vec<u32>,
-    exc_start: Vec<u32>,
-    exc_word: Vec<u32>,
-    exc_mask: Vec<u32>,
-    ascii_words: usize,
-}
-
-/// The automaton of `t`: bytes grouped into classes of equal masks, the
-/// classes that may start a match, the exceptions indexed by position.
-fn assemble(t: Tables, empty_line: bool, exact: bool, terminator: u8) -> Automaton {
-    let words = t.words;
-    let mut class_of = vec![0u8; 256];
-    let mut masks: Vec<u32> = Vec::new();
-    let mut seen: std::collections::HashMap<&[u32], u8> = std::collections::HashMap::new();
-    for (class, m) in class_of.iter_mut().zip(t.per_byte.chunks_exact(words)) {
-        let next = seen.len();
-        *class = *seen.entry(m).or_insert_with(|| {
-            masks.extend_from_slice(m);
-            next as u8
-        });
-    }
-    let classes = seen.len();
-    let [shift, self_loop, first_any, first_bol, last_any, last_eol] = t.word_tables;
-    let mut class_starts = vec![0u32; 8];
-    for c in 0..classes {
-        let m = &masks[c * words..(c + 1) * words];
-        if m.iter().zip(&first_any).any(|(x, y)| x & y != 0) {
-            class_starts[c / 32] |= 1 << (c % 32);
-        }
-    }
-    let mut has_exc = vec![0u32; words];
-    let mut exc_map = vec![book::NO_SLOT; words * 32];
-    for (e, &p) in t.exc_pos.iter().enumerate() {
-        has_exc[p as usize / 32] |= 1 << (p % 32);
-        exc_map[p as usize] = e as u32;
-    }
-    static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-    Automaton {
-        id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-        rules: t.rules,
-        positions: t.positions,
-        words,
-        classes,
-        class_of,
-        masks,
-        class_starts,
-        shift,
-        self_loop,
-        first_any,
-        first_bol,
-        last_any,
-        last_eol,
-        exc_pos: t.exc_pos,
-        exc_start: t.exc_start,
-        exc_word: t.exc_word,
-        exc_mask: t.exc_mask,
-        has_exc,
-        exc_map,
-        ascii_words: t.ascii_words,
-        empty_line,
-        exact,
-        terminator,
-    }
-}
-
 impl Automaton {
-    /// `self` (the rules cut to their ASCII bytes) as the ASCII part in
-    /// front of `full` (the same rules whole): one set of tables, `full`'s
-    /// positions and words after `self`'s.
-    fn in_front_of(self, full: Automaton) -> Automaton {
-        let (wa, wf) = (self.words, full.words);
-        let words = wa + wf;
-        let mut per_byte = Vec::with_capacity(256 * words);
-        for b in 0..256 {
-            let (ca, cf) = (usize::from(self.class_of[b]), usize::from(full.class_of[b]));
-            per_byte.extend_from_slice(&self.masks[ca * wa..(ca + 1) * wa]);
-            per_byte.extend_from_slice(&full.masks[cf * wf..(cf + 1) * wf]);
-        }
-        let tables = |a: &[u32], f: &[u32]| [a, f].concat();
-        let [s0, s1, s2, s3, s4, s5] = self.word_tables();
-        let [f0, f1, f2, f3, f4, f5] = full.word_tables();
-        let lists = self.exc_word.len() as u32;
-        let t = Tables {
-            rules: full.rules,
-            positions: self.positions + full.positions,
-            words,
-            per_byte,
-            word_tables: [
-                tables(s0, f0),
-                tables(s1, f1),
-                tables(s2, f2),
-                tables(s3, f3),
-                tables(s4, f4),
-                tables(s5, f5),
-            ],
-            exc_pos: self
-                .exc_pos
-                .iter()
-                .copied()
-                .chain(full.exc_pos.iter().map(|p| p + 32 * wa as u32))
-                .collect(),
-            exc_start: self
-                .exc_start
-                .iter()
-                .copied()
-                .chain(full.exc_start[1..].iter().map(|s| s + lists))
-                .collect(),
-            exc_word: self
-                .exc_word
-                .iter()
-                .copied()
-                .chain(full.exc_word.iter().map(|w| w + wa as u32))
-                .collect(),
-            exc_mask: tables(&self.exc_mask, &full.exc_mask),
-            ascii_words: wa,
-        };
-        assemble(
-            t,
-            full.empty_line,
-            self.exact && full.exact,
-            full.terminator,
-        )
-    }
-
-    /// `self` (the rules cut to their ASCII bytes) alone, for rules too
-    /// large whole: a line with a byte past ASCII is selected as a
-    /// candidate, so the automaton is not exact.
-    fn ascii_only(mut self) -> Automaton {
-        self.ascii_words = self.words;
-        self.exact = false;
-        self
-    }
-
     /// The words a step runs on a line of ASCII bytes.
     pub fn ascii_run_words(&self) -> usize {
         match self.ascii_words {

@@ -109,8 +109,11 @@ fn rules_too_large_whole_run_cut_with_other_lines_candidates() {
     assert!(!a.exact);
     let text = "k=abcdefghij\nk=abc\nSKbeef\nk=éé\nxy\n";
     assert_eq!(a.reference(text.as_bytes()), vec![0, 19, 26]);
-    // Pure ASCII rules are still refused past the counted repetitions.
-    assert!(for_rules(&["a{100}".to_string()], &cfg(&["-E"])).is_err());
+    // Rules of ASCII bytes only (a Unicode class of ASCII ranges too) are
+    // still refused past the counted repetitions.
+    for r in ["a{100}", "[ab]{100}", r"[[:alpha:]]{100}"] {
+        assert!(for_rules(&[r.to_string()], &cfg(&["-E"])).is_err(), "{r}");
+    }
 }
 
 #[test]

@@ -59,9 +59,12 @@ pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
 ///   cores), where the split confirms a candidate line in 0.75 us (against
 ///   285 us for the whole-pack automaton), so even a slow automaton kernel
 ///   wins from tens of megabytes; CUDA takes 0.25-0.35 s to start. The
-///   kernel's own speed per word is not measured yet (the H100 runs of
-///   issue 17 were bound by the CPU's confirmation): the word bound keeps
-///   auto to small automata until it is.
+///   words counted are those a line of ASCII bytes steps
+///   (`Automaton::ascii_run_words`). Measured on an H200 (fortieth
+///   session, 16 GiB of loghub's logs): gitleaks' 7 cut rules, 26 words,
+///   ran the pack's kernels 19.3 s over 4 streams and auto 6.1 s against
+///   the CPU engine's 11.3-12.7 s; loghub's templates, 2 words, 3.8 s and
+///   1.9 s. The bound of 64 words is not measured beyond that.
 pub const AUTO_SPLIT_MIN_BYTES: u64 = 64 << 20;
 pub const AUTO_SPLIT_MAX_WORDS: usize = 64;
 

@@ -36,3 +36,18 @@ pub fn ascii_only(h: &Hir) -> Hir {
         HirKind::Alternation(v) => Hir::alternation(v.iter().map(ascii_only).collect()),
     }
 }
+
+/// Whether `h` holds a byte past ASCII (a literal's, or a class's): else
+/// [`ascii_only`] of it matches the same (a Unicode class of ASCII ranges
+/// becomes a byte class, which compares unequal).
+pub fn reaches_past_ascii(h: &Hir) -> bool {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => false,
+        HirKind::Literal(l) => !l.0.is_ascii(),
+        HirKind::Class(Class::Bytes(b)) => b.ranges().last().is_some_and(|r| r.end() > 0x7F),
+        HirKind::Class(Class::Unicode(u)) => u.ranges().last().is_some_and(|r| r.end() > '\x7f'),
+        HirKind::Repetition(r) => reaches_past_ascii(&r.sub),
+        HirKind::Capture(c) => reaches_past_ascii(&c.sub),
+        HirKind::Concat(v) | HirKind::Alternation(v) => v.iter().any(reaches_past_ascii),
+    }
+}
