@@ -81,5 +81,13 @@ fn files_taken_back_from_a_lagging_gpu_print_what_the_cpu_prints() {
             String::from_utf8_lossy(&cpu.stdout)
         );
         assert!(taken_back(&auto.stderr) > 0, "{args:?}: {}", auto.stderr);
+        // Its pace is judged after a second (the files are too few bytes
+        // for the early verdict), and `--stats` says so.
+        assert!(
+            auto.stderr
+                .contains("whose kernels bound the run (its lanes busy, under 2 GiB/s)"),
+            "{args:?}: {}",
+            auto.stderr
+        );
     }
 }

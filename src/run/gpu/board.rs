@@ -27,7 +27,7 @@ use super::ring::Filled;
 use super::stats::{Fallback, Stages};
 use entry::foretells_too_many;
 pub use entry::{Entry, Posted, Take};
-pub use lag::{CpuPace, InFlight, Lag, SLOW_GIB_PER_S};
+pub use lag::{CpuPace, InFlight, Lag, Verdict};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -180,11 +180,16 @@ impl<'a, 'r> Board<'a, 'r> {
         };
         let now = self.started.elapsed().as_millis() as u64;
         let since = now.saturating_sub(ready);
-        if !lag.lags(since, self.stages) {
-            return None;
-        }
+        let verdict = lag.lags(since, self.stages)?;
         let first = &self.stages.lagged_ms;
-        let _ = first.compare_exchange(0, now + 1, Ordering::Relaxed, Ordering::Relaxed);
+        if first
+            .compare_exchange(0, now + 1, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
+            self.stages
+                .lagged_by
+                .store(verdict as u8, Ordering::Relaxed);
+        }
         Some((lag, since))
     }
 

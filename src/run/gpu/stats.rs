@@ -13,7 +13,7 @@ use super::trace::Trace;
 use crate::engine::gpu::Timings;
 use crate::pattern::compile::GpuPlan;
 use crate::run::{Printed, Shared};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -34,8 +34,10 @@ pub struct Stages {
     pub gpu_files: AtomicU64,
     pub cpu_files: AtomicU64,
     /// Auto: when the CPU began taking files again because the GPU lagged
-    /// (`board/lag.rs`), in milliseconds from the start, plus 1 (0: never).
+    /// (`board/lag.rs`), in milliseconds from the start, plus 1 (0: never),
+    /// and the `board::Verdict` that saw it first (as its `u8`).
     pub lagged_ms: AtomicU64,
+    pub lagged_by: AtomicU8,
     /// Auto, while the GPU lagged: files it had claimed, taken back by the
     /// CPU engine (`Lag::takes_back`; counted in `cpu_files` too).
     pub taken_back: AtomicU64,
@@ -274,9 +276,9 @@ pub fn report(
             get(&st.cpu_files),
             match get(&st.lagged_ms).checked_sub(1) {
                 Some(ms) => format!(
-                    "; from {:.3} s on beside the GPU, whose kernels bound the run (its lanes busy, under {} GiB/s); {} of them taken back from the GPU",
+                    "; from {:.3} s on beside the GPU, whose kernels bound the run ({}); {} of them taken back from the GPU",
                     ms as f64 / 1e3,
-                    super::board::SLOW_GIB_PER_S,
+                    super::board::Verdict::describe(st.lagged_by.load(Ordering::Relaxed)),
                     get(&st.taken_back),
                 ),
                 None => String::new(),

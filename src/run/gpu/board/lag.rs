@@ -39,6 +39,31 @@ const EARLY_LANE_NS: u64 = 250_000_000;
 /// kernel and readback were 79 % of its lanes' time).
 const BUSY_PER_MILLE: u64 = 500;
 
+/// Which rule saw the GPU lag (`--stats` names it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Verdict {
+    /// The lanes' own pace, chunks in flight counted, under half of
+    /// [`SLOW_GIB_PER_S`] ([`Lag::plainly_slow`]).
+    PlainlySlow = 1,
+    /// After [`JUDGED_AFTER_MS`], the lanes busy and the bytes under
+    /// [`SLOW_GIB_PER_S`].
+    SlowAndBusy = 2,
+}
+
+impl Verdict {
+    /// For `--stats`, from the value stored in `Stages::lagged_by`.
+    pub fn describe(stored: u8) -> String {
+        match stored {
+            1 => format!(
+                "its lanes' own pace under {} GiB/s",
+                SLOW_GIB_PER_S as f64 / 2.0
+            ),
+            _ => format!("its lanes busy, under {SLOW_GIB_PER_S} GiB/s"),
+        }
+    }
+}
+
 /// The GPU's pace, judged for auto (`None` of it under `--engine gpu`).
 pub struct Lag {
     pub lanes: u64,
@@ -57,13 +82,13 @@ pub struct CpuPace {
 impl Lag {
     /// Whether, `since_ms` after the GPU was ready, its lanes have been
     /// busy and its bytes few (`stages`); or, also sooner, whether their
-    /// own pace is plainly slow ([`Self::plainly_slow`]).
-    pub fn lags(&self, since_ms: u64, stages: &Stages) -> bool {
+    /// own pace is plainly slow ([`Self::plainly_slow`]); and by which.
+    pub fn lags(&self, since_ms: u64, stages: &Stages) -> Option<Verdict> {
         if self.plainly_slow(stages) {
-            return true;
+            return Some(Verdict::PlainlySlow);
         }
         if since_ms < JUDGED_AFTER_MS {
-            return false;
+            return None;
         }
         let bytes = stages.gpu_bytes.load(Ordering::Relaxed);
         let busy_ns = stages.lane_ns.load(Ordering::Relaxed);
@@ -72,7 +97,7 @@ impl Lag {
             >= self
                 .lanes
                 .saturating_mul(since_ms * 1_000_000 * BUSY_PER_MILLE);
-        slow && busy
+        (slow && busy).then_some(Verdict::SlowAndBusy)
     }
 
     /// Whether the lanes' own pace (by their time, which leaves out their
@@ -179,15 +204,21 @@ mod tests {
             threads: 16,
         };
         // 10 s after ready: 4 GiB searched (0.4 GiB/s), lanes busy 40 s.
-        assert!(lag.lags(10_000, &stages(4 << 30, 40_000)));
+        assert!(lag.lags(10_000, &stages(4 << 30, 40_000)).is_some());
         // Too early to judge.
-        assert!(!lag.lags(500, &stages(0, 2_000)));
+        assert!(lag.lags(500, &stages(0, 2_000)).is_none());
         // Fast: 160 GiB in 10 s.
-        assert!(!lag.lags(10_000, &stages(160 << 30, 40_000)));
+        assert!(lag.lags(10_000, &stages(160 << 30, 40_000)).is_none());
         // Slow but the lanes wait (printing holds the run back).
-        assert!(!lag.lags(10_000, &stages(4 << 30, 10_000)));
+        assert!(lag.lags(10_000, &stages(4 << 30, 10_000)).is_none());
         // Lanes busy 60 % of the time count as busy.
-        assert!(lag.lags(10_000, &stages(4 << 30, 24_000)));
+        assert!(lag.lags(10_000, &stages(4 << 30, 24_000)).is_some());
+        // Which rule saw it: 12 GiB in 10 s, the lanes at 2 GiB/s by their
+        // own time, busy 60 %: judged, not plainly slow.
+        assert_eq!(
+            lag.lags(10_000, &stages(12 << 30, 24_000)),
+            Some(Verdict::SlowAndBusy)
+        );
     }
 
     #[test]
@@ -198,25 +229,28 @@ mod tests {
         };
         let chunk = 64 << 20;
         // 4 chunks done, 0.45 s each: 0.6 GB/s on 4 lanes.
-        assert!(lag.lags(500, &stages(4 * chunk, 1800)));
+        assert_eq!(
+            lag.lags(500, &stages(4 * chunk, 1800)),
+            Some(Verdict::PlainlySlow)
+        );
         // Too few bytes to judge (tiny chunks, as in tests).
-        assert!(!lag.lags(500, &stages(40 << 10, 1800)));
+        assert!(lag.lags(500, &stages(40 << 10, 1800)).is_none());
         // Too little time: the lanes' first chunks (tables uploaded).
-        assert!(!lag.lags(500, &stages(4 * chunk, 400)));
+        assert!(lag.lags(500, &stages(4 * chunk, 400)).is_none());
         // 1.3 GB/s: slower than SLOW, but not plainly; left to the
         // judgement after JUDGED_AFTER_MS.
-        assert!(!lag.lags(500, &stages(8 * chunk, 1600)));
+        assert!(lag.lags(500, &stages(8 * chunk, 1600)).is_none());
         // Nothing done, 4 chunks in flight for 0.3 s each: at most 0.9 GB/s.
         let flying = stages(0, 0);
         for id in 0..4 {
             flying.in_flight.begin(id, chunk);
         }
         std::thread::sleep(std::time::Duration::from_millis(300));
-        assert!(lag.lags(500, &flying));
+        assert!(lag.lags(500, &flying).is_some());
         for id in 0..4 {
             flying.in_flight.end(id);
         }
-        assert!(!lag.lags(500, &flying));
+        assert!(lag.lags(500, &flying).is_none());
     }
 
     #[test]
