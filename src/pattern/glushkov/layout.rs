@@ -93,23 +93,14 @@ impl Automaton {
             per_byte.extend_from_slice(&self.masks[ca * wa..(ca + 1) * wa]);
             per_byte.extend_from_slice(&full.masks[cf * wf..(cf + 1) * wf]);
         }
-        let tables = |a: &[u32], f: &[u32]| [a, f].concat();
-        let [s0, s1, s2, s3, s4, s5] = self.word_tables();
-        let [f0, f1, f2, f3, f4, f5] = full.word_tables();
+        let (mine, theirs) = (self.word_tables(), full.word_tables());
         let lists = self.exc_word.len() as u32;
         let t = Tables {
             rules: full.rules,
             positions: self.positions + full.positions,
             words,
             per_byte,
-            word_tables: [
-                tables(s0, f0),
-                tables(s1, f1),
-                tables(s2, f2),
-                tables(s3, f3),
-                tables(s4, f4),
-                tables(s5, f5),
-            ],
+            word_tables: std::array::from_fn(|k| [mine[k], theirs[k]].concat()),
             exc_pos: self
                 .exc_pos
                 .iter()
@@ -128,7 +119,7 @@ impl Automaton {
                 .copied()
                 .chain(full.exc_word.iter().map(|w| w + wa as u32))
                 .collect(),
-            exc_mask: tables(&self.exc_mask, &full.exc_mask),
+            exc_mask: [&self.exc_mask[..], &full.exc_mask[..]].concat(),
             ascii_words: wa,
         };
         assemble(

@@ -55,7 +55,7 @@ impl Verdict {
     /// For `--stats`, from the value stored in `Stages::lagged_by`.
     pub fn describe(stored: u8) -> String {
         match stored {
-            1 => format!(
+            s if s == Verdict::PlainlySlow as u8 => format!(
                 "its lanes' own pace under {} GiB/s",
                 SLOW_GIB_PER_S as f64 / 2.0
             ),
