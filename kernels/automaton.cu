@@ -40,7 +40,9 @@
 //   ascii_words = words (rules too large whole): a line with a byte past
 //   ASCII is selected, as a candidate (the host knows: not exact).
 //   ascii_words = 0: every line runs on all words.
-//   The state is words u32 in per-thread arrays (MAX_WORDS): packs over
+//   The state is words u32 in per-thread arrays: a pass over at most
+//   REG_WORDS words keeps them in registers (arrays of 2, 4, ... 32 words,
+//   loops unrolled), a wider one in local memory (MAX_WORDS); packs over
 //   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
 //   A step visits only the live positions with exceptions (has_exc): a
 //   loop over every exception position was about 1,000 iterations a byte
@@ -50,6 +52,175 @@
 
 #define MAX_WORDS 256
 #define BYTES_PER_THREAD (TILE_BYTES / 256u)
+// Passes over at most this many words keep their state in registers.
+#define REG_WORDS 16
+
+// What a pass reads: the tables (masks from shared memory when they fit)
+// and the class map and start classes staged in shared memory.
+struct Tables {
+    const u32 *shift, *self_loop, *first_any, *first_bol, *last_any, *last_eol;
+    const u32 *has_exc, *exc_map, *exc_start, *exc_word, *exc_mask;
+    const u32* masks;
+    u32 words;
+    const unsigned char* cls;
+    const u32* starts;
+};
+
+// What a pass found: the line selected, not, or (the ASCII part) a byte
+// past ASCII first, so the line runs again on the whole rules.
+#define PASS_NO 0
+#define PASS_HIT 1
+#define PASS_AGAIN 2
+
+// nx[w] |= m with w known only at run time: a compare per word, so that
+// the state stays in registers (an indexed write would put it in local
+// memory); past REG_WORDS the state is in local memory anyway.
+template <int W>
+__device__ __forceinline__ void or_word(u32 (&nx)[W], u32 w, u32 m)
+{
+    if constexpr (W <= REG_WORDS) {
+#pragma unroll
+        for (int k = 0; k < W; ++k) {
+            if ((u32)k == w) nx[k] |= m;
+        }
+    } else {
+        nx[w] |= m;
+    }
+}
+
+// d[k] with k known only at run time (registers: a compare per word).
+template <int W>
+__device__ __forceinline__ u32 word_at(const u32 (&d)[W], u32 k)
+{
+    if constexpr (W <= REG_WORDS) {
+        u32 v = 0u;
+#pragma unroll
+        for (int j = 0; j < W; ++j) {
+            if ((u32)j == k) v = d[j];
+        }
+        return v;
+    } else {
+        return d[k];
+    }
+}
+
+// The follow exceptions of word k's live positions (state word x, word kb
+// + k of the tables) added to nx.
+template <int W>
+__device__ __forceinline__ void exceptions(const Tables& t, u32 x, u32 kb, u32 k, u32 (&nx)[W])
+{
+    const u32 g = kb + k;
+    u32 bits = x & __ldg(t.has_exc + g);
+    while (bits) {
+        const u32 e = __ldg(t.exc_map + g * 32u + (u32)(__ffs(bits) - 1));
+        bits &= bits - 1u;
+        const u32 to = __ldg(t.exc_start + e + 1);
+        for (u32 j = __ldg(t.exc_start + e); j < to; ++j) {
+            or_word<W>(nx, __ldg(t.exc_word + j) - kb, __ldg(t.exc_mask + j));
+        }
+    }
+}
+
+// One pass over the line starting at s, on words [kb, kb + nw) of the
+// state (nw <= W), held in arrays of W words. ascii: a byte past ASCII
+// ends the pass (PASS_AGAIN), or, alone (no whole rules after it), selects
+// the line as a candidate. *end receives the line's end (its terminator,
+// or n) unless PASS_AGAIN.
+template <int W>
+__device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __restrict__ text,
+                                        u64 n, u32 term, u64 s, u32 kb, u32 nw, bool ascii,
+                                        bool alone, u64* end)
+{
+    constexpr bool regs = W <= REG_WORDS;
+    u32 d[W], nx[W];
+#pragma unroll
+    for (int k = 0; k < (regs ? W : 1); ++k) d[k] = 0u;
+    if constexpr (!regs) {
+        for (u32 k = 0; k < nw; ++k) d[k] = 0u;
+    }
+    bool hit = false;
+    bool live = false;
+    u64 i = s;
+    for (; i < n; ++i) {
+        const unsigned char b = __ldg(text + i);
+        if (b == (unsigned char)term) break;
+        if (hit) continue;  // find the line's end
+        if (ascii && b >= 0x80u) {
+            if (alone) {
+                hit = true;
+                continue;
+            }
+            return PASS_AGAIN;
+        }
+        const u32 c = t.cls[b];
+        const bool at_start = i == s;
+        if (!live && !at_start && ((t.starts[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
+        u32 carry = 0u;
+#pragma unroll
+        for (int k = 0; k < (regs ? W : (int)nw); ++k) {
+            if (regs && (u32)k >= nw) break;
+            const u32 g = kb + (u32)k;
+            const u32 x = d[k];
+            u32 r = ((x << 1) | carry) & __ldg(t.shift + g);
+            r |= x & __ldg(t.self_loop + g);
+            r |= __ldg(t.first_any + g);
+            if (at_start) r |= __ldg(t.first_bol + g);
+            carry = x >> 31;
+            nx[k] = r;
+        }
+        // Exceptions: in registers, first the words holding live
+        // exception positions (few), then each of those words' bits.
+        if constexpr (regs) {
+            u32 holding = 0u;
+#pragma unroll
+            for (int k = 0; k < W; ++k) {
+                if ((u32)k >= nw) break;
+                if (d[k] & __ldg(t.has_exc + kb + (u32)k)) holding |= 1u << k;
+            }
+            while (holding) {
+                const u32 k = (u32)(__ffs(holding) - 1);
+                holding &= holding - 1u;
+                exceptions<W>(t, word_at<W>(d, k), kb, k, nx);
+            }
+        } else {
+            for (u32 k = 0; k < nw; ++k) exceptions<W>(t, d[k], kb, k, nx);
+        }
+        const u32* m = t.masks + (u64)c * t.words + kb;
+        u32 acc = 0u, any = 0u;
+#pragma unroll
+        for (int k = 0; k < (regs ? W : (int)nw); ++k) {
+            if (regs && (u32)k >= nw) break;
+            const u32 v = nx[k] & m[k];
+            d[k] = v;
+            acc |= v & __ldg(t.last_any + kb + (u32)k);
+            any |= v;
+        }
+        if (acc) hit = true;
+        live = any != 0u;
+    }
+    *end = i;
+    if (!hit && i > s && live) {
+#pragma unroll
+        for (int k = 0; k < (regs ? W : (int)nw); ++k) {
+            if (regs && (u32)k >= nw) break;
+            if (d[k] & __ldg(t.last_eol + kb + (u32)k)) hit = true;
+        }
+    }
+    return hit ? PASS_HIT : PASS_NO;
+}
+
+// run_pass with the fewest words that hold nw.
+__device__ __forceinline__ u32 pass(const Tables& t, const unsigned char* __restrict__ text, u64 n,
+                                    u32 term, u64 s, u32 kb, u32 nw, bool ascii, bool alone,
+                                    u64* end)
+{
+    if (nw <= 2u) return run_pass<2>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    if (nw <= 4u) return run_pass<4>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    if (nw <= 8u) return run_pass<8>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    if (nw <= 16u) return run_pass<16>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    if (nw <= REG_WORDS) return run_pass<REG_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    return run_pass<MAX_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
+}
 
 extern "C" __global__ void __launch_bounds__(256)
 automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u32 classes,
@@ -74,93 +245,31 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         for (u32 i = threadIdx.x; i < classes * words; i += blockDim.x) smasks[i] = masks[i];
     }
     __syncthreads();
-    const u32* mk = masks_shared ? smasks : masks;
+    const Tables t = {shift,     self_loop, first_any, first_bol, last_any,
+                      last_eol,  has_exc,   exc_map,   exc_start, exc_word,
+                      exc_mask,  masks_shared ? smasks : masks, words, cls, starts_shared};
+    // The ASCII part (when there is one) first.
+    const u32 first_words = ascii_words ? ascii_words : words;
+    const bool alone = ascii_words == words;
 
-    u32 d[MAX_WORDS];
-    u32 nx[MAX_WORDS];
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
         const u64 hi = lo + BYTES_PER_THREAD;
         u32 bits[4] = {0u, 0u, 0u, 0u};
         u64 s = first_line_start(GlobalBytes{text}, n, term, lo, hi);
         while (s < hi && s < n) {
-            // The line [s, e): run the automaton (its ASCII part first).
-            bool hit = false;
-            bool live = false;
-            u32 kb = 0u;
-            u32 ke = ascii_words ? ascii_words : words;
-            u64 i = s;
-            for (;;) {
-                bool again = false;
-                live = false;
-                for (u32 k = kb; k < ke; ++k) d[k] = 0u;
-                for (i = s; i < n; ++i) {
-                    const unsigned char b = __ldg(text + i);
-                    if (b == (unsigned char)term) break;
-                    if (hit) continue;  // find the line's end
-                    if (b >= 0x80u && ascii_words != 0u && kb == 0u) {
-                        // No whole rules: the line is a candidate.
-                        if (ke == words) {
-                            hit = true;
-                            continue;
-                        }
-                        again = true;
-                        break;
-                    }
-                    const u32 c = cls[b];
-                    const bool at_start = i == s;
-                    if (!live && !at_start && ((starts_shared[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
-                    u32 carry = 0u;
-                    for (u32 k = kb; k < ke; ++k) {
-                        const u32 x = d[k];
-                        u32 r = ((x << 1) | carry) & __ldg(shift + k);
-                        r |= x & __ldg(self_loop + k);
-                        r |= __ldg(first_any + k);
-                        if (at_start) r |= __ldg(first_bol + k);
-                        carry = x >> 31;
-                        nx[k] = r;
-                    }
-                    for (u32 k = kb; k < ke; ++k) {
-                        u32 bits = d[k] & __ldg(has_exc + k);
-                        while (bits) {
-                            const u32 e = __ldg(exc_map + k * 32u + (u32)(__ffs(bits) - 1));
-                            bits &= bits - 1u;
-                            const u32 to = __ldg(exc_start + e + 1);
-                            for (u32 j = __ldg(exc_start + e); j < to; ++j) {
-                                nx[__ldg(exc_word + j)] |= __ldg(exc_mask + j);
-                            }
-                        }
-                    }
-                    const u32* m = mk + (u64)c * words;
-                    u32 acc = 0u, any = 0u;
-                    for (u32 k = kb; k < ke; ++k) {
-                        const u32 v = nx[k] & m[k];
-                        d[k] = v;
-                        acc |= v & __ldg(last_any + k);
-                        any |= v;
-                    }
-                    if (acc) hit = true;
-                    live = any != 0u;
-                }
-                if (!again) break;
-                kb = ascii_words;
-                ke = words;
+            // The line [s, e).
+            u64 e = s;
+            u32 got = pass(t, text, n, term, s, 0u, first_words, ascii_words != 0u, alone, &e);
+            if (got == PASS_AGAIN) {
+                got = pass(t, text, n, term, s, ascii_words, words - ascii_words, false, false, &e);
             }
-            // i: the line's end (its terminator, or n).
-            if (!hit) {
-                if (i == s) {
-                    hit = empty_line != 0u;
-                } else if (live) {
-                    for (u32 k = kb; k < ke; ++k) {
-                        if (d[k] & __ldg(last_eol + k)) hit = true;
-                    }
-                }
-            }
+            const bool hit = e == s ? empty_line != 0u : got == PASS_HIT;
             if (hit) {
                 const u64 off = s - lo;
                 bits[off >> 5] |= 1u << (off & 31u);
             }
-            s = i + 1;
+            s = e + 1;
         }
         const u64 w0 = tile * TILE_WORDS + (u64)threadIdx.x * 4u;
         u32 cnt = 0u;
