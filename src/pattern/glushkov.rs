@@ -31,6 +31,7 @@
 //! says when nothing was dropped. `simulate` is the CPU reference of the
 //! kernel (`kernels/automaton.cu`), tested against the `regex` crate.
 
+mod absorb;
 pub mod book;
 mod layout;
 mod positions;
@@ -198,7 +199,8 @@ pub fn build_within(
     limit: usize,
     max_repeat: u32,
 ) -> Result<Automaton, String> {
-    let p = positions::positions(rules, limit, max_repeat)?;
+    let rules: Vec<Hir> = rules.iter().map(absorb::absorbed).collect();
+    let p = positions::positions(&rules, limit, max_repeat)?;
     if p.every_line {
         return Err("a rule matches the empty string (every line matches)".into());
     }
