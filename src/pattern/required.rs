@@ -26,6 +26,10 @@ pub const LITERALS_MAX: usize = 4096;
 /// concatenated elements are crossed here by hand under the same limits.
 const LIMIT_TOTAL: usize = 250;
 const LIMIT_LITERAL_LEN: usize = 100;
+/// Largest class crossed into literals by the walk of
+/// [`required_literals_by_variants`] (every ASCII byte; regex-syntax's
+/// default, 10, leaves `SK[0-9a-fA-F]` at `SK`).
+const CLASS_LIMIT_VARIANTS: usize = 128;
 /// Most elements crossed in one run: only zero-width ones (`\b\b\b...`)
 /// keep a run exact that long, and every run from each element is tried.
 /// Stopping early is sound: every match of the run still begins (ends)
@@ -86,6 +90,27 @@ pub fn required_literals_avoiding(
     Walk::new(max.min(LITERALS_MAX), Some(avoid)).best(hir)
 }
 
+/// [`required_literals_within`] for a rule pack's GPU split, weighing a set
+/// by its literals ASCII-lowered: the case variants of one literal count
+/// once (gitleaks' `(?i)...(?:access|auth|...|token)` has 157 literals, 8
+/// lowered), at most `max` of them and `raw_max` literals in all; classes
+/// of up to 128 bytes are crossed (`SK[0-9a-fA-F]{32}`: 22 literals of 3
+/// bytes rather than `SK`). The literals themselves are as found, not
+/// lowered: the kernels search them as they are.
+pub fn required_literals_by_variants(hir: &Hir, max: usize, raw_max: usize) -> Option<Required> {
+    let mut walk = Walk::new(max.min(LITERALS_MAX), None);
+    walk.raw_max = Some(raw_max.min(LITERALS_MAX));
+    walk.prefix.limit_class(CLASS_LIMIT_VARIANTS);
+    walk.suffix.limit_class(CLASS_LIMIT_VARIANTS);
+    walk.best(hir)
+}
+
+/// How many literals `lits` holds once ASCII-lowered.
+pub fn lowered_count(lits: &[Vec<u8>]) -> usize {
+    let lowered: HashSet<Vec<u8>> = lits.iter().map(|l| l.to_ascii_lowercase()).collect();
+    lowered.len()
+}
+
 /// `-i`: literals one of which every match of the case-insensitive
 /// expression contains, with ASCII folding (the literals' ASCII letters
 /// lowered, for matchers that fold ASCII), from `cs`, the same expression
@@ -126,28 +151,50 @@ pub fn required_case_insensitive(cs: &Hir, max: usize) -> Option<Required> {
 /// fewest literals, the lighter set for the kernel. On a tie the set
 /// offered first stays: prefix, then suffix, then inner.
 /// A literal of `avoid` counts as empty.
-fn score(lits: &[Vec<u8>], avoid: Avoid) -> (usize, Reverse<usize>) {
+/// With `weigh` (`Walk::raw_max` set), the literals count lowered.
+fn score(lits: &[Vec<u8>], (avoid, weigh): (Avoid, bool)) -> (usize, Reverse<usize>) {
     let len = |l: &Vec<u8>| match avoid.is_some_and(|a| a.contains(l)) {
         true => 0,
         false => l.len(),
     };
     let shortest = lits.iter().map(len).min().unwrap_or(0);
-    (shortest, Reverse(lits.len()))
+    let count = match weigh {
+        true => lowered_count(lits),
+        false => lits.len(),
+    };
+    (shortest, Reverse(count))
 }
 
-/// Keeps `lits` in `best` if it scores higher (and holds at most `max`).
-fn offer(
-    best: &mut Option<Required>,
-    position: Position,
-    lits: Option<Vec<Vec<u8>>>,
-    (max, avoid): (usize, Avoid),
-) {
-    let Some(literals) = lits.filter(|l| l.len() <= max) else {
+/// How a walk weighs a set: at most `max` literals (lowered, where
+/// `raw_max` bounds the literals themselves), and those to avoid.
+#[derive(Clone, Copy)]
+struct How<'a> {
+    max: usize,
+    raw_max: Option<usize>,
+    avoid: Avoid<'a>,
+}
+
+impl How<'_> {
+    fn fits(&self, lits: &[Vec<u8>]) -> bool {
+        match self.raw_max {
+            None => lits.len() <= self.max,
+            Some(raw) => lits.len() <= raw && lowered_count(lits) <= self.max,
+        }
+    }
+
+    fn score(&self, lits: &[Vec<u8>]) -> (usize, Reverse<usize>) {
+        score(lits, (self.avoid, self.raw_max.is_some()))
+    }
+}
+
+/// Keeps `lits` in `best` if it scores higher (and fits `how`).
+fn offer(best: &mut Option<Required>, position: Position, lits: Option<Vec<Vec<u8>>>, how: How) {
+    let Some(literals) = lits.filter(|l| how.fits(l)) else {
         return;
     };
     if best
         .as_ref()
-        .is_none_or(|b| score(&literals, avoid) > score(&b.literals, avoid))
+        .is_none_or(|b| how.score(&literals) > how.score(&b.literals))
     {
         *best = Some(Required { position, literals });
     }
@@ -155,15 +202,15 @@ fn offer(
 
 /// Offers an extracted sequence, without building its set when its
 /// shortest literal already loses (minimizing never shortens it).
-fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq, how: (usize, Avoid)) {
-    let shortest = best.as_ref().map_or(1, |b| score(&b.literals, how.1).0);
+fn offer_seq(best: &mut Option<Required>, position: Position, seq: &Seq, how: How) {
+    let shortest = best.as_ref().map_or(1, |b| how.score(&b.literals).0);
     if seq.min_literal_len().is_some_and(|n| n >= shortest) {
         offer(best, position, usable(seq), how);
     }
 }
 
 /// A sub-expression's set, inside the whole one.
-fn offer_inner(best: &mut Option<Required>, found: Option<Required>, how: (usize, Avoid)) {
+fn offer_inner(best: &mut Option<Required>, found: Option<Required>, how: How) {
     offer(best, Position::Inner, found.map(|r| r.literals), how);
 }
 
@@ -205,8 +252,10 @@ fn minimized(mut lits: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
 struct Walk<'a> {
     prefix: Extractor,
     suffix: Extractor,
-    /// Most literals in a set offered.
+    /// Most literals in a set offered (lowered, with `raw_max`).
     max: usize,
+    /// Most literals themselves, where the set is weighed lowered.
+    raw_max: Option<usize>,
     avoid: Avoid<'a>,
 }
 
@@ -223,7 +272,16 @@ impl<'a> Walk<'a> {
             prefix: extractor(ExtractKind::Prefix),
             suffix: extractor(ExtractKind::Suffix),
             max,
+            raw_max: None,
             avoid,
+        }
+    }
+
+    fn how(&self) -> How<'a> {
+        How {
+            max: self.max,
+            raw_max: self.raw_max,
+            avoid: self.avoid,
         }
     }
 
@@ -243,7 +301,7 @@ impl<'a> Walk<'a> {
             return None;
         }
         let mut best = None;
-        let max = (self.max, self.avoid);
+        let max = self.how();
         offer_seq(&mut best, Position::Prefix, prefixes, max);
         offer_seq(&mut best, Position::Suffix, suffixes, max);
         match h.kind() {
@@ -272,17 +330,17 @@ impl<'a> Walk<'a> {
             offer_inner(
                 best,
                 self.best_of(e, &prefixes[k], &suffixes[k]),
-                (self.max, self.avoid),
+                self.how(),
             );
         }
         // The whole run (from 0, to the end) was offered by `best_of`.
         for i in 1..elems.len() {
             let run = cross(prefixes[i..].iter(), ExtractKind::Prefix);
-            offer_seq(best, Position::Inner, &run, (self.max, self.avoid));
+            offer_seq(best, Position::Inner, &run, self.how());
         }
         for j in 1..elems.len() {
             let run = cross(suffixes[..j].iter().rev(), ExtractKind::Suffix);
-            offer_seq(best, Position::Inner, &run, (self.max, self.avoid));
+            offer_seq(best, Position::Inner, &run, self.how());
         }
     }
 
@@ -367,6 +425,39 @@ mod tests {
         assert_eq!(
             required_literals_within(&hir("[ab][cd][ef]", false), 1),
             None
+        );
+    }
+
+    /// Gitleaks' rules without a set of at most 64 literals of 3 bytes
+    /// (session 41): a class of 22 bytes crossed, and case variants
+    /// counted once.
+    #[test]
+    fn by_variants_classes_crossed_and_case_variants_counted_once() {
+        let r = required_literals_by_variants(&hir("SK[0-9a-fA-F]{32}", false), 64, 512).unwrap();
+        assert_eq!(r.position, Position::Prefix);
+        assert_eq!(r.literals.len(), 22);
+        assert!(r
+            .literals
+            .iter()
+            .all(|l| l.len() == 3 && l.starts_with(b"SK")));
+        // Not within 64 literals counted one by one: `SK` alone.
+        let within = required_literals_within(&hir("SK[0-9a-fA-F]{32}", false), 64).unwrap();
+        assert_eq!(within.literals, vec![b"SK".to_vec()]);
+        let h = hir(r"[\w.-]{0,5}(?:access|auth|token)[ \t\w.-]{0,20}=", true);
+        let r = required_literals_by_variants(&h, 64, 512).unwrap();
+        // 208 literals; lowered, the ASCII ones and those with the long s
+        // or the Kelvin sign (`accesſ`, `to\u{212A}en`).
+        assert_eq!(r.literals.len(), 208);
+        assert_eq!(lowered_count(&r.literals), 7);
+        // Fewer allowed: the one suffix left.
+        let eq = Some(vec![b"=".to_vec()]);
+        assert_eq!(
+            required_literals_by_variants(&h, 6, 512).map(|r| r.literals),
+            eq
+        );
+        assert_eq!(
+            required_literals_by_variants(&h, 64, 64).map(|r| r.literals),
+            eq
         );
     }
 
@@ -513,12 +604,20 @@ mod tests {
             text in prop::collection::vec(prop::sample::select(vec![
                 "a", "b", "ab", "ba", "x", "_", " ", "\n", "A", "c", "bx",
             ]), 0..60).prop_map(|v| v.concat().into_bytes()),
+            by_variants in prop::bool::ANY,
         ) {
             let h = hir(&re_text, ci);
-            let Some(req) = required_literals(&h) else {
+            let found = match by_variants {
+                true => required_literals_by_variants(&h, 4, 16),
+                false => required_literals(&h),
+            };
+            let Some(req) = found else {
                 return Ok(());
             };
             prop_assert!(!req.literals.is_empty() && req.literals.len() <= LITERALS_MAX);
+            prop_assert!(
+                !by_variants || (req.literals.len() <= 16 && lowered_count(&req.literals) <= 4)
+            );
             prop_assert!(req.literals.iter().all(|l| !l.is_empty()));
             // From the HIR, not its text (`window::tests::oracle`).
             let re = crate::pattern::window::tests::oracle(&h);

@@ -34,7 +34,8 @@ use crate::pattern::fold;
 use crate::pattern::glushkov;
 use crate::pattern::glushkov::book::RuleBook;
 use crate::pattern::required::{
-    required_case_insensitive, required_literals_avoiding, required_literals_within,
+    lowered_count, required_case_insensitive, required_literals_avoiding,
+    required_literals_by_variants, required_literals_within,
 };
 use regex_syntax::hir::Hir;
 use std::collections::{HashMap, HashSet};
@@ -43,6 +44,13 @@ use std::collections::{HashMap, HashSet};
 /// literal rule: more are a small class expanded (`[0-9a-f]{3}`), which
 /// finds many lines; such a rule goes to the automaton.
 pub const RULE_LITERALS_MAX: usize = 64;
+
+/// Most literals one rule may bring where they are case variants of at most
+/// [`RULE_LITERALS_MAX`] literals lowered (gitleaks' `(?i)` rules: 157 and
+/// 480 literals, 8 and 3 lowered): variants of one literal find the lines
+/// it finds in any case, and the `multi` kernel's cost barely grows with
+/// the set.
+pub const RULE_VARIANTS_MAX: usize = 512;
 
 /// Shortest literal a literal rule may have (as `cpu::RuleSet`'s dispatch).
 pub const RULE_LITERAL_MIN: usize = 3;
@@ -61,22 +69,51 @@ pub struct Halves {
     pub owners: Vec<Vec<u32>>,
 }
 
-/// Whether a rule with required literals `lits` is a literal rule.
+/// Whether a rule with required literals `lits` is a literal rule of the
+/// CPU's split: at most [`RULE_LITERALS_MAX`], none shorter than
+/// [`RULE_LITERAL_MIN`].
+pub fn good_within(lits: &[Vec<u8>]) -> bool {
+    lits.len() <= RULE_LITERALS_MAX && good(lits)
+}
+
+/// Whether a rule with required literals `lits` is a literal rule of the
+/// GPU's split: [`good_within`], or at most [`RULE_VARIANTS_MAX`] that are
+/// case variants of at most [`RULE_LITERALS_MAX`].
 pub fn good(lits: &[Vec<u8>]) -> bool {
     !lits.is_empty()
-        && lits.len() <= RULE_LITERALS_MAX
+        && lits.len() <= RULE_VARIANTS_MAX
         && lits.iter().all(|l| l.len() >= RULE_LITERAL_MIN)
+        && (lits.len() <= RULE_LITERALS_MAX || lowered_count(lits) <= RULE_LITERALS_MAX)
 }
 
 /// One rule's literals for the split before any is found shared (see
 /// [`gpu_literals`]; `lits`: its required literals).
 pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
     match lits {
-        Some(l) if good(l) => Some(l.to_vec()),
+        Some(l) if good_within(l) => Some(l.to_vec()),
         _ => required_literals_within(h, RULE_LITERALS_MAX)
             .map(|r| r.literals)
-            .filter(|l| good(l)),
+            .filter(|l| good_within(l)),
     }
+}
+
+/// For the GPU's split only, a rule without a [`first_choice`]: its own
+/// literals (`lits`) or the best set counting case variants once and
+/// crossing larger classes (`required_literals_by_variants`), if [`good`].
+/// Gitleaks: `SK[0-9a-fA-F]{32}` by `SK0` to `SKf`, its `(?i)` rules by
+/// their case variants; 5 of its 7 rules without a set leave the automaton,
+/// which goes from 26 words to 7.
+///
+/// Not the CPU's: there those sets' lines (gitleaks' `s\.[a-z0-9]`,
+/// `(?i)key`: 7 % and 12 % of loghub's lines) go to the rules' own regexes,
+/// where one DFA over the buffer ran the rules (session 41: the CPU engine
+/// 36.7 s over 16 GiB with them, 11-13 s without).
+pub fn gpu_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
+    lits.map(<[_]>::to_vec).filter(|l| good(l)).or_else(|| {
+        required_literals_by_variants(h, RULE_LITERALS_MAX, RULE_VARIANTS_MAX)
+            .map(|r| r.literals)
+            .filter(|l| good(l))
+    })
 }
 
 /// [`first_choice`] under `-i`: `h` is the rule, `cs` the rule parsed
@@ -88,10 +125,10 @@ pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
 /// returns is lowered, for the kernels' ASCII folding.
 pub fn first_choice_folded(h: &Hir, cs: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
     match lits {
-        Some(l) if good(l) => Some(l.to_vec()),
+        Some(l) if good_within(l) => Some(l.to_vec()),
         _ => required_case_insensitive(cs, RULE_LITERALS_MAX)
             .map(|r| r.literals)
-            .filter(|l| good(l))
+            .filter(|l| good_within(l))
             .or_else(|| first_choice(h, None).map(|l| fold::ascii_lowered(&l))),
     }
 }
@@ -143,7 +180,7 @@ pub fn gpu_literals(
         let others = map_on_all_cores(&sharing, |&r| {
             required_literals_avoiding(&hirs[r], RULE_LITERALS_MAX, &shared)
                 .map(|r| r.literals)
-                .filter(|l| good(l) && !l.iter().any(|x| shared.contains(x)))
+                .filter(|l| good_within(l) && !l.iter().any(|x| shared.contains(x)))
         });
         for (r, other) in sharing.into_iter().zip(others) {
             if other.is_some() {
@@ -293,6 +330,36 @@ mod tests {
         assert_eq!(h.literal_rules, vec![0, 3]);
         assert_eq!(h.automaton_rules, vec![1, 2, 4]);
         assert_eq!(h.literals, lits(&["FAILED", "PASSED", "error: "]).unwrap());
+    }
+
+    /// Gitleaks' rules that made its automaton 26 words (session 41): a
+    /// prefix crossed with a class of 22 bytes, and `(?i)` rules whose
+    /// case variants are many literals but few lowered. The CPU's split
+    /// keeps them without literals.
+    #[test]
+    fn rules_by_crossed_classes_and_case_variants_are_gpu_literal_rules() {
+        let parse = |re: &str| {
+            regex_syntax::ParserBuilder::new()
+                .utf8(false)
+                .build()
+                .parse(re)
+                .unwrap()
+        };
+        let sk = parse("SK[0-9a-fA-F]{32}");
+        assert_eq!(first_choice(&sk, Some(&[b"SK".to_vec()])), None);
+        let sk = gpu_choice(&sk, Some(&[b"SK".to_vec()])).unwrap();
+        assert_eq!(sk.len(), 22);
+        let key = parse(r"(?i)(?:api|key|token)[ \t\w.-]{0,20}=[\w.=-]{10,150}");
+        let own = crate::pattern::required::required_literals(&key).map(|r| r.literals);
+        assert_eq!(first_choice(&key, own.as_deref()), None);
+        let variants = gpu_choice(&key, own.as_deref()).unwrap();
+        assert!(variants.len() > RULE_LITERALS_MAX, "{}", variants.len());
+        assert!(good(&variants) && !good_within(&variants));
+        // 65 literals that differ lowered stay too many.
+        let many: Vec<Vec<u8>> = (0..65).map(|i| format!("x{i:02}").into_bytes()).collect();
+        assert!(!good(&many));
+        let each = vec![Some(sk), None, Some(variants)];
+        assert_eq!(halves(&each).literal_rules, vec![0, 2]);
     }
 
     #[test]
