@@ -40,6 +40,46 @@ pub fn map_in_parts<T: Sync, R: Send>(
     })
 }
 
+/// `f` of each item, in order, on all cores, each thread taking the next
+/// `batch` items as it gets free: for items whose costs differ widely
+/// (gitleaks' rule regexes: 0.1 to 70 ms each, the slow ones together in
+/// its file; in parts of 64, 214 rules on 16 cores took 4 threads and
+/// 0.72 s, session 41).
+pub fn map_on_all_cores_as_free<T: Sync, R: Send>(
+    items: &[T],
+    batch: usize,
+    f: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let batch = batch.max(1);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(items.len().div_ceil(batch));
+    if threads <= 1 {
+        return items.iter().map(&f).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let at = next.fetch_add(batch, Ordering::Relaxed);
+            let Some(part) = items.get(at..(at + batch).min(items.len())) else {
+                return done;
+            };
+            done.extend(part.iter().enumerate().map(|(k, x)| (at + k, f(x))));
+        }
+    };
+    let mut all: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads).map(|_| s.spawn(work)).collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    all.sort_unstable_by_key(|&(i, _)| i);
+    all.into_iter().map(|(_, r)| r).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,6 +92,9 @@ mod tests {
             assert_eq!(map_on_all_cores(&items, |&i| i * 3), want);
             for (threads, min_part) in [(0, 0), (1, 1), (3, 2), (16, 256)] {
                 assert_eq!(map_in_parts(&items, threads, min_part, |&i| i * 3), want);
+            }
+            for batch in [0, 1, 7, 64] {
+                assert_eq!(map_on_all_cores_as_free(&items, batch, |&i| i * 3), want);
             }
         }
     }

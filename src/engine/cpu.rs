@@ -18,10 +18,12 @@ use std::sync::OnceLock;
 
 pub(crate) mod cached;
 mod dense;
+mod line_regex;
 mod literal_lines;
 mod rules;
 
 pub use dense::DenseLines;
+pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;
 
 pub use rules::{RuleSet, SplitRules};
@@ -113,15 +115,16 @@ pub type LazyRegex = Box<dyn Fn() -> Option<meta::Regex> + Send + Sync>;
 /// alternation (same leftmost-first answer), built on first use: a `-c` or
 /// `-l` run never pays for it.
 pub struct Pack {
-    pack: CachedRegex,
+    pack: LineRegex,
     spans: OnceLock<Option<CachedRegex>>,
     build_spans: LazyRegex,
 }
 
 impl Pack {
-    pub fn new(pack: meta::Regex, build_spans: LazyRegex) -> Pack {
+    /// `pack`: the rules' automaton (with their cuts to ASCII, `LineRegex`).
+    pub fn new(pack: LineRegex, build_spans: LazyRegex) -> Pack {
         Pack {
-            pack: CachedRegex::new(pack),
+            pack,
             spans: OnceLock::new(),
             build_spans,
         }
@@ -138,12 +141,12 @@ impl Matcher for Pack {
             Some(re) => re.search(&Input::new(hay).range(at..)).map(|m| m.range()),
             // The alternation is no larger than the pack, which was built:
             // should it fail all the same, a matching rest is one match.
-            None => self.pack.is_match(rest).then_some(at..hay.len()),
+            None => self.pack.is_match_line(rest).then_some(at..hay.len()),
         }
     }
 
     fn is_match_line(&self, line: &[u8]) -> bool {
-        self.pack.is_match(line)
+        self.pack.is_match_line(line)
     }
 }
 

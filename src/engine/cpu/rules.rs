@@ -14,11 +14,11 @@
 //! first rule in order (each rule's own match there, as an alternation's
 //! branch would give it).
 
-use super::cached::CachedRegex;
+use super::line_regex::LineRegex;
 use super::Pack;
 use crate::engine::Matcher;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
-use regex_automata::{meta, Input};
+use regex_automata::Input;
 use std::ops::Range;
 use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -28,7 +28,7 @@ use std::thread::JoinHandle;
 pub struct RuleSet {
     literals: Literals,
     owners: Vec<Vec<u32>>,
-    rules: Vec<CachedRegex>,
+    rules: Vec<LineRegex>,
 }
 
 /// The literals' Aho-Corasick automaton. A DFA (`dfa_kind`) scans several
@@ -97,7 +97,7 @@ impl RuleSet {
     /// built for them. `ascii_folded`: the literals' ASCII letters are
     /// lowered, and they are found in any ASCII case.
     pub fn new(
-        rules: Vec<meta::Regex>,
+        rules: Vec<LineRegex>,
         literals: &[Vec<Vec<u8>>],
         ascii_folded: bool,
     ) -> Option<RuleSet> {
@@ -122,7 +122,7 @@ impl RuleSet {
         Some(RuleSet {
             literals,
             owners,
-            rules: rules.into_iter().map(CachedRegex::new).collect(),
+            rules,
         })
     }
 
@@ -170,7 +170,7 @@ impl Matcher for RuleSet {
     /// and 1.79-1.81 → 1.69-1.70 s).
     fn is_match_line(&self, line: &[u8]) -> bool {
         let Some(literals) = self.literals.get() else {
-            return self.rules.iter().any(|r| r.is_match(line));
+            return self.rules.iter().any(|r| r.is_match_line(line));
         };
         // Sorted, so that a line with thousands of candidate rules is not
         // quadratic.
@@ -180,7 +180,7 @@ impl Matcher for RuleSet {
                 let Err(at) = tried.binary_search(&r) else {
                     continue;
                 };
-                if self.rules[r as usize].is_match(line) {
+                if self.rules[r as usize].is_match_line(line) {
                     return true;
                 }
                 tried.insert(at, r);
@@ -225,6 +225,11 @@ impl Matcher for SplitRules {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use regex_automata::meta;
+
+    fn lines(rules: Vec<meta::Regex>) -> Vec<LineRegex> {
+        rules.into_iter().map(LineRegex::from).collect()
+    }
 
     /// Rules `W[0-9]*X` (W two or three of `abc`, X one of `xy`), each
     /// with its literal W, and their alternation.
@@ -253,8 +258,8 @@ mod tests {
             text in "[abcxy01 \n]{0,200}",
         ) {
             let (rules, lits, alt) = pack(&specs);
-            let built = RuleSet::new(rules.clone(), &lits, false).unwrap();
-            let mut missing = RuleSet::new(rules, &lits, false).unwrap();
+            let built = RuleSet::new(lines(rules.clone()), &lits, false).unwrap();
+            let mut missing = RuleSet::new(lines(rules), &lits, false).unwrap();
             missing.literals = Literals { built: OnceLock::from(None), building: Mutex::new(None) };
             let hay = text.as_bytes();
             for set in [&built, &missing] {
@@ -283,7 +288,7 @@ mod tests {
                 .iter()
                 .map(|(w, _)| vec![w[4..].to_ascii_lowercase().into_bytes()])
                 .collect();
-            let set = RuleSet::new(rules, &lits, true).unwrap();
+            let set = RuleSet::new(lines(rules), &lits, true).unwrap();
             let hay = text.as_bytes();
             for at in 0..=hay.len() {
                 let want = alt.search(&Input::new(hay).range(at..)).map(|m| m.range());

@@ -61,9 +61,10 @@ use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
-use crate::parts::map_on_all_cores;
+use crate::parts::{map_on_all_cores, map_on_all_cores_as_free};
 use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
 use crate::pattern::fold;
+use crate::pattern::glushkov::book::{ascii_only, reaches_past_ascii};
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
 use crate::pattern::trim;
 
@@ -131,7 +132,8 @@ pub(super) fn compile_pack(
             _ => {
                 let p = &p;
                 Ok(s.spawn(move || {
-                    let plan = split::plan(&p.halves, &p.hirs, cfg, fallback);
+                    let halves = p.gpu_halves.as_ref().unwrap_or(&p.halves);
+                    let plan = split::plan(halves, &p.hirs, cfg, fallback);
                     (plan, started.elapsed() - parsed)
                 }))
             }
@@ -201,6 +203,9 @@ struct Parts<'a> {
     /// GPU searches the halves with two kernels; a mixed pack's lines are
     /// confirmed by them on every engine.
     halves: split::Halves,
+    /// The GPU's split where it differs: the rules without literals in
+    /// `halves` that have some by `split::gpu_choice`.
+    gpu_halves: Option<split::Halves>,
     mixed: bool,
     per_rule_wanted: bool,
     alternation: Hir,
@@ -264,6 +269,10 @@ impl<'a> Parts<'a> {
         };
         let halves = split::halves(&gpu_each);
         let mixed = !halves.literal_rules.is_empty() && !halves.automaton_rules.is_empty();
+        let gpu_halves = match cfg.ignore_case {
+            true => None,
+            false => gpu_halves(&hirs, &gpu_each, per_rule.as_deref()),
+        };
         let union = per_rule.as_ref().map(|p| {
             let mut u = p.concat();
             u.sort_unstable();
@@ -285,6 +294,7 @@ impl<'a> Parts<'a> {
             gpu_union,
             gpu_each,
             halves,
+            gpu_halves,
             mixed,
             per_rule_wanted,
         })
@@ -341,36 +351,63 @@ impl<'a> Parts<'a> {
             let (finder, how) = joined(finder)?;
             return Ok((dense_aware(finder, t), how, Box::new(set)));
         }
-        // build_many_from_hir: one pattern per rule.
+        // build_many_from_hir: one pattern per rule. The line finder and
+        // the pack's automaton are built beside the literal rules' regexes
+        // (gitleaks on 16 cores: 80 + 80 ms before them in turn).
         let split = Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack));
-        let (finder, how) = match split {
-            Some(h) => split_line_finder(hirs, h, folded, t)?,
-            None => pack_line_finder(union, folded, alternation, true, t)?,
-        };
+        let finder = s.spawn(move || match split {
+            Some(h) => split_line_finder(hirs, h, folded, t),
+            None => pack_line_finder(union, folded, alternation, true, t),
+        });
+        let pack = s.spawn(move || match split {
+            Some(h) => build_pack(&pick(hirs, &h.automaton_rules), t),
+            None => build_pack(hirs, t),
+        });
+        let literal_rules = split.map(|h| build_rules(&pick(hirs, &h.literal_rules), t));
+        let (finder, how) = joined(finder)?;
         let finder = dense_aware(finder, t);
-        let pack = match split {
-            Some(h) => build_pack(&pick(hirs, &h.automaton_rules), t)?,
-            None => build_pack(hirs, t)?,
-        };
+        let pack = joined(pack)?;
         let alternation = alternation.clone();
         let spans = move || build_regex(&alternation, t).ok();
         let rest = cpu::Pack::new(pack, Box::new(spans));
-        let confirm: Box<dyn Matcher> = match split {
+        let confirm: Box<dyn Matcher> = match (split, literal_rules) {
             // The GPU's split: the literal rules dispatched by their
             // literals, the automaton of the others.
-            Some(h) => {
-                let rules = build_rules(&pick(hirs, &h.literal_rules), t)?;
+            (Some(h), Some(rules)) => {
                 let lits = pick(&self.gpu_each, &h.literal_rules);
                 let lits: Vec<Vec<Vec<u8>>> = lits.into_iter().flatten().collect();
-                let set = cpu::RuleSet::new(rules, &lits, self.folded()).ok_or_else(|| {
+                let set = cpu::RuleSet::new(rules?, &lits, self.folded()).ok_or_else(|| {
                     PatternError("rule pack too large for its literal set".into())
                 })?;
                 Box::new(cpu::SplitRules::new(set, rest))
             }
-            None => Box::new(rest),
+            _ => Box::new(rest),
         };
         Ok((finder, how, confirm))
     }
+}
+
+/// The GPU's split where it differs from the CPU's (`each`, the rules'
+/// literals for it; `own`, the rules' required literals where every rule
+/// has some): `split::gpu_choice` for the rules without literals, on all
+/// cores.
+fn gpu_halves(
+    hirs: &[Hir],
+    each: &[Option<Vec<Vec<u8>>>],
+    own: Option<&[Vec<Vec<u8>>]>,
+) -> Option<split::Halves> {
+    let lacking: Vec<usize> = (0..hirs.len()).filter(|&r| each[r].is_none()).collect();
+    let found = map_on_all_cores(&lacking, |&r| {
+        split::gpu_choice(&hirs[r], own.map(|o| o[r].as_slice()))
+    });
+    if found.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut gpu_each = each.to_vec();
+    for (r, lits) in lacking.into_iter().zip(found) {
+        gpu_each[r] = lits;
+    }
+    Some(split::halves(&gpu_each))
 }
 
 /// A finder of candidate lines set aside where nearly every line is one
@@ -455,13 +492,21 @@ fn good_union(union: Option<&[Vec<u8>]>) -> bool {
     union.is_some_and(|u| u.iter().map(Vec::len).min().unwrap_or(0) >= 3)
 }
 
-/// Each rule's own regex (for `cpu::RuleSet`), built on all cores, their
-/// automata together within [`PACK_NFA_LIMIT`]: the first rule past it,
-/// or failing, in order, names the error, as if built one by one. Once
-/// the rules built hold more than the limit the others are not built
-/// (300 rules of `\w{2000}` would take minutes), except where the error
-/// needs them.
-fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
+/// Smallest regex (its `memory_usage`) that gets its cut to ASCII beside
+/// it (`cpu::LineRegex`): gitleaks' 113 rules of 1 MiB or more (Unicode
+/// `\w{10,150}` and the like) confirmed loghub's Mac lines 18 times faster
+/// with it; loghub's templates (`\S+`, none over 1 MiB) ran 8 % slower
+/// with every rule cut (2 cores, 1 GiB, session 41).
+const ASCII_CUT_FROM: usize = 1 << 20;
+
+/// Each rule's own regex (for `cpu::RuleSet`), with its cut to ASCII
+/// where it reaches past ASCII and is large (`ASCII_CUT_FROM`), built on all cores as
+/// they get free, their automata together within [`PACK_NFA_LIMIT`]: the
+/// first rule past it, or failing, in order, names the error, as if built
+/// one by one. Once the rules built hold more than the limit the others
+/// are not built (300 rules of `\w{2000}` would take minutes), except
+/// where the error needs them.
+fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<cpu::LineRegex>, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
@@ -469,19 +514,30 @@ fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
         .nfa_size_limit(Some(PACK_NFA_LIMIT))
         .hybrid_cache_capacity(RULE_CACHE);
     let build = |h: &Hir| {
-        meta::Builder::new()
+        let full = meta::Builder::new()
             .configure(config.clone())
             .build_from_hir(h)
-            .map_err(|e| too_large(e, hirs.len()))
+            .map_err(|e| too_large(e, hirs.len()))?;
+        let big = full.memory_usage() >= ASCII_CUT_FROM;
+        let ascii = (big && reaches_past_ascii(h)).then(|| {
+            meta::Builder::new()
+                .configure(config.clone())
+                .build_from_hir(&ascii_only(h))
+                .ok()
+        });
+        Ok((full, ascii.flatten()))
+    };
+    let size = |(full, ascii): &(meta::Regex, Option<meta::Regex>)| {
+        full.memory_usage() + ascii.as_ref().map_or(0, meta::Regex::memory_usage)
     };
     let held = AtomicUsize::new(0);
-    let built = map_on_all_cores(hirs, |h| {
+    let built = map_on_all_cores_as_free(hirs, 1, |h| {
         if held.load(Ordering::Relaxed) > PACK_NFA_LIMIT {
             return None;
         }
         let re = build(h);
         if let Ok(re) = &re {
-            held.fetch_add(re.memory_usage(), Ordering::Relaxed);
+            held.fetch_add(size(re), Ordering::Relaxed);
         }
         Some(re)
     });
@@ -491,10 +547,10 @@ fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<meta::Regex>, PatternError> {
         .zip(hirs)
         .map(|(re, h)| {
             let re = re.unwrap_or_else(|| build(h))?;
-            total += re.memory_usage();
+            total += size(&re);
             match total > PACK_NFA_LIMIT {
                 true => Err(too_large_message(hirs.len())),
-                false => Ok(re),
+                false => Ok(cpu::LineRegex::new(re.0, re.1)),
             }
         })
         .collect()
@@ -517,16 +573,26 @@ fn too_large(e: meta::BuildError, rules: usize) -> PatternError {
 
 /// The pack's meta regex: one pattern per rule, leftmost-first (so an
 /// earlier rule wins at one start, as in an alternation), byte semantics,
-/// multi-line anchors at `t`, bounded memory.
-fn build_pack(hirs: &[Hir], t: u8) -> Result<meta::Regex, PatternError> {
+/// multi-line anchors at `t`, bounded memory; with the rules cut to ASCII
+/// beside it where some reach past ASCII and it is large (`ASCII_CUT_FROM`).
+fn build_pack(hirs: &[Hir], t: u8) -> Result<cpu::LineRegex, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
         .which_captures(WhichCaptures::None)
         .nfa_size_limit(Some(PACK_NFA_LIMIT))
         .hybrid_cache_capacity(PACK_CACHE);
-    meta::Builder::new()
-        .configure(config)
-        .build_many_from_hir(hirs)
-        .map_err(|e| too_large(e, hirs.len()))
+    let build = |hirs: &[Hir]| {
+        meta::Builder::new()
+            .configure(config.clone())
+            .build_many_from_hir(hirs)
+            .map_err(|e| too_large(e, hirs.len()))
+    };
+    let full = build(hirs)?;
+    let big = full.memory_usage() >= ASCII_CUT_FROM;
+    let ascii = match big && hirs.iter().any(reaches_past_ascii) {
+        true => build(&hirs.iter().map(ascii_only).collect::<Vec<_>>()).ok(),
+        false => None,
+    };
+    Ok(cpu::LineRegex::new(full, ascii))
 }
