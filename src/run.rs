@@ -111,7 +111,7 @@ fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
     let (compiled, listed_early) = std::thread::scope(|s| {
         let early = gpu::beside_compile(&cfg, patterns).then(|| {
             s.spawn(|| {
-                let open = gpu::OpenAt::beside_compile();
+                let open = gpu::OpenAt::beside_compile(patterns);
                 (list(Some(&|bytes| open.heard(bytes))), open.opened())
             })
         });

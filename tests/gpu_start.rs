@@ -106,8 +106,8 @@ fn engine_gpu_that_fails_to_start_prints_nothing_and_exits_2() {
     }
 }
 
-/// Auto lists the inputs beside the compile of a rule pack of 1,000
-/// expressions or more (`prewarm::beside_compile`); whether the search then
+/// Auto lists the inputs beside the compile of a rule pack (from 200
+/// expressions, `prewarm::beside_compile`); whether the search then
 /// runs on the pipeline (simulated) or on the CPU engine (no GPU, or a
 /// search auto keeps there), and with a file of the tree named twice or a
 /// missing one, what is printed is what `--engine cpu` prints.
@@ -116,9 +116,15 @@ fn a_large_rule_pack_listed_beside_its_compile_prints_what_the_cpu_prints() {
     let s = Sandbox::new();
     let mut rng = XorShift(9);
     corpus(&s, &mut rng);
-    let mut pack: Vec<String> = (0..1100).map(|i| format!("w{i}x+")).collect();
-    pack.extend(["ne+dle", "gam(ma|mb)", "^delta"].map(String::from));
-    s.write("pack.txt", pack.join("\n") + "\n");
+    for rules in [1100, 250] {
+        let mut pack: Vec<String> = (0..rules).map(|i| format!("w{i}x+")).collect();
+        pack.extend(["ne+dle", "gam(ma|mb)", "^delta"].map(String::from));
+        s.write("pack.txt", pack.join("\n") + "\n");
+        listed_beside_the_compile_prints_what_the_cpu_prints(&s);
+    }
+}
+
+fn listed_beside_the_compile_prints_what_the_cpu_prints(s: &Sandbox) {
     for args in [
         &["-c", "-E", "-f", "pack.txt"][..],
         &["-n", "-E", "-f", "pack.txt"],
@@ -126,9 +132,9 @@ fn a_large_rule_pack_listed_beside_its_compile_prints_what_the_cpu_prints() {
         &["-c", "-i", "-E", "-f", "pack.txt"],
         &["-n", "-E", "-f", "pack.txt", "d1/f3.txt", "missing"],
     ] {
-        let want = run(&s, "cpu", args, &[]);
+        let want = run(s, "cpu", args, &[]);
         for env in [&SIMULATED[..], &[]] {
-            let got = run(&s, "auto", args, env);
+            let got = run(s, "auto", args, env);
             assert_eq!(got.stdout, want.stdout, "{args:?} {env:?}");
             assert_eq!(got.stderr, want.stderr, "{args:?} {env:?}");
             assert_eq!(got.code, want.code, "{args:?} {env:?}");

@@ -125,4 +125,4 @@ fn fewest(rep: Repetition) -> Hir {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

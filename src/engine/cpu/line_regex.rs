@@ -50,19 +50,10 @@ impl From<meta::Regex> for LineRegex {
 mod tests {
     use super::*;
     use crate::pattern::glushkov::book::ascii_only;
+    use crate::pattern::trim::tests::hir;
     use proptest::prelude::*;
-    use regex_syntax::hir::Hir;
 
-    fn hir(re: &str) -> Hir {
-        regex_syntax::ParserBuilder::new()
-            .multi_line(true)
-            .utf8(false)
-            .build()
-            .parse(re)
-            .unwrap()
-    }
-
-    fn built(h: &Hir) -> meta::Regex {
+    fn built(h: &regex_syntax::hir::Hir) -> meta::Regex {
         meta::Builder::new()
             .configure(meta::Config::new().utf8_empty(false))
             .build_from_hir(h)

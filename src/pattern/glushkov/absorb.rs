@@ -99,15 +99,8 @@ fn atoms(h: &Hir) -> Vec<Hir> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pattern::trim::tests::hir;
     use proptest::prelude::*;
-
-    fn hir(re: &str) -> Hir {
-        regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(re)
-            .unwrap()
-    }
 
     fn absorbed_text(re: &str) -> String {
         absorbed(&hir(re)).to_string()

@@ -2,7 +2,8 @@ use super::*;
 use crate::pattern::window::tests::oracle;
 use proptest::prelude::*;
 
-fn hir(re: &str) -> Hir {
+/// Parsed as the pack parses a rule (multi-line, bytes allowed).
+pub(crate) fn hir(re: &str) -> Hir {
     regex_syntax::ParserBuilder::new()
         .multi_line(true)
         .utf8(false)

@@ -61,24 +61,26 @@ const EARLY_MIN_RINGS: u64 = 4;
 /// auto 1.33-1.47 s with the CPU taking files (16 threads on 16 cores
 /// starved CUDA's start: the GPU was never ready; with 15 threads it was
 /// after 0.29 s, and auto took 1.28 s). Below it not measured: the CPU
-/// shares the files as before.
-const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
+/// shares the files as before. A rule pack's split has its own bound
+/// (`setup::gpu_far_ahead`).
+pub(super) const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
 
 /// Under auto, from how many bytes of files `Flow::run` starts CUDA with
-/// the pipeline, the packer claiming files at once (`EARLY_MIN_RINGS`,
-/// `EARLY_GPU_AHEAD_BYTES`); `None` where it waits on the CPU engine's
-/// pace (`open_gate`): a search that may stop early in a file, or a
-/// literal set's lines printed. `ring_bytes`: the ring's size.
+/// the pipeline, the packer claiming files at once (`EARLY_MIN_RINGS`, or
+/// where the GPU is far ahead, the bytes from which the CPU waits for it:
+/// `far_ahead`); `None` where it waits on the CPU engine's pace
+/// (`open_gate`): a search that may stop early in a file, or a literal
+/// set's lines printed. `ring_bytes`: the ring's size.
 pub(super) fn at_once_from(
     shape: &Shape,
     ring_bytes: u64,
-    far_ahead: bool,
+    far_ahead: Option<u64>,
     printed: bool,
 ) -> Option<u64> {
     let many = EARLY_MIN_RINGS.saturating_mul(ring_bytes);
     (shape.yield_when_ready && !printed).then_some(match far_ahead {
-        true => many.min(EARLY_GPU_AHEAD_BYTES),
-        false => many,
+        Some(from) => many.min(from),
+        None => many,
     })
 }
 
@@ -149,9 +151,12 @@ impl<'a, 'r> Flow<'a, 'r> {
         let big_files = search.cut_tally
             && matches!(search.target, Target::Many(_))
             && sizes.iter().flatten().any(|&s| s > shape.chunk as u64);
-        let cpu_waits = shape.yield_when_ready
-            && (search.far_ahead || big_files)
-            && bytes >= EARLY_GPU_AHEAD_BYTES;
+        let waits_from = match (search.far_ahead, big_files) {
+            (Some(from), _) => from,
+            (None, true) => EARLY_GPU_AHEAD_BYTES,
+            (None, false) => u64::MAX,
+        };
+        let cpu_waits = shape.yield_when_ready && bytes >= waits_from;
         let board = Board::new(
             items.len(),
             shape.gpu_only || cpu_waits,

@@ -4,7 +4,7 @@
 //! (`backread_scheme`), and the sizes of chunks, ring and lanes (`shape`).
 //! Each is decided once per run, before the first chunk.
 
-use super::choose::AUTO_REGEX_MIN_LITERALS;
+use super::choose::{AUTO_REGEX_MIN_LITERALS, AUTO_SPLIT_MIN_BYTES};
 use super::searcher::Target;
 use super::shape::Shape;
 use crate::config::{BinaryMode, Config, Mode};
@@ -31,23 +31,36 @@ const LANES: usize = 4;
 /// Device memory per lane, in chunks: text, bitmap (1/8), offsets (1/4).
 const LANE_CHUNKS: f64 = 1.5;
 
-/// Whether the GPU is known far ahead of the CPU engine on this search, so
-/// that under auto the CPU waits for CUDA on large inputs
-/// (`flow::EARLY_GPU_AHEAD_BYTES`, where the measurements are): a rule
-/// pack's exact lines; a rule pack's split, exact or not (gitleaks' 221
-/// rules over 16 GiB of loghub's logs: `--engine gpu` 2.2-2.5 s, the CPU
-/// engine 11-13 s, and auto 2.9-3.1 s while 15 CPU workers took a file of
-/// 256 MiB each before CUDA was ready, session 41); or a regex every match
-/// of which holds one of `AUTO_REGEX_MIN_LITERALS` literals or more (the
-/// CPU engine runs the regex over every byte; the GPU finds the candidate
-/// lines). Where the GPU then lags, the CPU takes files after all (`lag`).
-pub fn gpu_far_ahead(cfg: &Config, compiled: &Compiled, target: &Target) -> bool {
-    let ahead = match &compiled.gpu {
-        Some(GpuPlan::Required(set)) => set.len() >= AUTO_REGEX_MIN_LITERALS,
-        Some(GpuPlan::Split(_)) => true,
-        _ => false,
-    };
-    target.exact_lines() || (ahead && !cfg.ignore_case)
+/// From how many bytes of files the GPU is known far ahead of the CPU
+/// engine on this search, so that under auto the CPU waits for CUDA
+/// (`None`: not known): a rule pack's split, exact or not, from
+/// `AUTO_SPLIT_MIN_BYTES`; a rule pack's exact lines, or a regex every
+/// match of which holds one of `AUTO_REGEX_MIN_LITERALS` literals or more
+/// (the CPU engine runs the regex over every byte; the GPU finds the
+/// candidate lines), from `flow::EARLY_GPU_AHEAD_BYTES`, where those
+/// measurements are. Where the GPU then lags, the CPU takes files after
+/// all (`lag`).
+///
+/// The split since the forty-first session (H200 host, 16 cores, `-c`):
+/// gitleaks' 221 rules over 16 GiB of loghub's logs, auto 2.9-3.1 s against
+/// `--engine gpu`'s 2.2-2.5 s while 15 CPU workers took a file of 256 MiB
+/// each before CUDA was ready (the CPU engine: 9-12 s); over 64 files of
+/// 1 MiB, `--engine gpu` 0.47-0.52 s, the CPU engine 0.83-0.89 s, and auto
+/// 0.92-0.97 s with the CPU taking every file (the templates: 0.39-0.40,
+/// 0.55-0.66 and 0.38-0.43 s).
+pub fn gpu_far_ahead(cfg: &Config, compiled: &Compiled, target: &Target) -> Option<u64> {
+    let early = super::flow::EARLY_GPU_AHEAD_BYTES;
+    match &compiled.gpu {
+        Some(GpuPlan::Split(_)) if !cfg.ignore_case || target.exact_lines() => {
+            Some(AUTO_SPLIT_MIN_BYTES)
+        }
+        Some(GpuPlan::Required(set))
+            if set.len() >= AUTO_REGEX_MIN_LITERALS && !cfg.ignore_case =>
+        {
+            Some(early)
+        }
+        _ => target.exact_lines().then_some(early),
+    }
 }
 
 /// Whether the lines of a literal set are printed: the GPU finds the
@@ -314,5 +327,25 @@ mod tests {
         assert_eq!(from(&["-c", "-m", "1"], 1 << 30), None);
         assert_eq!(from(&[], 1 << 30), None);
         assert_eq!(from(&["-n"], 1 << 30), None);
+    }
+
+    /// A rule pack's split is far ahead from `AUTO_SPLIT_MIN_BYTES` (the
+    /// CPU waits for CUDA there, and the pipeline starts it at once); a
+    /// regex with few literals not at all.
+    #[test]
+    fn a_rule_packs_split_is_far_ahead_from_the_splits_bytes() {
+        let ahead = |patterns: Vec<String>, args: &[&str]| {
+            let cfg = Config::from_args(&[&["--engine", "gpu", "-E", "x", "f"], args].concat());
+            let p: Vec<Vec<u8>> = patterns.into_iter().map(String::into_bytes).collect();
+            let compiled = crate::pattern::compile(&p, &cfg).unwrap();
+            let (target, _) = target(&compiled).unwrap();
+            gpu_far_ahead(&cfg, &compiled, &target)
+        };
+        let mut pack: Vec<String> = (0..300)
+            .map(|i| format!("error{i}: .* not found"))
+            .collect();
+        pack.push(r"\d+\.\d+\.\d+".into());
+        assert_eq!(ahead(pack.clone(), &["-c"]), Some(AUTO_SPLIT_MIN_BYTES));
+        assert_eq!(ahead(vec!["ab[0-9]+cd".into()], &["-c"]), None);
     }
 }

@@ -45,8 +45,9 @@ pub struct Search<'a> {
     /// `--decompress`, with the threads that may decompress one file.
     pub decompress: Option<usize>,
     /// The GPU is known far ahead of the CPU engine here
-    /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA.
-    pub far_ahead: bool,
+    /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA from
+    /// this many bytes of files.
+    pub far_ahead: Option<u64>,
     /// Printed lines are numbered: each chunk's line terminators are
     /// counted on the GPU too (`lane`, `lines`).
     pub count_lines: bool,
