@@ -8,7 +8,7 @@
 //! elements; a repetition taken at least once; an alternation as the union
 //! of one set per branch). Each keeps the invariant the searcher relies on:
 //! every match of the whole expression contains one of the literals,
-//! entirely within the match and so within its line. The best by [`score`]
+//! entirely within the match and so within its line. The best by `How::score`
 //! is kept.
 
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Literal, Seq};
@@ -99,7 +99,7 @@ pub fn required_literals_avoiding(
 /// lowered: the kernels search them as they are.
 pub fn required_literals_by_variants(hir: &Hir, max: usize, raw_max: usize) -> Option<Required> {
     let mut walk = Walk::new(max.min(LITERALS_MAX), None);
-    walk.raw_max = Some(raw_max.min(LITERALS_MAX));
+    walk.how.raw_max = Some(raw_max.min(LITERALS_MAX));
     walk.prefix.limit_class(CLASS_LIMIT_VARIANTS);
     walk.suffix.limit_class(CLASS_LIMIT_VARIANTS);
     walk.best(hir)
@@ -146,26 +146,7 @@ pub fn required_case_insensitive(cs: &Hir, max: usize) -> Option<Required> {
     })
 }
 
-/// Higher is better. The longest shortest literal first: a longer literal
-/// occurs less often, so fewer candidate lines reach the regex. Then the
-/// fewest literals, the lighter set for the kernel. On a tie the set
-/// offered first stays: prefix, then suffix, then inner.
-/// A literal of `avoid` counts as empty.
-/// With `weigh` (`Walk::raw_max` set), the literals count lowered.
-fn score(lits: &[Vec<u8>], (avoid, weigh): (Avoid, bool)) -> (usize, Reverse<usize>) {
-    let len = |l: &Vec<u8>| match avoid.is_some_and(|a| a.contains(l)) {
-        true => 0,
-        false => l.len(),
-    };
-    let shortest = lits.iter().map(len).min().unwrap_or(0);
-    let count = match weigh {
-        true => lowered_count(lits),
-        false => lits.len(),
-    };
-    (shortest, Reverse(count))
-}
-
-/// How a walk weighs a set: at most `max` literals (lowered, where
+/// How a walk weighs a set: at most `max` literals (counted lowered where
 /// `raw_max` bounds the literals themselves), and those to avoid.
 #[derive(Clone, Copy)]
 struct How<'a> {
@@ -182,8 +163,23 @@ impl How<'_> {
         }
     }
 
+    /// Higher is better. The longest shortest literal first: a longer
+    /// literal occurs less often, so fewer candidate lines reach the regex.
+    /// Then the fewest literals (counted lowered with `raw_max`), the
+    /// lighter set for the kernel. On a tie the set offered first stays:
+    /// prefix, then suffix, then inner. A literal of `avoid` counts as
+    /// empty.
     fn score(&self, lits: &[Vec<u8>]) -> (usize, Reverse<usize>) {
-        score(lits, (self.avoid, self.raw_max.is_some()))
+        let len = |l: &Vec<u8>| match self.avoid.is_some_and(|a| a.contains(l)) {
+            true => 0,
+            false => l.len(),
+        };
+        let shortest = lits.iter().map(len).min().unwrap_or(0);
+        let count = match self.raw_max {
+            Some(_) => lowered_count(lits),
+            None => lits.len(),
+        };
+        (shortest, Reverse(count))
     }
 }
 
@@ -252,11 +248,7 @@ fn minimized(mut lits: Vec<Vec<u8>>) -> Option<Vec<Vec<u8>>> {
 struct Walk<'a> {
     prefix: Extractor,
     suffix: Extractor,
-    /// Most literals in a set offered (lowered, with `raw_max`).
-    max: usize,
-    /// Most literals themselves, where the set is weighed lowered.
-    raw_max: Option<usize>,
-    avoid: Avoid<'a>,
+    how: How<'a>,
 }
 
 impl<'a> Walk<'a> {
@@ -271,17 +263,11 @@ impl<'a> Walk<'a> {
         Walk {
             prefix: extractor(ExtractKind::Prefix),
             suffix: extractor(ExtractKind::Suffix),
-            max,
-            raw_max: None,
-            avoid,
-        }
-    }
-
-    fn how(&self) -> How<'a> {
-        How {
-            max: self.max,
-            raw_max: self.raw_max,
-            avoid: self.avoid,
+            how: How {
+                max,
+                raw_max: None,
+                avoid,
+            },
         }
     }
 
@@ -301,18 +287,18 @@ impl<'a> Walk<'a> {
             return None;
         }
         let mut best = None;
-        let max = self.how();
-        offer_seq(&mut best, Position::Prefix, prefixes, max);
-        offer_seq(&mut best, Position::Suffix, suffixes, max);
+        let how = self.how;
+        offer_seq(&mut best, Position::Prefix, prefixes, how);
+        offer_seq(&mut best, Position::Suffix, suffixes, how);
         match h.kind() {
-            HirKind::Capture(cap) => offer_inner(&mut best, self.best(&cap.sub), max),
+            HirKind::Capture(cap) => offer_inner(&mut best, self.best(&cap.sub), how),
             // Taken at least once: a match holds a match of `sub`.
             HirKind::Repetition(rep) if rep.min >= 1 => {
-                offer_inner(&mut best, self.best(&rep.sub), max)
+                offer_inner(&mut best, self.best(&rep.sub), how)
             }
             HirKind::Concat(elems) => self.concat(elems, &mut best),
             HirKind::Alternation(branches) => {
-                offer(&mut best, Position::Inner, self.union(branches), max)
+                offer(&mut best, Position::Inner, self.union(branches), how)
             }
             _ => {}
         }
@@ -327,20 +313,16 @@ impl<'a> Walk<'a> {
         let prefixes: Vec<Seq> = elems.iter().map(|e| self.prefix.extract(e)).collect();
         let suffixes: Vec<Seq> = elems.iter().map(|e| self.suffix.extract(e)).collect();
         for (k, e) in elems.iter().enumerate() {
-            offer_inner(
-                best,
-                self.best_of(e, &prefixes[k], &suffixes[k]),
-                self.how(),
-            );
+            offer_inner(best, self.best_of(e, &prefixes[k], &suffixes[k]), self.how);
         }
         // The whole run (from 0, to the end) was offered by `best_of`.
         for i in 1..elems.len() {
             let run = cross(prefixes[i..].iter(), ExtractKind::Prefix);
-            offer_seq(best, Position::Inner, &run, self.how());
+            offer_seq(best, Position::Inner, &run, self.how);
         }
         for j in 1..elems.len() {
             let run = cross(suffixes[..j].iter().rev(), ExtractKind::Suffix);
-            offer_seq(best, Position::Inner, &run, self.how());
+            offer_seq(best, Position::Inner, &run, self.how);
         }
     }
 

@@ -13,7 +13,9 @@
 //!   longer and at most [`RULE_LITERALS_MAX`] of them: the union of those
 //!   literals goes to the `multi` kernel, and a line holding one is
 //!   confirmed on the CPU against the rules owning the literals it holds
-//!   (`cpu::RuleSet`'s dispatch, in the pipeline's ordered workers);
+//!   (`cpu::RuleSet`'s dispatch, in the pipeline's ordered workers). For
+//!   the GPU alone, a rule without such a set may have one whose literals
+//!   are the case variants of at most that many ([`gpu_choice`]);
 //! * an **automaton rule**, otherwise: those rules alone make the
 //!   automaton (`glushkov::for_rules`), which then has few positions.
 //!
