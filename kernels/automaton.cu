@@ -41,7 +41,7 @@
 //   ASCII is selected, as a candidate (the host knows: not exact).
 //   ascii_words = 0: every line runs on all words.
 //   The state is words u32 in per-thread arrays: a pass over at most
-//   REG_WORDS words keeps them in registers (arrays of 2, 4, ... 32 words,
+//   REG_WORDS words keeps them in registers (arrays of 2, 4, 8 or REG_WORDS words,
 //   loops unrolled), a wider one in local memory (MAX_WORDS); packs over
 //   MAX_WORDS*32 positions are refused on the host (glushkov::MAX_POSITIONS).
 //   A step visits only the live positions with exceptions (has_exc): a
@@ -217,7 +217,6 @@ __device__ __forceinline__ u32 pass(const Tables& t, const unsigned char* __rest
     if (nw <= 2u) return run_pass<2>(t, text, n, term, s, kb, nw, ascii, alone, end);
     if (nw <= 4u) return run_pass<4>(t, text, n, term, s, kb, nw, ascii, alone, end);
     if (nw <= 8u) return run_pass<8>(t, text, n, term, s, kb, nw, ascii, alone, end);
-    if (nw <= 16u) return run_pass<16>(t, text, n, term, s, kb, nw, ascii, alone, end);
     if (nw <= REG_WORDS) return run_pass<REG_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
     return run_pass<MAX_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
 }
