@@ -6,8 +6,12 @@
 
 /// `f` of each item, in order, on all cores (at least 64 items a thread).
 pub fn map_on_all_cores<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    map_in_parts(items, threads, 64, f)
+    map_in_parts(items, cores(), 64, f)
+}
+
+/// The cores this process may run on.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `f` of each item, in order, on up to `threads` threads, each taking at
@@ -52,9 +56,7 @@ pub fn map_on_all_cores_as_free<T: Sync, R: Send>(
 ) -> Vec<R> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let batch = batch.max(1);
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(items.len().div_ceil(batch));
+    let threads = cores().min(items.len().div_ceil(batch));
     if threads <= 1 {
         return items.iter().map(&f).collect();
     }

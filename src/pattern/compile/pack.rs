@@ -204,7 +204,7 @@ struct Parts<'a> {
     /// confirmed by them on every engine.
     halves: split::Halves,
     /// The GPU's split where it differs: the rules without literals in
-    /// `halves` that have some by `split::gpu_choice`.
+    /// `halves` that have some by `split::gpu_halves`.
     gpu_halves: Option<split::Halves>,
     mixed: bool,
     per_rule_wanted: bool,
@@ -271,7 +271,7 @@ impl<'a> Parts<'a> {
         let mixed = !halves.literal_rules.is_empty() && !halves.automaton_rules.is_empty();
         let gpu_halves = match cfg.ignore_case {
             true => None,
-            false => gpu_halves(&hirs, &gpu_each, per_rule.as_deref()),
+            false => split::gpu_halves(&hirs, &gpu_each, per_rule.as_deref()),
         };
         let union = per_rule.as_ref().map(|p| {
             let mut u = p.concat();
@@ -385,29 +385,6 @@ impl<'a> Parts<'a> {
         };
         Ok((finder, how, confirm))
     }
-}
-
-/// The GPU's split where it differs from the CPU's (`each`, the rules'
-/// literals for it; `own`, the rules' required literals where every rule
-/// has some): `split::gpu_choice` for the rules without literals, on all
-/// cores.
-fn gpu_halves(
-    hirs: &[Hir],
-    each: &[Option<Vec<Vec<u8>>>],
-    own: Option<&[Vec<Vec<u8>>]>,
-) -> Option<split::Halves> {
-    let lacking: Vec<usize> = (0..hirs.len()).filter(|&r| each[r].is_none()).collect();
-    let found = map_on_all_cores(&lacking, |&r| {
-        split::gpu_choice(&hirs[r], own.map(|o| o[r].as_slice()))
-    });
-    if found.iter().all(Option::is_none) {
-        return None;
-    }
-    let mut gpu_each = each.to_vec();
-    for (r, lits) in lacking.into_iter().zip(found) {
-        gpu_each[r] = lits;
-    }
-    Some(split::halves(&gpu_each))
 }
 
 /// A finder of candidate lines set aside where nearly every line is one

@@ -110,12 +110,35 @@ pub fn first_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
 /// `(?i)key`: 7 % and 12 % of loghub's lines) go to the rules' own regexes,
 /// where one DFA over the buffer ran the rules (session 41: the CPU engine
 /// 36.7 s over 16 GiB with them, 11-13 s without).
-pub fn gpu_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
+fn gpu_choice(h: &Hir, lits: Option<&[Vec<u8>]>) -> Option<Vec<Vec<u8>>> {
     lits.map(<[_]>::to_vec).filter(|l| good(l)).or_else(|| {
         required_literals_by_variants(h, RULE_LITERALS_MAX, RULE_VARIANTS_MAX)
             .map(|r| r.literals)
             .filter(|l| good(l))
     })
+}
+
+/// The GPU's split where it differs from the CPU's (`each`, the rules'
+/// literals for it; `own`, the rules' required literals where every rule
+/// has some): [`gpu_choice`] for the rules without literals, on all
+/// cores.
+pub fn gpu_halves(
+    hirs: &[Hir],
+    each: &[Option<Vec<Vec<u8>>>],
+    own: Option<&[Vec<Vec<u8>>]>,
+) -> Option<Halves> {
+    let lacking: Vec<usize> = (0..hirs.len()).filter(|&r| each[r].is_none()).collect();
+    let found = map_on_all_cores(&lacking, |&r| {
+        gpu_choice(&hirs[r], own.map(|o| o[r].as_slice()))
+    });
+    if found.iter().all(Option::is_none) {
+        return None;
+    }
+    let mut gpu_each = each.to_vec();
+    for (r, lits) in lacking.into_iter().zip(found) {
+        gpu_each[r] = lits;
+    }
+    Some(halves(&gpu_each))
 }
 
 /// [`first_choice`] under `-i`: `h` is the rule, `cs` the rule parsed

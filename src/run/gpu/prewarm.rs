@@ -13,13 +13,14 @@
 //! where it pays, while the inputs are listed, as soon as the files found
 //! so far hold enough bytes ([`OpenAt`]): for a large rule pack the inputs
 //! are listed beside the compile ([`beside_compile`]), and CUDA opens once
-//! they hold enough (`OpenAt::beside_compile`); if the compiled search then stays on the
-//! CPU, the engine is released in its own thread ([`release`]) while the
-//! CPU searches, which leaves the exit the driver's own teardown. A search
-//! auto sends to the GPU opens it once the files hold the bytes from which
-//! the pipeline would start CUDA at once (`setup::opens_at_once`): 400,000
-//! files of 43 KB took 0.30 s to list, and auto, which opened CUDA only
-//! after, ran 13-17 % behind `--engine gpu`.
+//! they hold enough (`OpenAt::beside_compile`); if the compiled search then
+//! stays on the CPU, the engine is released in its own thread ([`release`])
+//! while the CPU searches, which leaves the exit the driver's own teardown.
+//! A search auto sends to the GPU opens it once the files hold the bytes
+//! from which the pipeline would start CUDA at once
+//! (`setup::opens_at_once`): 400,000 files of 43 KB took 0.30 s to list,
+//! and auto, which opened CUDA only after, ran 13-17 % behind `--engine
+//! gpu`.
 
 use super::choose::{driver_present, simulated, AUTO_SET_MIN_BYTES, AUTO_SPLIT_MIN_BYTES};
 use crate::config::{Config, EngineChoice, Mode};
@@ -52,8 +53,9 @@ pub fn prewarm(cfg: &Config) {
 /// 10,000 words, `-c`: 1.26-1.40 → 1.46-1.54 s). From 1,000 expressions
 /// until the forty-first session: gitleaks' 221 rules compile in 0.3 s
 /// on 16 cores, and auto, which opened CUDA after, trailed `--engine gpu`
-/// by 0.2 s over 16 GiB (2.21-2.22 against 1.97-2.09 s). Not where auto keeps such a set on the CPU whatever the
-/// bytes, or the CPU engine is seldom slower than CUDA's start: `-l`,
+/// by 0.2 s over 16 GiB (2.21-2.22 against 1.97-2.09 s). Not where auto
+/// keeps such a set on the CPU whatever the bytes, or the CPU engine is
+/// seldom slower than CUDA's start: `-l`,
 /// `-L`, `-q` and `-m` (a file's first lines settle it), files decoded
 /// from another encoding. Nor for a pack with a one-byte pattern where
 /// only lines are counted or named: `choose::wanted` keeps a literal set
