@@ -132,7 +132,13 @@ pub(super) fn compile_pack(
             _ => {
                 let p = &p;
                 Ok(s.spawn(move || {
-                    let halves = p.gpu_halves.as_ref().unwrap_or(&p.halves);
+                    // The GPU's own literal sets (`split::gpu_halves`), found
+                    // here beside the CPU's side and only for the GPU.
+                    let gpu_halves = match cfg.ignore_case {
+                        true => None,
+                        false => split::gpu_halves(&p.hirs, &p.gpu_each, p.per_rule.as_deref()),
+                    };
+                    let halves = gpu_halves.as_ref().unwrap_or(&p.halves);
                     let plan = split::plan(halves, &p.hirs, cfg, fallback);
                     (plan, started.elapsed() - parsed)
                 }))
@@ -203,9 +209,6 @@ struct Parts<'a> {
     /// GPU searches the halves with two kernels; a mixed pack's lines are
     /// confirmed by them on every engine.
     halves: split::Halves,
-    /// The GPU's split where it differs: the rules without literals in
-    /// `halves` that have some by `split::gpu_halves`.
-    gpu_halves: Option<split::Halves>,
     mixed: bool,
     per_rule_wanted: bool,
     alternation: Hir,
@@ -269,10 +272,6 @@ impl<'a> Parts<'a> {
         };
         let halves = split::halves(&gpu_each);
         let mixed = !halves.literal_rules.is_empty() && !halves.automaton_rules.is_empty();
-        let gpu_halves = match cfg.ignore_case {
-            true => None,
-            false => split::gpu_halves(&hirs, &gpu_each, per_rule.as_deref()),
-        };
         let union = per_rule.as_ref().map(|p| {
             let mut u = p.concat();
             u.sort_unstable();
@@ -294,7 +293,6 @@ impl<'a> Parts<'a> {
             gpu_union,
             gpu_each,
             halves,
-            gpu_halves,
             mixed,
             per_rule_wanted,
         })
