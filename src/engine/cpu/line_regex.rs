@@ -40,12 +40,6 @@ impl LineRegex {
     }
 }
 
-impl From<meta::Regex> for LineRegex {
-    fn from(full: meta::Regex) -> LineRegex {
-        LineRegex::new(full, None)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -228,7 +228,7 @@ mod tests {
     use regex_automata::meta;
 
     fn lines(rules: Vec<meta::Regex>) -> Vec<LineRegex> {
-        rules.into_iter().map(LineRegex::from).collect()
+        rules.into_iter().map(|r| LineRegex::new(r, None)).collect()
     }
 
     /// Rules `W[0-9]*X` (W two or three of `abc`, X one of `xy`), each
