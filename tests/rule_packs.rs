@@ -539,6 +539,113 @@ fn secret_rules_fit_where_only_lines_count() {
         .expect(want, "", 0);
 }
 
+/// Secret rules under `-o`, `--count-matches` and colour stopped with "rule
+/// pack too large" (gitleaks' 221 rules): the whole rules, which place the
+/// matches, passed the limit. Lines are now decided by the trimmed rules
+/// and the matches placed by the whole ones (`cpu::LinesAndSpans`),
+/// through their cuts to ASCII on ASCII lines and, past ASCII, the large
+/// rules' forward automata alone: the oracle's matches on both, with
+/// Unicode `\w` in the matches. Half the rules have gitleaks' generic
+/// shape, half its specific one, as in gitleaks.
+#[test]
+fn secret_rules_print_their_matches_under_o() {
+    let sb = Sandbox::new();
+    let rules: Vec<String> = (0..220)
+        .map(|i| match i % 2 {
+            0 => format!(r"(?i)[\w.-]{{0,50}}?(?:key{i}|token{i})[ =:'\x22]{{1,5}}[\w-]{{8,40}}"),
+            _ => format!(r"\b(?:key{i}|token{i})[ =:'\x22]{{1,5}}[A-Za-z0-9_-]{{8,40}}"),
+        })
+        .collect();
+    sb.write("rules.txt", &(rules.join("\n") + "\n"));
+    let mut text = String::new();
+    for i in 0..300 {
+        let secret = ["Ab9_", "ñé_ß"][i % 2].repeat(1 + i % 7);
+        let prefix = ["cfg.", "clé_ünïcode.", "中文-", ""][i % 4];
+        match i % 3 {
+            0 => text += &format!("{prefix}KEY{i} = '{secret}' and token{} {secret}\n", i / 2),
+            1 => text += &format!("token{i}: short, {prefix}key{}={secret}\n", i % 220),
+            _ => text += &format!("unrelated line {i} ключ\n"),
+        }
+    }
+    sb.write("in.txt", &text);
+    // The oracle: per line, the rules whose literal the line holds, each
+    // its own Unicode regex, the leftmost start winning, then the first
+    // rule.
+    let mut built: std::collections::HashMap<usize, Regex> = Default::default();
+    let mut want = String::new();
+    let mut counts = String::new();
+    for line in text.lines() {
+        let lowered = line.to_lowercase();
+        let candidates: Vec<usize> = (0..rules.len())
+            .filter(|i| {
+                lowered.contains(&format!("key{i}")) || lowered.contains(&format!("token{i}"))
+            })
+            .collect();
+        let mut at = 0;
+        let mut n = 0;
+        loop {
+            let best = candidates
+                .iter()
+                .filter_map(|&i| {
+                    let re = built.entry(i).or_insert_with(|| {
+                        regex::bytes::RegexBuilder::new(&rules[i])
+                            .size_limit(1 << 30)
+                            .build()
+                            .expect("oracle rule")
+                    });
+                    re.find_at(line.as_bytes(), at)
+                        .map(|m| (m.start(), m.end()))
+                })
+                .min_by_key(|&(start, _)| start);
+            let Some((start, end)) = best else { break };
+            want += &line[start..end];
+            want.push('\n');
+            n += 1;
+            at = end;
+        }
+        if n > 0 {
+            counts += &format!("{n}\n");
+        }
+    }
+    assert!(
+        want.lines().filter(|m| !m.is_ascii()).count() > 50,
+        "matches past ASCII"
+    );
+    assert!(
+        want.lines().filter(|m| m.is_ascii()).count() > 50,
+        "ASCII matches"
+    );
+    let total: usize = counts.lines().map(|c| c.parse::<usize>().unwrap()).sum();
+    // Forced, a pack's one automaton decides lines; its rules, too large
+    // for one alternation, place the matches each on every line.
+    for engine in [None, Some("rules"), Some("pack")] {
+        let env = |mut cmd: common::Cmd| {
+            if let Some(e) = engine {
+                cmd = cmd.env("GPUGREP_RULE_PACK", e);
+            }
+            cmd
+        };
+        env(sb.grep(&["-P", "-o", "-f", "rules.txt", "in.txt"])).expect(&want, "", 0);
+        env(sb.grep(&["-P", "--count-matches", "-f", "rules.txt", "in.txt"])).expect(
+            format!("{total}\n"),
+            "",
+            0,
+        );
+        // Colour marks the same matches, in their lines.
+        let colored = env(sb.grep(&["-P", "--color=always", "-f", "rules.txt", "in.txt"])).run();
+        assert_eq!(colored.code, 0, "{engine:?}: {}", colored.stderr);
+        let colored = String::from_utf8_lossy(&colored.stdout).into_owned();
+        let marked: String = colored
+            .split("\x1b[01;31m\x1b[K")
+            .skip(1)
+            .filter_map(|piece| piece.split_once("\x1b[m\x1b[K"))
+            .map(|(m, _)| format!("{m}\n"))
+            .collect();
+        assert_eq!(marked, want, "{engine:?}");
+        assert_eq!(colored.lines().count(), counts.lines().count());
+    }
+}
+
 /// Where nearly every line is a candidate, a pack's finder is set aside for
 /// a stretch of lines (`cpu::DenseLines`): dense, sparse and dense again,
 /// in a mixed pack and one of literal rules only, the lines and their

@@ -21,12 +21,14 @@ mod dense;
 mod line_regex;
 mod literal_lines;
 mod rules;
+mod spans;
 
 pub use dense::DenseLines;
 pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;
 
 pub use rules::{RuleSet, SplitRules};
+pub use spans::LinesAndSpans;
 
 mod teddy_blocks;
 use teddy_blocks::packed_find;

@@ -58,6 +58,11 @@ impl CachedRegex {
         f(&self.re, cache)
     }
 
+    /// Bytes the regex holds (its caches apart).
+    pub fn memory_usage(&self) -> usize {
+        self.re.memory_usage()
+    }
+
     pub fn search(&self, input: &Input) -> Option<Match> {
         self.with(|re, cache| re.search_with(cache, input))
     }

@@ -9,6 +9,13 @@
 //! line of ASCII bytes no match can hold another byte, so there the rule
 //! cut to ASCII (`glushkov::book::ascii_only`, the GPU's rule book uses
 //! it the same way) answers exactly, with a DFA of byte classes.
+//!
+//! The same holds for a match's offsets in a line of ASCII bytes: the cut
+//! has the rule's paths through ASCII bytes, in the rule's order, so its
+//! leftmost-first match there is the rule's. A rule pack's spans (`-o`,
+//! colour) take its untrimmed rules that way, their full regexes built
+//! without a lazy DFA where they are large (`pattern::compile::pack`): only
+//! lines past ASCII reach them.
 
 use super::cached::CachedRegex;
 use regex_automata::{meta, Input, Match};
@@ -35,8 +42,18 @@ impl LineRegex {
         }
     }
 
+    /// Bytes of automata held.
+    pub fn memory_usage(&self) -> usize {
+        self.full.memory_usage() + self.ascii.as_ref().map_or(0, CachedRegex::memory_usage)
+    }
+
+    /// The rule's leftmost-first match in `input`, whose haystack is one
+    /// whole line.
     pub fn search(&self, input: &Input) -> Option<Match> {
-        self.full.search(input)
+        match &self.ascii {
+            Some(ascii) if input.haystack().is_ascii() => ascii.search(input),
+            _ => self.full.search(input),
+        }
     }
 }
 
@@ -69,7 +86,8 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]
 
-        /// With its cut to ASCII, a rule answers every line as the rule.
+        /// With its cut to ASCII, a rule answers every line as the rule, and
+        /// finds the rule's match from every offset.
         #[test]
         fn the_cut_answers_as_the_rule(
             re in expression(),
@@ -84,11 +102,16 @@ mod tests {
             let full = built(&h);
             let line_regex = LineRegex::new(full.clone(), Some(built(&ascii_only(&h))));
             for line in &lines {
+                let line = line.as_bytes();
                 prop_assert_eq!(
-                    line_regex.is_match_line(line.as_bytes()),
-                    full.is_match(line.as_bytes()),
+                    line_regex.is_match_line(line),
+                    full.is_match(line),
                     "{} on {:?}", re, line
                 );
+                for at in 0..=line.len() {
+                    let input = Input::new(line).range(at..);
+                    prop_assert_eq!(line_regex.search(&input), full.search(&input), "{} at {}", re, at);
+                }
             }
         }
     }

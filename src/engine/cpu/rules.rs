@@ -24,10 +24,13 @@ use std::sync::{Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 /// Rules with their literals: every match of rule `r` contains one of the
-/// literals whose `owners` hold `r`.
+/// literals whose `owners` hold `r`. A rule given no literals is tried on
+/// every line (`always`): a split pack's spans (`-o`) take the automaton's
+/// rules that way, beside the literal rules.
 pub struct RuleSet {
     literals: Literals,
     owners: Vec<Vec<u32>>,
+    always: Vec<u32>,
     rules: Vec<LineRegex>,
 }
 
@@ -93,8 +96,8 @@ impl Literals {
 
 impl RuleSet {
     /// `rules[r]` with `literals[r]`, the literals one of which each of its
-    /// matches contains (none empty); `None` when Aho-Corasick cannot be
-    /// built for them. `ascii_folded`: the literals' ASCII letters are
+    /// matches contains (none empty; no literals: tried on every line);
+    /// `None` when Aho-Corasick cannot be built for them. `ascii_folded`: the literals' ASCII letters are
     /// lowered, and they are found in any ASCII case.
     pub fn new(
         rules: Vec<LineRegex>,
@@ -118,10 +121,14 @@ impl RuleSet {
                 o.push(r);
             }
         }
+        let always = (0..rules.len() as u32)
+            .filter(|&r| literals.get(r as usize).is_none_or(Vec::is_empty))
+            .collect();
         let literals = Literals::new(lits.into_iter().map(<[u8]>::to_vec).collect(), ascii_folded)?;
         Some(RuleSet {
             literals,
             owners,
+            always,
             rules,
         })
     }
@@ -136,6 +143,7 @@ impl RuleSet {
         let mut rules: Vec<u32> = literals
             .find_overlapping_iter(input)
             .flat_map(|m| self.owners[m.pattern().as_usize()].iter().copied())
+            .chain(self.always.iter().copied())
             .collect();
         rules.sort_unstable();
         rules.dedup();
@@ -186,7 +194,9 @@ impl Matcher for RuleSet {
                 tried.insert(at, r);
             }
         }
-        false
+        self.always
+            .iter()
+            .any(|&r| self.rules[r as usize].is_match_line(line))
     }
 }
 
@@ -270,6 +280,31 @@ mod tests {
                 for line in hay.split(|&b| b == b'\n') {
                     prop_assert_eq!(set.is_match_line(line), alt.is_match(line));
                 }
+            }
+        }
+
+        /// Rules given no literals are tried on every line (a split pack's
+        /// spans): the set still answers as the alternation.
+        #[test]
+        fn rules_without_literals_are_tried_everywhere(
+            specs in prop::collection::vec(("[abc]{2,3}", prop::sample::select(vec!['x', 'y'])), 1..12),
+            without in prop::collection::vec(any::<bool>(), 12),
+            text in "[abcxy01 \n]{0,200}",
+        ) {
+            let (rules, mut lits, alt) = pack(&specs);
+            for (l, &w) in lits.iter_mut().zip(&without) {
+                if w {
+                    l.clear();
+                }
+            }
+            let set = RuleSet::new(lines(rules), &lits, false).unwrap();
+            let hay = text.as_bytes();
+            for at in 0..=hay.len() {
+                let want = alt.search(&Input::new(hay).range(at..)).map(|m| m.range());
+                prop_assert_eq!(set.find_at(hay, at), want);
+            }
+            for line in hay.split(|&b| b == b'\n') {
+                prop_assert_eq!(set.is_match_line(line), alt.is_match(line));
             }
         }
 

@@ -40,7 +40,15 @@
 //!
 //! `-o` is the alternation's: the leftmost match, and at one start the
 //! first rule (in order) that matches there, as the `regex` crate's
-//! leftmost-first alternation reports it.
+//! leftmost-first alternation reports it. Lines are decided by the rules
+//! with their ends trimmed (`trim`) whatever the output; where matches are
+//! printed (`-o`, colour, `--count-matches`, JSON) the rules as written
+//! place them (`cpu::LinesAndSpans`): each rule's own regex tried on the
+//! lines holding its literals (every line for a split pack's other rules),
+//! or, for a pack without literal rules, their alternation. These have
+//! limits of their own: [`PACK_NFA_LIMIT`] again, within which the large
+//! rules past ASCII keep only their forward automata ([`FORWARD_ONLY_FROM`];
+//! gitleaks' 221 rules: 519 MiB whole, about 150 MiB so).
 //!
 //! `GPUGREP_RULE_PACK=alternation|pack|rules` overrides the choice (for
 //! measuring, and for the differential test's small packs); `--debug`
@@ -62,7 +70,9 @@ use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
 use crate::parts::{map_on_all_cores, map_on_all_cores_as_free};
-use crate::pattern::finder::{build_regex, pack_line_finder, relax_word_boundaries};
+use crate::pattern::finder::{
+    build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
+};
 use crate::pattern::fold;
 use crate::pattern::glushkov::book::{ascii_only, reaches_past_ascii};
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
@@ -160,7 +170,7 @@ pub(super) fn compile_pack(
         cpu_time.as_secs_f64(),
         plan_time.as_secs_f64()
     );
-    let (finder, how, confirm) = cpu_side?;
+    let ((finder, how, confirm), spans_note) = cpu_side?;
     let word = p.word();
     let split_confirm = !word && p.mixed && forced() != Some(RulePack::Pack);
     let engine = match (word, p.per_rule_wanted, split_confirm) {
@@ -176,7 +186,7 @@ pub(super) fn compile_pack(
         prefilter: finder,
         confirm: Some(confirm),
         description: format!(
-            "{} pattern(s), regex rule pack ({engine}), lines found by {how}{literal_note}{gpu_note}{times}",
+            "{} pattern(s), regex rule pack ({engine}), lines found by {how}{spans_note}{literal_note}{gpu_note}{times}",
             alternatives.len(),
         ),
         gpu,
@@ -189,7 +199,10 @@ pub(super) fn compile_pack(
 struct Parts<'a> {
     alternatives: &'a [String],
     cfg: &'a Config,
+    /// The rules trimmed for lines (as written under -w).
     hirs: Vec<Hir>,
+    /// The rules as written, where matches are printed (not under -w).
+    spans: Option<Vec<Hir>>,
     /// Each rule's own required literals, when every rule has some. Under
     /// `-i` they (and `union`) are lowered (`required_case_insensitive`),
     /// for matchers that fold ASCII ([`Parts::folded`]). As case variants,
@@ -222,9 +235,16 @@ impl<'a> Parts<'a> {
     /// choice of literals for the GPU's split; then what joins them.
     fn parse(alternatives: &'a [String], cfg: &'a Config) -> Result<Parts<'a>, PatternError> {
         let word = cfg.word && !cfg.line;
-        // Where only lines count, each rule's ends are trimmed (`trim`): all
-        // of them, as measured on the real packs (RESULTS, session 37).
-        let lines = |h: Hir| trim::where_lines_count(h, cfg, trim::Cut::All);
+        // Lines are decided by the rules with their ends trimmed (`trim`):
+        // all of them, as measured on the real packs (RESULTS, session 37).
+        // Where matches are printed, the rules as written place them
+        // (`cpu::LinesAndSpans`); under -w the word matcher does both, from
+        // the rules as written.
+        let spans_wanted = !cfg.lines_only() && !word;
+        let lines = |h: Hir| match word {
+            true => trim::where_lines_count(h, cfg, trim::Cut::All),
+            false => trim::for_lines(h, trim::Cut::All),
+        };
         // -i: literals from each rule parsed without it, in their case
         // variants (`required_case_insensitive`).
         let case_sensitive = cfg.ignore_case.then(|| Config {
@@ -237,7 +257,11 @@ impl<'a> Parts<'a> {
                 (false, true) => format!(r"\b{{start-half}}(?:{a})\b{{end-half}}"),
                 (false, false) => a.clone(),
             };
-            let h = lines(parse_confined(&wrapped, cfg)?);
+            let whole = parse_confined(&wrapped, cfg)?;
+            let (h, whole) = match spans_wanted {
+                true => (lines(whole.clone()), Some(whole)),
+                false => (lines(whole), None),
+            };
             let (own, gpu) = match &case_sensitive {
                 Some(cs_cfg) => {
                     let cs = lines(parse_confined(&wrapped, cs_cfg)?);
@@ -251,16 +275,18 @@ impl<'a> Parts<'a> {
                     (own, gpu)
                 }
             };
-            Ok((h, own, gpu))
+            Ok((h, whole, own, gpu))
         });
         let mut hirs = Vec::with_capacity(parsed.len());
-        let (mut each, mut first) = (Vec::new(), Vec::new());
+        let (mut wholes, mut each, mut first) = (Vec::new(), Vec::new(), Vec::new());
         for p in parsed {
-            let (h, own, gpu) = p?;
+            let (h, whole, own, gpu) = p?;
             hirs.push(h);
+            wholes.push(whole);
             each.push(own);
             first.push(gpu);
         }
+        let spans: Option<Vec<Hir>> = wholes.into_iter().collect();
         let per_rule: Option<Vec<Vec<Vec<u8>>>> = each.into_iter().collect();
         // -i: each rule keeps its first choice. The search for unshared
         // literals walks the case-insensitive rules, the cost that
@@ -288,6 +314,7 @@ impl<'a> Parts<'a> {
             cfg,
             alternation: Hir::alternation(hirs.clone()),
             hirs,
+            spans,
             per_rule,
             union,
             gpu_union,
@@ -310,13 +337,69 @@ impl<'a> Parts<'a> {
     /// Every rule its own regex, tried on the lines holding its literals.
     fn rule_set(&self) -> Result<cpu::RuleSet, PatternError> {
         let per_rule = self.per_rule.as_deref().unwrap_or_default();
-        let rules = build_rules(&self.hirs, self.cfg.terminator)?;
+        let rules = build_rules(&self.hirs, self.cfg.terminator, Answers::Lines)?;
         cpu::RuleSet::new(rules, per_rule, self.folded())
             .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))
     }
 
-    /// The CPU engine's line finder and confirmer (the module doc's table).
-    fn cpu_side<'s>(&'s self, s: &'s Scope<'s, '_>) -> Result<CpuSide, PatternError> {
+    /// The CPU engine's line finder and confirmer (the module doc's table),
+    /// with the rules as written placing matches where they are printed.
+    /// With a note for `--debug` on what places the matches.
+    fn cpu_side<'s>(
+        &'s self,
+        s: &'s Scope<'s, '_>,
+    ) -> Result<(CpuSide, &'static str), PatternError> {
+        // Built beside the lines' side, which has serial parts.
+        let spans = self
+            .spans
+            .as_deref()
+            .map(|w| s.spawn(move || self.spans_of(w)));
+        let (finder, how, lines) = self.lines_side(s)?;
+        let Some(spans) = spans else {
+            return Ok(((finder, how, lines), ""));
+        };
+        let (spans, note) = joined(spans)?;
+        let confirm = Box::new(cpu::LinesAndSpans::new(lines, spans));
+        Ok(((finder, how, confirm), note))
+    }
+
+    /// Where the matches of the rules as written (`whole`) are: their
+    /// alternation where it is small ([`SPANS_ALTERNATION_MAX`]), else each
+    /// rule's own regex tried on the lines holding its literals, as the
+    /// lines' rule set tries them (a split pack's other rules, or every
+    /// rule of a pack without literal rules, on every line).
+    fn spans_of(&self, whole: &[Hir]) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
+        let t = self.cfg.terminator;
+        let rules = build_rules(whole, t, Answers::Spans)?;
+        let held: usize = rules.iter().map(cpu::LineRegex::memory_usage).sum();
+        if held <= SPANS_ALTERNATION_MAX {
+            let alternation = Hir::alternation(whole.to_vec());
+            if let Ok(re) = build_regex_within(&alternation, t, SPANS_ALTERNATION_MAX) {
+                let note = ", matches placed by the alternation of the rules as written";
+                return Ok((Box::new(cpu::Regex::new(re)), note));
+            }
+        }
+        let literals = match (&self.per_rule, self.per_rule_wanted) {
+            (Some(each), true) => each.clone(),
+            _ => {
+                let mut each = vec![Vec::new(); whole.len()];
+                if self.mixed && forced() != Some(RulePack::Pack) {
+                    for &r in &self.halves.literal_rules {
+                        each[r] = self.gpu_each[r].clone().unwrap_or_default();
+                    }
+                }
+                each
+            }
+        };
+        let set = cpu::RuleSet::new(rules, &literals, self.folded())
+            .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))?;
+        let note =
+            ", matches placed by the rules as written, each on the lines holding its literals";
+        Ok((Box::new(set), note))
+    }
+
+    /// The line finder and the confirmer of lines.
+    fn lines_side<'s>(&'s self, s: &'s Scope<'s, '_>) -> Result<CpuSide, PatternError> {
         let (hirs, t) = (&self.hirs, self.cfg.terminator);
         let (union, alternation) = (self.union.as_deref(), &self.alternation);
         let folded = self.folded();
@@ -361,7 +444,8 @@ impl<'a> Parts<'a> {
             Some(h) => build_pack(&pick(hirs, &h.automaton_rules), t),
             None => build_pack(hirs, t),
         });
-        let literal_rules = split.map(|h| build_rules(&pick(hirs, &h.literal_rules), t));
+        let literal_rules =
+            split.map(|h| build_rules(&pick(hirs, &h.literal_rules), t, Answers::Lines));
         let (finder, how) = joined(finder)?;
         let finder = dense_aware(finder, t);
         let pack = joined(pack)?;
@@ -474,32 +558,70 @@ fn good_union(union: Option<&[Vec<u8>]>) -> bool {
 /// with every rule cut (2 cores, 1 GiB, session 41).
 const ASCII_CUT_FROM: usize = 1 << 20;
 
+/// Largest alternation of a pack's rules as written that places its
+/// matches: one lazy DFA a line, where per-rule regexes run Aho-Corasick
+/// and each candidate rule (loghub's 1,733 templates, 12 MiB, over 1 GiB
+/// `-o`, 2 cores: 10.1-10.5 s against 10.7-10.9 s). Gitleaks' rules whole
+/// take 515 MiB: built to the limit in 0.23 s before failing, so the
+/// alternation is tried only when the rules' own regexes are within it.
+const SPANS_ALTERNATION_MAX: usize = 64 << 20;
+
+/// What a rule's regexes are built for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answers {
+    /// Whether a line matches.
+    Lines,
+    /// Where the matches are: only lines that match are searched.
+    Spans,
+}
+
+/// Smallest forward automaton of a rule that reaches past ASCII whose full
+/// regex is built, for its spans, without a lazy DFA (the reverse automaton
+/// that needs is over twice as large): a line of ASCII bytes is searched
+/// by the rule's cut, so only lines past ASCII reach the full regex, where
+/// the lazy DFA of such a rule thrashes anyway (`cpu::LineRegex`).
+/// Gitleaks' generic rules have forward automata of 1.2 MiB and full
+/// regexes of 3.8 MiB; the 221 rules, 519 MiB as full regexes, take 150
+/// MiB.
+const FORWARD_ONLY_FROM: usize = ASCII_CUT_FROM / 4;
+
 /// Each rule's own regex (for `cpu::RuleSet`), with its cut to ASCII
-/// where it reaches past ASCII and is large (`ASCII_CUT_FROM`), built on all cores as
+/// where it reaches past ASCII and is large (`ASCII_CUT_FROM`; for spans,
+/// `FORWARD_ONLY_FROM`), built on all cores as
 /// they get free, their automata together within [`PACK_NFA_LIMIT`]: the
 /// first rule past it, or failing, in order, names the error, as if built
 /// one by one. Once the rules built hold more than the limit the others
 /// are not built (300 rules of `\w{2000}` would take minutes), except
 /// where the error needs them.
-fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<cpu::LineRegex>, PatternError> {
+fn build_rules(hirs: &[Hir], t: u8, answers: Answers) -> Result<Vec<cpu::LineRegex>, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(PACK_NFA_LIMIT))
         .hybrid_cache_capacity(RULE_CACHE);
-    let build = |h: &Hir| {
-        let full = meta::Builder::new()
+    let built = |h: &Hir, config: &meta::Config| {
+        meta::Builder::new()
             .configure(config.clone())
             .build_from_hir(h)
-            .map_err(|e| too_large(e, hirs.len()))?;
-        let big = full.memory_usage() >= ASCII_CUT_FROM;
-        let ascii = (big && reaches_past_ascii(h)).then(|| {
-            meta::Builder::new()
-                .configure(config.clone())
-                .build_from_hir(&ascii_only(h))
-                .ok()
-        });
+            .map_err(|e| too_large(e, hirs.len()))
+    };
+    let forward_only = config.clone().hybrid(false).dfa(false);
+    let build = |h: &Hir| {
+        let past = reaches_past_ascii(h);
+        let forward = match (answers, past) {
+            (Answers::Spans, true) => {
+                Some(built(h, &forward_only)?).filter(|f| f.memory_usage() >= FORWARD_ONLY_FROM)
+            }
+            _ => None,
+        };
+        let cut_wanted = forward.is_some();
+        let full = match forward {
+            Some(f) => f,
+            None => built(h, &config)?,
+        };
+        let big = cut_wanted || full.memory_usage() >= ASCII_CUT_FROM;
+        let ascii = (big && past).then(|| built(&ascii_only(h), &config).ok());
         Ok((full, ascii.flatten()))
     };
     let size = |(full, ascii): &(meta::Regex, Option<meta::Regex>)| {
