@@ -16,8 +16,10 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 mod word;
+mod word_rules;
 
 pub use word::{is_word_char, word_regex, WordRegex};
+pub use word_rules::WordRules;
 
 /// The character ending just before `pos`, when UTF-8.
 pub(crate) fn char_before(hay: &[u8], pos: usize) -> Option<char> {

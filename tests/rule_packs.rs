@@ -486,6 +486,54 @@ fn word_pack_keeps_gnus_word_characters() {
     }
 }
 
+/// `-w -o` of a pack whose rules are each their own word regex, near
+/// characters where GNU's word characters and the `regex` crate's differ
+/// (a combining mark, connector punctuation; `WordRules`): the matches
+/// printed are those of the rules' one alternation (`alternation`, the
+/// single regex's `WordRegex`), for packs of literal rules and mixed ones.
+/// Before, a mixed pack under `-w` ran the alternation of its rules: for
+/// gitleaks' rules it took 8.2 s and 2.3 GB to build and then 23 GB on 1
+/// MB of logs (`-c`, killed after 670 s).
+#[test]
+fn word_rules_print_the_alternations_matches() {
+    const PIECES: &[&str] = &[
+        "abc", "x", "y", " ", "_", "-", "9", "\u{301}", "\u{203f}", "é", "ж", "B",
+    ];
+    let sb = Sandbox::new();
+    for seed in 1..=24u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        let n = 2 + rng.below(30);
+        let pack: String = (0..n).map(|_| format!("{}\n", rule(&mut rng).0)).collect();
+        let mut text = String::new();
+        for _ in 0..40 {
+            for _ in 0..rng.below(16) {
+                text += rng.pick(PIECES);
+            }
+            text.push('\n');
+        }
+        sb.write("rules.txt", &pack);
+        sb.write("text.txt", &text);
+        for flags in [&["-w", "-o", "-n"][..], &["-w", "-c"][..]] {
+            let run = |engine: &str| {
+                let mut args = flags.to_vec();
+                args.extend(["-E", "-f", "rules.txt", "text.txt"]);
+                let out = sb.grep(&args).env("GPUGREP_RULE_PACK", engine).run();
+                assert!(out.code <= 1, "seed {seed} {engine}: {}", out.stderr);
+                out.stdout
+            };
+            let want = run("alternation");
+            for engine in ["rules", "pack"] {
+                let got = run(engine);
+                assert!(
+                    got == want,
+                    "seed {seed}, {engine}, {flags:?}\n{}\nrules:\n{pack}",
+                    common::diff(&want, &got)
+                );
+            }
+        }
+    }
+}
+
 /// Secret scanners' rules (gitleaks' shape: a lazy `[\w.-]{0,50}?` in
 /// front, `[\w-]{8,300}` at the end, Unicode `\w`) compiled whole ran
 /// past the pack's memory limit ("rule pack too large") for 221 real rules.
@@ -539,6 +587,89 @@ fn secret_rules_fit_where_only_lines_count() {
         .expect(want, "", 0);
 }
 
+/// 220 secret rules, half of gitleaks' generic shape (Unicode `\w`), half
+/// of its specific one, and 400 lines of text, ASCII and not, holding
+/// their matches, some whole lines.
+fn secret_pack() -> (Vec<String>, String) {
+    let rules: Vec<String> = (0..220)
+        .map(|i| match i % 2 {
+            0 => format!(r"(?i)[\w.-]{{0,50}}?(?:key{i}|token{i})[ =:'\x22]{{1,5}}[\w-]{{8,40}}"),
+            _ => format!(r"\b(?:key{i}|token{i})[ =:'\x22]{{1,5}}[A-Za-z0-9_-]{{8,40}}"),
+        })
+        .collect();
+    let mut text = String::new();
+    for i in 0..400 {
+        let secret = ["Ab9_", "ñé_ß"][i % 2].repeat(1 + i % 7);
+        let prefix = ["cfg.", "clé_ünïcode.", "中文-", "", "x\u{301}"][i % 5];
+        match i % 4 {
+            0 => text += &format!("{prefix}KEY{i} = '{secret}' and token{} {secret}\n", i / 2),
+            1 => text += &format!("token{i}: short, {prefix}key{}={secret}\n", i % 220),
+            2 => text += &format!("{prefix}key{}={secret}\n", i % 220),
+            _ => text += &format!("unrelated line {i} ключ\n"),
+        }
+    }
+    (rules, text)
+}
+
+/// The same rules under `-w` and `-x`: their whole forms passed the pack's
+/// limit ("rule pack too large" under `-x`), and under `-w` the rules'
+/// alternation took 2.3 GB to build and 23 GB to search 1 MB (gitleaks).
+/// Now each rule's large forward automaton is kept alone: the lines are
+/// the oracle's.
+#[test]
+fn secret_rules_answer_under_w_and_x() {
+    const NOT_GNU_WORD: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";
+    let sb = Sandbox::new();
+    let (rules, text) = secret_pack();
+    sb.write("rules.txt", &(rules.join("\n") + "\n"));
+    sb.write("in.txt", &text);
+    for (flag, wrap) in [
+        (
+            "-w",
+            format!(
+                r"(?:\b{{start-half}}|{NOT_GNU_WORD})(?:RULE)(?:\b{{end-half}}|{NOT_GNU_WORD})"
+            ),
+        ),
+        ("-x", "^(?:RULE)$".to_string()),
+    ] {
+        let mut built: std::collections::HashMap<usize, Regex> = Default::default();
+        let mut want = String::new();
+        for (n, line) in text.lines().enumerate() {
+            let lowered = line.to_lowercase();
+            let hit = (0..rules.len())
+                .filter(|i| {
+                    lowered.contains(&format!("key{i}")) || lowered.contains(&format!("token{i}"))
+                })
+                .any(|i| {
+                    let re = built.entry(i).or_insert_with(|| {
+                        regex::bytes::RegexBuilder::new(&wrap.replace("RULE", &rules[i]))
+                            .size_limit(1 << 30)
+                            .build()
+                            .expect("oracle rule")
+                    });
+                    re.is_match(line.as_bytes())
+                });
+            if hit {
+                want += &format!("{}\n", n + 1);
+            }
+        }
+        assert!(want.lines().count() > 20, "{flag}: the text holds matches");
+        for engine in [None, Some("rules"), Some("pack")] {
+            let mut cmd = sb.grep(&["-P", flag, "-n", "-f", "rules.txt", "in.txt"]);
+            if let Some(e) = engine {
+                cmd = cmd.env("GPUGREP_RULE_PACK", e);
+            }
+            let out = cmd.run();
+            assert_eq!(out.code, 0, "{flag} {engine:?}: {}", out.stderr);
+            let numbers: String = String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .map(|l| format!("{}\n", l.split(':').next().unwrap_or("")))
+                .collect();
+            assert_eq!(numbers, want, "{flag} {engine:?}");
+        }
+    }
+}
+
 /// Secret rules under `-o`, `--count-matches` and colour stopped with "rule
 /// pack too large" (gitleaks' 221 rules): the whole rules, which place the
 /// matches, passed the limit. Lines are now decided by the trimmed rules
@@ -550,23 +681,8 @@ fn secret_rules_fit_where_only_lines_count() {
 #[test]
 fn secret_rules_print_their_matches_under_o() {
     let sb = Sandbox::new();
-    let rules: Vec<String> = (0..220)
-        .map(|i| match i % 2 {
-            0 => format!(r"(?i)[\w.-]{{0,50}}?(?:key{i}|token{i})[ =:'\x22]{{1,5}}[\w-]{{8,40}}"),
-            _ => format!(r"\b(?:key{i}|token{i})[ =:'\x22]{{1,5}}[A-Za-z0-9_-]{{8,40}}"),
-        })
-        .collect();
+    let (rules, text) = secret_pack();
     sb.write("rules.txt", &(rules.join("\n") + "\n"));
-    let mut text = String::new();
-    for i in 0..300 {
-        let secret = ["Ab9_", "ñé_ß"][i % 2].repeat(1 + i % 7);
-        let prefix = ["cfg.", "clé_ünïcode.", "中文-", ""][i % 4];
-        match i % 3 {
-            0 => text += &format!("{prefix}KEY{i} = '{secret}' and token{} {secret}\n", i / 2),
-            1 => text += &format!("token{i}: short, {prefix}key{}={secret}\n", i % 220),
-            _ => text += &format!("unrelated line {i} ключ\n"),
-        }
-    }
     sb.write("in.txt", &text);
     // The oracle: per line, the rules whose literal the line holds, each
     // its own Unicode regex, the leftmost start winning, then the first

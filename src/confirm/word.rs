@@ -9,7 +9,8 @@
 //! regex only where one is near (see [`WordRegex`]); finding them must cost
 //! little, hence a bitmap of the Basic Multilingual Plane.
 
-use super::{char_after, char_before};
+use super::{char_after, char_before, WordRules};
+use crate::engine::cpu::RuleSet;
 use crate::engine::Matcher;
 use std::ops::Range;
 
@@ -92,28 +93,25 @@ impl Bitmap {
 /// before `at` to the end of the line of `fast`'s match holds none, `fast`
 /// answers; else `full`, whose match is its group `w`.
 pub struct WordRegex {
-    fast: Fast,
-    full: regex::bytes::Regex,
-    group: usize,
+    regexes: Regexes,
     others: Bitmap,
     terminator: u8,
 }
 
-/// `fast`: one regex, or a rule pack's rules, each its own regex
-/// (`engine::cpu::RuleSet`: a line holding a rule's literals tries that
-/// rule alone), which answer as their alternation does.
-enum Fast {
-    Regex(regex::bytes::Regex),
-    Rules(Box<dyn Matcher>),
-}
-
-impl Fast {
-    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        match self {
-            Fast::Regex(re) => re.find_at(hay, at).map(|m| m.range()),
-            Fast::Rules(rules) => rules.find_at(hay, at),
-        }
-    }
+/// `fast` and `full`: one regex each (`full`'s match in its group `w`), or
+/// a rule pack's rules, each its own regex (`engine::cpu::RuleSet`: a line
+/// holding a rule's literals tries that rule alone), which answer as their
+/// alternation does, and their own `full` regexes (`WordRules`).
+enum Regexes {
+    One {
+        fast: regex::bytes::Regex,
+        full: regex::bytes::Regex,
+        group: usize,
+    },
+    Rules {
+        fast: RuleSet,
+        full: WordRules,
+    },
 }
 
 impl WordRegex {
@@ -123,43 +121,52 @@ impl WordRegex {
         full: regex::bytes::Regex,
         terminator: u8,
     ) -> Option<WordRegex> {
-        WordRegex::with(Fast::Regex(fast), full, terminator)
-    }
-
-    /// [`WordRegex::new`] with a rule pack's rules as `fast`, each
-    /// `\b{start-half}(?:R)\b{end-half}`, answering as the alternation of
-    /// them (`engine::cpu::RuleSet`). 1,000 generated rules, `-w -c` over
-    /// 4 GiB of CI logs, H200 host, 16 threads, CPU engine: 9.5-9.7 s with
-    /// the alternation's regex, 3.0-3.8 s this way (rg 5.5 s).
-    pub fn with_rules(
-        rules: Box<dyn Matcher>,
-        full: regex::bytes::Regex,
-        terminator: u8,
-    ) -> Option<WordRegex> {
-        WordRegex::with(Fast::Rules(rules), full, terminator)
-    }
-
-    fn with(fast: Fast, full: regex::bytes::Regex, terminator: u8) -> Option<WordRegex> {
         let group = full.capture_names().position(|n| n == Some("w"))?;
-        Some(WordRegex {
-            fast,
-            full,
-            group,
+        Some(WordRegex::with(
+            Regexes::One { fast, full, group },
+            terminator,
+        ))
+    }
+
+    /// [`WordRegex::new`] for a rule pack: its rules as `fast`, each
+    /// `\b{start-half}(?:R)\b{end-half}`, answering as the alternation of
+    /// them, and as `full` each rule's own [`word_regex`]. 1,000 generated
+    /// rules, `-w -c` over 4 GiB of CI logs, H200 host, 16 threads, CPU
+    /// engine: 9.5-9.7 s with the alternation's regex, 3.0-3.8 s this way
+    /// (rg 5.5 s).
+    pub fn with_rules(fast: RuleSet, full: WordRules, terminator: u8) -> WordRegex {
+        WordRegex::with(Regexes::Rules { fast, full }, terminator)
+    }
+
+    fn with(regexes: Regexes, terminator: u8) -> WordRegex {
+        WordRegex {
+            regexes,
             others: Bitmap::new(),
             terminator,
-        })
+        }
+    }
+
+    fn fast_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        match &self.regexes {
+            Regexes::One { fast, .. } => fast.find_at(hay, at).map(|m| m.range()),
+            Regexes::Rules { fast, .. } => fast.find_at(hay, at),
+        }
     }
 
     fn full_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        let m = self.full.find_at(hay, at)?;
+        let (full, group) = match &self.regexes {
+            Regexes::One { full, group, .. } => (full, *group),
+            Regexes::Rules { fast, full } => return full.find_at(fast, hay, at),
+        };
+        let m = full.find_at(hay, at)?;
         let taken = |c: Option<char>| c.is_some_and(regex_only);
         // Only a match that starts or ends with such a character may hold
         // more than the group (captures are slower: the rare case).
         if !taken(char_after(hay, m.start())) && !taken(char_before(hay, m.end())) {
             return Some(m.range());
         }
-        let caps = self.full.captures_at(hay, at)?;
-        caps.get(self.group).map(|g| g.range())
+        let caps = full.captures_at(hay, at)?;
+        caps.get(group).map(|g| g.range())
     }
 }
 
@@ -168,7 +175,7 @@ impl Matcher for WordRegex {
         if at > hay.len() {
             return None;
         }
-        let fast = self.fast.find_at(hay, at);
+        let fast = self.fast_at(hay, at);
         // What a match from `at` on can touch: the character before `at`
         // (4 bytes at most) to the end of the line where `fast` matched.
         let to = match &fast {
@@ -187,8 +194,8 @@ impl Matcher for WordRegex {
     /// [`regex_only`] character (a rule pack's rules without finding the
     /// match's bounds).
     fn is_match_line(&self, line: &[u8]) -> bool {
-        match &self.fast {
-            Fast::Rules(rules) if !self.others.any_in(line) => rules.is_match_line(line),
+        match &self.regexes {
+            Regexes::Rules { fast, .. } if !self.others.any_in(line) => fast.is_match_line(line),
             _ => self.find_at(line, 0).is_some(),
         }
     }

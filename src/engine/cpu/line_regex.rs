@@ -12,10 +12,9 @@
 //!
 //! The same holds for a match's offsets in a line of ASCII bytes: the cut
 //! has the rule's paths through ASCII bytes, in the rule's order, so its
-//! leftmost-first match there is the rule's. A rule pack's spans (`-o`,
-//! colour) take its untrimmed rules that way, their full regexes built
-//! without a lazy DFA where they are large (`pattern::compile::pack`): only
-//! lines past ASCII reach them.
+//! leftmost-first match there is the rule's. So a large rule past ASCII
+//! keeps its full regex without a lazy DFA (`pattern::compile::pack`,
+//! `FORWARD_ONLY_FROM`): only lines past ASCII reach it.
 
 use super::cached::CachedRegex;
 use regex_automata::{meta, Input, Match};

@@ -133,9 +133,10 @@ impl RuleSet {
         })
     }
 
-    /// The rules one of whose literals occurs in `hay[at..]`, in order
-    /// (every rule, should the automaton's thread have failed).
-    fn candidates(&self, hay: &[u8], at: usize) -> Vec<u32> {
+    /// The rules one of whose literals occurs in `hay[at..]`, and those
+    /// without literals, in order (every rule, should the automaton's
+    /// thread have failed).
+    pub fn candidates(&self, hay: &[u8], at: usize) -> Vec<u32> {
         let Some(literals) = self.literals.get() else {
             return (0..self.rules.len() as u32).collect();
         };

@@ -46,9 +46,9 @@
 //! place them (`cpu::LinesAndSpans`): each rule's own regex tried on the
 //! lines holding its literals (every line for a split pack's other rules),
 //! or, for a pack without literal rules, their alternation. These have
-//! limits of their own: [`PACK_NFA_LIMIT`] again, within which the large
-//! rules past ASCII keep only their forward automata ([`FORWARD_ONLY_FROM`];
-//! gitleaks' 221 rules: 519 MiB whole, about 150 MiB so).
+//! limits of their own: [`PACK_NFA_LIMIT`] again. In both, the large rules
+//! past ASCII keep only their forward automata ([`FORWARD_ONLY_FROM`];
+//! gitleaks' 221 rules as written: 519 MiB whole, 170 MiB so).
 //!
 //! `GPUGREP_RULE_PACK=alternation|pack|rules` overrides the choice (for
 //! measuring, and for the differential test's small packs); `--debug`
@@ -65,7 +65,7 @@ use super::expr::{bytes_regex, parse_confined};
 use super::split;
 use super::{Compiled, GpuPlan, PatternError};
 use crate::config::{Config, EngineChoice};
-use crate::confirm::{word_regex, WordRegex};
+use crate::confirm::{word_regex, WordRegex, WordRules};
 use crate::encoding::EncodingPlan;
 use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
@@ -74,7 +74,7 @@ use crate::pattern::finder::{
     build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
 };
 use crate::pattern::fold;
-use crate::pattern::glushkov::book::{ascii_only, reaches_past_ascii};
+use crate::pattern::glushkov::book::{ascii_only, past_ascii_weight, reaches_past_ascii};
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
 use crate::pattern::trim;
 
@@ -172,10 +172,11 @@ pub(super) fn compile_pack(
     );
     let ((finder, how, confirm), spans_note) = cpu_side?;
     let word = p.word();
-    let split_confirm = !word && p.mixed && forced() != Some(RulePack::Pack);
+    let split_confirm = p.mixed && forced() != Some(RulePack::Pack);
     let engine = match (word, p.per_rule_wanted, split_confirm) {
         (true, true, _) => "-w: per-rule regexes tried on lines holding their literals, with GNU's word characters",
-        (true, false, _) => "-w: confirmed by the rules' alternation and GNU's word matcher",
+        (true, false, true) => "-w: per-rule regexes, the rules with literals tried on lines holding them, with GNU's word characters",
+        (true, false, false) => "-w: confirmed by the rules' alternation and GNU's word matcher",
         (false, true, _) => "per-rule regexes tried on lines holding their literals",
         (false, false, true) => {
             "per-rule regexes for the rules with literals, one multi-pattern automaton for the others"
@@ -337,7 +338,7 @@ impl<'a> Parts<'a> {
     /// Every rule its own regex, tried on the lines holding its literals.
     fn rule_set(&self) -> Result<cpu::RuleSet, PatternError> {
         let per_rule = self.per_rule.as_deref().unwrap_or_default();
-        let rules = build_rules(&self.hirs, self.cfg.terminator, Answers::Lines)?;
+        let rules = build_rules(&self.hirs, self.cfg.terminator)?;
         cpu::RuleSet::new(rules, per_rule, self.folded())
             .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))
     }
@@ -370,7 +371,7 @@ impl<'a> Parts<'a> {
     /// rule of a pack without literal rules, on every line).
     fn spans_of(&self, whole: &[Hir]) -> Result<(Box<dyn Matcher>, &'static str), PatternError> {
         let t = self.cfg.terminator;
-        let rules = build_rules(whole, t, Answers::Spans)?;
+        let rules = build_rules(whole, t)?;
         let held: usize = rules.iter().map(cpu::LineRegex::memory_usage).sum();
         if held <= SPANS_ALTERNATION_MAX {
             let alternation = Hir::alternation(whole.to_vec());
@@ -379,23 +380,76 @@ impl<'a> Parts<'a> {
                 return Ok((Box::new(cpu::Regex::new(re)), note));
             }
         }
-        let literals = match (&self.per_rule, self.per_rule_wanted) {
-            (Some(each), true) => each.clone(),
-            _ => {
-                let mut each = vec![Vec::new(); whole.len()];
-                if self.mixed && forced() != Some(RulePack::Pack) {
-                    for &r in &self.halves.literal_rules {
-                        each[r] = self.gpu_each[r].clone().unwrap_or_default();
-                    }
-                }
-                each
-            }
-        };
+        let literals = self
+            .dispatch_literals()
+            .unwrap_or_else(|| vec![Vec::new(); whole.len()]);
         let set = cpu::RuleSet::new(rules, &literals, self.folded())
             .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))?;
         let note =
             ", matches placed by the rules as written, each on the lines holding its literals";
         Ok((Box::new(set), note))
+    }
+
+    /// The literals that dispatch each rule to the lines holding them:
+    /// its own where every rule has good ones, else a split pack's literal
+    /// rules' (the others none: tried on every line); `None` for a pack
+    /// without literal rules.
+    fn dispatch_literals(&self) -> Option<Vec<Vec<Vec<u8>>>> {
+        if self.per_rule_wanted {
+            return self.per_rule.clone();
+        }
+        if !self.mixed || forced() == Some(RulePack::Pack) {
+            return None;
+        }
+        let mut each = vec![Vec::new(); self.hirs.len()];
+        for &r in &self.halves.literal_rules {
+            each[r] = self.gpu_each[r].clone().unwrap_or_default();
+        }
+        Some(each)
+    }
+
+    /// `-w`: the rules run without their word boundaries (the lazy DFA
+    /// gives up on Unicode ones in non-ASCII text) to find candidate
+    /// lines; GNU's word matcher confirms them. With literal rules, each
+    /// rule (`\b{start-half}(?:R)\b{end-half}`) is its own regex, tried
+    /// on the lines holding its literals, as their alternation would
+    /// answer: the alternation of gitleaks' 221 rules took 8.2 s and 2.3
+    /// GB to build, and on non-ASCII lines the PikeVM over it 23 GB.
+    fn word_side(&self) -> Result<CpuSide, PatternError> {
+        let (hirs, t, folded) = (&self.hirs, self.cfg.terminator, self.folded());
+        let alternation = &self.alternation;
+        let Some(literals) = self.dispatch_literals() else {
+            let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
+            let (finder, how) =
+                pack_line_finder(self.union.as_deref(), folded, &relaxed, false, t)?;
+            let joined = self
+                .alternatives
+                .iter()
+                .map(|a| format!("(?:{a})"))
+                .collect::<Vec<_>>()
+                .join("|");
+            let full = bytes_regex(&parse_confined(&word_regex(&joined), self.cfg)?, t)?;
+            let word = WordRegex::new(bytes_regex(alternation, t)?, full, t)
+                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+            return Ok((finder, how, Box::new(word)));
+        };
+        let (finder, how) = match self.per_rule_wanted {
+            true => {
+                let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
+                pack_line_finder(self.union.as_deref(), folded, &relaxed, false, t)?
+            }
+            false => split_line_finder(hirs, &self.halves, folded, t)?,
+        };
+        let rules = build_rules(hirs, t)?;
+        let set = cpu::RuleSet::new(rules, &literals, folded)
+            .ok_or_else(|| PatternError("rule pack too large for its literal set".into()))?;
+        let full = map_on_all_cores(self.alternatives, |a| {
+            parse_confined(&word_regex(a), self.cfg)
+        })
+        .into_iter()
+        .collect::<Result<Vec<Hir>, PatternError>>()?;
+        let word = WordRegex::with_rules(set, WordRules::new(full, t), t);
+        Ok((finder, how, Box::new(word)))
     }
 
     /// The line finder and the confirmer of lines.
@@ -404,27 +458,7 @@ impl<'a> Parts<'a> {
         let (union, alternation) = (self.union.as_deref(), &self.alternation);
         let folded = self.folded();
         if self.word() {
-            // The rules run without their word boundaries (the lazy DFA
-            // gives up on Unicode ones in non-ASCII text) to find candidate
-            // lines; GNU's word matcher confirms them.
-            let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
-            let (finder, how) = pack_line_finder(union, folded, &relaxed, false, t)?;
-            let joined = self
-                .alternatives
-                .iter()
-                .map(|a| format!("(?:{a})"))
-                .collect::<Vec<_>>()
-                .join("|");
-            let full = bytes_regex(&parse_confined(&word_regex(&joined), self.cfg)?, t)?;
-            // Each rule is `\b{start-half}(?:R)\b{end-half}`: with literals
-            // in every rule, a line tries only the rules whose literals it
-            // holds, as their alternation would answer.
-            let word = match self.per_rule_wanted {
-                true => WordRegex::with_rules(Box::new(self.rule_set()?), full, t),
-                false => WordRegex::new(bytes_regex(alternation, t)?, full, t),
-            };
-            let word = word.ok_or_else(|| PatternError("internal error: no -w group".into()))?;
-            return Ok((finder, how, Box::new(word)));
+            return self.word_side();
         }
         if self.per_rule_wanted {
             let finder = s.spawn(move || pack_line_finder(union, folded, alternation, true, t));
@@ -444,8 +478,7 @@ impl<'a> Parts<'a> {
             Some(h) => build_pack(&pick(hirs, &h.automaton_rules), t),
             None => build_pack(hirs, t),
         });
-        let literal_rules =
-            split.map(|h| build_rules(&pick(hirs, &h.literal_rules), t, Answers::Lines));
+        let literal_rules = split.map(|h| build_rules(&pick(hirs, &h.literal_rules), t));
         let (finder, how) = joined(finder)?;
         let finder = dense_aware(finder, t);
         let pack = joined(pack)?;
@@ -566,34 +599,35 @@ const ASCII_CUT_FROM: usize = 1 << 20;
 /// alternation is tried only when the rules' own regexes are within it.
 const SPANS_ALTERNATION_MAX: usize = 64 << 20;
 
-/// What a rule's regexes are built for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Answers {
-    /// Whether a line matches.
-    Lines,
-    /// Where the matches are: only lines that match are searched.
-    Spans,
-}
-
 /// Smallest forward automaton of a rule that reaches past ASCII whose full
-/// regex is built, for its spans, without a lazy DFA (the reverse automaton
-/// that needs is over twice as large): a line of ASCII bytes is searched
-/// by the rule's cut, so only lines past ASCII reach the full regex, where
-/// the lazy DFA of such a rule thrashes anyway (`cpu::LineRegex`).
-/// Gitleaks' generic rules have forward automata of 1.2 MiB and full
-/// regexes of 3.8 MiB; the 221 rules, 519 MiB as full regexes, take 150
-/// MiB.
+/// regex is built without a lazy DFA (the reverse automaton that needs is
+/// over twice as large): a line of ASCII bytes is searched by the rule's
+/// cut, so only lines past ASCII reach the full regex, where the lazy DFA
+/// of such a rule thrashes anyway (`cpu::LineRegex`). Gitleaks' generic
+/// rules have forward automata of 1.2 MiB and full regexes of 3.8 MiB. So
+/// the pack's 221 rules as written take 170 MiB instead of 519 (they
+/// passed [`PACK_NFA_LIMIT`] under `-o`, `-w` and `-x`), its literal rules
+/// trimmed for lines 64 MiB instead of 181, and `-c` over 1 GiB of loghub's logs took
+/// 1.91-1.93 s instead of 2.10-2.21 (2 cores; 3,000 lines past ASCII in 13
+/// MB: 1.43-1.48 s instead of 1.68-1.71).
 const FORWARD_ONLY_FROM: usize = ASCII_CUT_FROM / 4;
 
+/// Bytes of forward automaton below which a unit of `past_ascii_weight`
+/// stays, with room (it is about 32 for Unicode `\w`): the forward
+/// automaton alone is built, to be measured, only for rules that may pass
+/// the bounds above. Built for every rule past ASCII, it cost 10,000
+/// generated rules' compile 17 % (0.35 → 0.41 s, 2 cores; gated 0.37-0.39).
+const WEIGHT_BYTES: usize = 64;
+
 /// Each rule's own regex (for `cpu::RuleSet`), with its cut to ASCII
-/// where it reaches past ASCII and is large (`ASCII_CUT_FROM`; for spans,
-/// `FORWARD_ONLY_FROM`), built on all cores as
+/// where it reaches past ASCII and is large (`ASCII_CUT_FROM`, or its
+/// forward automaton alone from `FORWARD_ONLY_FROM`), built on all cores as
 /// they get free, their automata together within [`PACK_NFA_LIMIT`]: the
 /// first rule past it, or failing, in order, names the error, as if built
 /// one by one. Once the rules built hold more than the limit the others
 /// are not built (300 rules of `\w{2000}` would take minutes), except
 /// where the error needs them.
-fn build_rules(hirs: &[Hir], t: u8, answers: Answers) -> Result<Vec<cpu::LineRegex>, PatternError> {
+fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<cpu::LineRegex>, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
@@ -609,11 +643,11 @@ fn build_rules(hirs: &[Hir], t: u8, answers: Answers) -> Result<Vec<cpu::LineReg
     let forward_only = config.clone().hybrid(false).dfa(false);
     let build = |h: &Hir| {
         let past = reaches_past_ascii(h);
-        let forward = match (answers, past) {
-            (Answers::Spans, true) => {
+        let forward = match past && past_ascii_weight(h) >= FORWARD_ONLY_FROM / WEIGHT_BYTES {
+            true => {
                 Some(built(h, &forward_only)?).filter(|f| f.memory_usage() >= FORWARD_ONLY_FROM)
             }
-            _ => None,
+            false => None,
         };
         let cut_wanted = forward.is_some();
         let full = match forward {
@@ -668,10 +702,17 @@ fn too_large(e: meta::BuildError, rules: usize) -> PatternError {
     }
 }
 
+/// Smallest forward automaton of a pack reaching past ASCII that is kept
+/// alone, as a large rule's ([`FORWARD_ONLY_FROM`]): gitleaks' 221 rules
+/// as written, one pack, take 162 MiB so, and passed [`PACK_NFA_LIMIT`]
+/// with their reverse automaton (`-x`, forced to one pack).
+const PACK_FORWARD_ONLY_FROM: usize = PACK_NFA_LIMIT / 4;
+
 /// The pack's meta regex: one pattern per rule, leftmost-first (so an
 /// earlier rule wins at one start, as in an alternation), byte semantics,
 /// multi-line anchors at `t`, bounded memory; with the rules cut to ASCII
-/// beside it where some reach past ASCII and it is large (`ASCII_CUT_FROM`).
+/// beside it where some reach past ASCII and it is large (`ASCII_CUT_FROM`,
+/// or its forward automaton alone from `PACK_FORWARD_ONLY_FROM`).
 fn build_pack(hirs: &[Hir], t: u8) -> Result<cpu::LineRegex, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
@@ -679,17 +720,71 @@ fn build_pack(hirs: &[Hir], t: u8) -> Result<cpu::LineRegex, PatternError> {
         .which_captures(WhichCaptures::None)
         .nfa_size_limit(Some(PACK_NFA_LIMIT))
         .hybrid_cache_capacity(PACK_CACHE);
-    let build = |hirs: &[Hir]| {
+    let build = |hirs: &[Hir], config: &meta::Config| {
         meta::Builder::new()
             .configure(config.clone())
             .build_many_from_hir(hirs)
             .map_err(|e| too_large(e, hirs.len()))
     };
-    let full = build(hirs)?;
-    let big = full.memory_usage() >= ASCII_CUT_FROM;
-    let ascii = match big && hirs.iter().any(reaches_past_ascii) {
-        true => build(&hirs.iter().map(ascii_only).collect::<Vec<_>>()).ok(),
+    let past = hirs.iter().any(reaches_past_ascii);
+    let weight = hirs
+        .iter()
+        .map(past_ascii_weight)
+        .fold(0, usize::saturating_add);
+    let forward = match past && weight >= PACK_FORWARD_ONLY_FROM / WEIGHT_BYTES {
+        true => Some(build(hirs, &config.clone().hybrid(false).dfa(false))?)
+            .filter(|f| f.memory_usage() >= PACK_FORWARD_ONLY_FROM),
+        false => None,
+    };
+    let forward_only = forward.is_some();
+    let full = match forward {
+        Some(f) => f,
+        None => build(hirs, &config)?,
+    };
+    let big = forward_only || full.memory_usage() >= ASCII_CUT_FROM;
+    let ascii = match big && past {
+        true => build(&hirs.iter().map(ascii_only).collect::<Vec<_>>(), &config).ok(),
         false => None,
     };
     Ok(cpu::LineRegex::new(full, ascii))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn forward_bytes(h: &Hir) -> usize {
+        let config = meta::Config::new()
+            .utf8_empty(false)
+            .nfa_size_limit(None)
+            .hybrid(false)
+            .dfa(false);
+        let re = meta::Builder::new().configure(config).build_from_hir(h);
+        re.map(|r| r.memory_usage()).unwrap_or(usize::MAX)
+    }
+
+    /// The gate before a rule's forward automaton is measured lets every
+    /// rule through whose automaton is large enough to be kept alone
+    /// (Unicode classes repeated, as in secret scanners' rules), and stops
+    /// small ones.
+    #[test]
+    fn the_weight_gate_lets_large_automata_through() {
+        let mut through = 0;
+        for class in [r"\w", r"[\w.-]", r"\S", r"(?i)[a-z\w]", r"[\w=\.-]", r"\p{L}"] {
+            for n in [1, 4, 8, 16, 30, 50, 80, 150, 300] {
+                for shape in ["X{0,N}?key", "X{N}", "aX{1,N}b", "(?:X|-){N,}"] {
+                    let re = shape.replace('X', class).replace('N', &n.to_string());
+                    let h = regex_syntax::parse(&re).unwrap();
+                    let gated = past_ascii_weight(&h) >= FORWARD_ONLY_FROM / WEIGHT_BYTES;
+                    if forward_bytes(&h) >= FORWARD_ONLY_FROM {
+                        assert!(gated, "{re} is large but stopped");
+                        through += 1;
+                    }
+                }
+            }
+        }
+        assert!(through > 20, "large shapes tried: {through}");
+        let small = regex_syntax::parse(r"\S+ error \d+ in [\w.]+").unwrap();
+        assert!(past_ascii_weight(&small) < FORWARD_ONLY_FROM / WEIGHT_BYTES);
+    }
 }

@@ -43,7 +43,7 @@ mod run;
 mod tests;
 pub mod trigrams;
 
-pub use ascii::{ascii_only, reaches_past_ascii};
+pub use ascii::{ascii_only, past_ascii_weight, reaches_past_ascii};
 
 /// Most positions of one rule's automaton (the kernel's per-thread state,
 /// `RULE_WORDS` in confirm.cu; automata over 4 words keep theirs in local
