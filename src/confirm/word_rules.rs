@@ -68,8 +68,8 @@ impl WordRules {
         // (start, group start after it, rule) ranks the rules' matches.
         let mut best: Option<((usize, bool, u32), Range<usize>)> = None;
         for r in rules.candidates(hay, at) {
-            // Unreachable (see the module doc); without it, `fast` alone
-            // would answer near such characters.
+            // Unreachable (the module doc): a rule that failed to build
+            // would be left out here.
             let Some(re) = self.rule(r as usize) else {
                 continue;
             };

@@ -25,8 +25,8 @@ use std::thread::JoinHandle;
 
 /// Rules with their literals: every match of rule `r` contains one of the
 /// literals whose `owners` hold `r`. A rule given no literals is tried on
-/// every line (`always`): a split pack's spans (`-o`) take the automaton's
-/// rules that way, beside the literal rules.
+/// every line (`always`): a split pack's other rules, where each rule is
+/// its own regex (`-o`, `-w`).
 pub struct RuleSet {
     literals: Literals,
     owners: Vec<Vec<u32>>,
@@ -97,8 +97,9 @@ impl Literals {
 impl RuleSet {
     /// `rules[r]` with `literals[r]`, the literals one of which each of its
     /// matches contains (none empty; no literals: tried on every line);
-    /// `None` when Aho-Corasick cannot be built for them. `ascii_folded`: the literals' ASCII letters are
-    /// lowered, and they are found in any ASCII case.
+    /// `None` when Aho-Corasick cannot be built for them. `ascii_folded`:
+    /// the literals' ASCII letters are lowered, and they are found in any
+    /// ASCII case.
     pub fn new(
         rules: Vec<LineRegex>,
         literals: &[Vec<Vec<u8>>],
