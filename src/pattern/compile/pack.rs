@@ -782,6 +782,42 @@ mod tests {
         re.map(|r| r.memory_usage()).unwrap_or(usize::MAX)
     }
 
+    /// Under -w the GPU's plan takes the rules relaxed and trimmed
+    /// (`relaxed_for_gpu`), which select more lines than the words do: its
+    /// marks must stay candidates, never counted as the lines.
+    #[test]
+    fn a_word_packs_gpu_plan_is_not_exact() {
+        let mut rules: Vec<Vec<u8>> = (0..PACK_MIN)
+            .map(|i| match i % 2 {
+                0 => format!(r"(?i)[\w.-]{{0,50}}?key{i}[ =]{{1,3}}[\w-]{{8,40}}"),
+                _ => format!(r"token{i}[ =]{{1,3}}[A-Za-z0-9_-]{{8,40}}"),
+            })
+            .map(String::into_bytes)
+            .collect();
+        rules.push(br"\d{15,16}\|[0-9a-z]{27,40}".to_vec());
+        for (word, exact) in [(false, true), (true, false)] {
+            let mut args = vec!["--engine", "gpu", "-P"];
+            if word {
+                args.push("-w");
+            }
+            args.push("x");
+            let cfg = Config::from_args(&args);
+            let compiled = crate::pattern::compile(&rules, &cfg).unwrap();
+            let plan = compiled.gpu.expect("a GPU plan");
+            assert!(
+                matches!(plan, GpuPlan::Split(_)),
+                "{}",
+                compiled.description
+            );
+            assert_eq!(
+                plan.exact_lines(),
+                exact,
+                "-w {word}: {}",
+                compiled.description
+            );
+        }
+    }
+
     /// The gate before a rule's forward automaton is measured lets every
     /// rule through whose automaton is large enough to be kept alone
     /// (Unicode classes repeated, as in secret scanners' rules), and stops
