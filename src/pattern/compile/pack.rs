@@ -659,23 +659,19 @@ fn build_rules(hirs: &[Hir], t: u8) -> Result<Vec<cpu::LineRegex>, PatternError>
             .build_from_hir(h)
             .map_err(|e| too_large(e, hirs.len()))
     };
-    let forward_only = config.clone().hybrid(false).dfa(false);
     let build = |h: &Hir| {
-        let past = reaches_past_ascii(h);
-        let forward = match past && past_ascii_weight(h) >= FORWARD_ONLY_FROM / WEIGHT_BYTES {
-            true => {
-                Some(built(h, &forward_only)?).filter(|f| f.memory_usage() >= FORWARD_ONLY_FROM)
-            }
-            false => None,
+        let weight = past_ascii_weight(h);
+        let either = |c: &meta::Config, cut: bool| match cut {
+            true => built(&ascii_only(h), c),
+            false => built(h, c),
         };
-        let cut_wanted = forward.is_some();
-        let full = match forward {
-            Some(f) => f,
-            None => built(h, &config)?,
-        };
-        let big = cut_wanted || full.memory_usage() >= ASCII_CUT_FROM;
-        let ascii = (big && past).then(|| built(&ascii_only(h), &config).ok());
-        Ok((full, ascii.flatten()))
+        regex_and_cut(
+            either,
+            &config,
+            reaches_past_ascii(h),
+            weight,
+            FORWARD_ONLY_FROM,
+        )
     };
     let size = |(full, ascii): &(meta::Regex, Option<meta::Regex>)| {
         full.memory_usage() + ascii.as_ref().map_or(0, meta::Regex::memory_usage)
@@ -750,22 +746,43 @@ fn build_pack(hirs: &[Hir], t: u8) -> Result<cpu::LineRegex, PatternError> {
         .iter()
         .map(past_ascii_weight)
         .fold(0, usize::saturating_add);
-    let forward = match past && weight >= PACK_FORWARD_ONLY_FROM / WEIGHT_BYTES {
-        true => Some(build(hirs, &config.clone().hybrid(false).dfa(false))?)
-            .filter(|f| f.memory_usage() >= PACK_FORWARD_ONLY_FROM),
+    let either = |c: &meta::Config, cut: bool| match cut {
+        true => build(&hirs.iter().map(ascii_only).collect::<Vec<_>>(), c),
+        false => build(hirs, c),
+    };
+    let (full, ascii) = regex_and_cut(either, &config, past, weight, PACK_FORWARD_ONLY_FROM)?;
+    Ok(cpu::LineRegex::new(full, ascii))
+}
+
+/// A rule's or a pack's regex and its cut to ASCII (`cpu::LineRegex`):
+/// where it reaches past ASCII (`past`), its forward automaton alone when
+/// that takes `forward_from` bytes or more (measured only where `weight`,
+/// its `past_ascii_weight`, says it may), and the cut beside it then or
+/// where the full regex is large (`ASCII_CUT_FROM`). `build(config, cut)`
+/// builds the regex, or with `cut` its cut.
+fn regex_and_cut(
+    build: impl Fn(&meta::Config, bool) -> Result<meta::Regex, PatternError>,
+    config: &meta::Config,
+    past: bool,
+    weight: usize,
+    forward_from: usize,
+) -> Result<(meta::Regex, Option<meta::Regex>), PatternError> {
+    let forward = match past && weight >= forward_from / WEIGHT_BYTES {
+        true => Some(build(&config.clone().hybrid(false).dfa(false), false)?)
+            .filter(|f| f.memory_usage() >= forward_from),
         false => None,
     };
     let forward_only = forward.is_some();
     let full = match forward {
         Some(f) => f,
-        None => build(hirs, &config)?,
+        None => build(config, false)?,
     };
     let big = forward_only || full.memory_usage() >= ASCII_CUT_FROM;
     let ascii = match big && past {
-        true => build(&hirs.iter().map(ascii_only).collect::<Vec<_>>(), &config).ok(),
+        true => build(config, true).ok(),
         false => None,
     };
-    Ok(cpu::LineRegex::new(full, ascii))
+    Ok((full, ascii))
 }
 
 #[cfg(test)]
