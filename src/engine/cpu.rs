@@ -17,12 +17,14 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 pub(crate) mod cached;
+mod confirmed;
 mod dense;
 mod line_regex;
 mod literal_lines;
 mod rules;
 mod spans;
 
+pub use confirmed::ConfirmedLines;
 pub use dense::DenseLines;
 pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;

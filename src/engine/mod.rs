@@ -9,6 +9,7 @@ pub mod cpu;
 pub mod fastest;
 pub mod gpu;
 pub mod qgram;
+pub mod retimed;
 pub mod shiftor;
 
 use std::ops::Range;
@@ -65,6 +66,38 @@ pub trait Matcher: Send + Sync {
     /// each (`Searcher::search_plain`).
     fn line_starts(&self) -> Option<LineStarts<'_>> {
         None
+    }
+}
+
+/// A shared engine answers as the engine (a confirm step that is also
+/// part of a finder: `cpu::ConfirmedLines`).
+impl<M: Matcher + ?Sized> Matcher for std::sync::Arc<M> {
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        (**self).find_at(hay, at)
+    }
+
+    fn is_exact(&self) -> bool {
+        (**self).is_exact()
+    }
+
+    fn is_match_line(&self, line: &[u8]) -> bool {
+        (**self).is_match_line(line)
+    }
+
+    fn selects_lines(&self) -> bool {
+        (**self).selects_lines()
+    }
+
+    fn terminators_at(&self, bytes: &[u8], at: u64, t: u8) -> Option<u64> {
+        (**self).terminators_at(bytes, at, t)
+    }
+
+    fn holds_no_nul(&self) -> bool {
+        (**self).holds_no_nul()
+    }
+
+    fn line_starts(&self) -> Option<LineStarts<'_>> {
+        (**self).line_starts()
     }
 }
 
