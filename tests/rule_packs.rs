@@ -798,3 +798,67 @@ fn dense_stretches_select_the_oracles_lines() {
             .expect(want, "", 0);
     }
 }
+
+/// Under `-x` a pack's lines also come from one lazy DFA of its rules'
+/// alternation (`cpu::DfaLines`), timed against the rules dispatched. With
+/// a Unicode word boundary in a rule that DFA gives up on the first byte
+/// past ASCII and the rules answer instead; through the meta engine it
+/// would have handed the buffer to the PikeVM. The lines are the oracle's
+/// either way, and so are they without `-x` (no DFA built).
+#[test]
+fn anchored_packs_answer_where_their_dfa_gives_up() {
+    let sb = Sandbox::new();
+    let mut rules: Vec<String> = (0..250)
+        .map(|i| format!(r"(job|step)_{i} (failed|passed) in [0-9]+ ?s"))
+        .collect();
+    rules.push(r"\bwarn(ing)? \w+ é?\w*".to_string());
+    let mut text = String::new();
+    for n in 0..3000 {
+        let line = match n % 6 {
+            0 => format!("job_{} failed in {}s", n % 300, n),
+            1 => format!("step_{} passed in {} s", n % 251, n * 7),
+            2 => format!("warning disk{n} é{n}"),
+            3 => format!("warn café{n}"),
+            4 => format!("xwarn w{n}"),
+            _ => format!("job_{} failed in {}s, again", n % 250, n),
+        };
+        text += &line;
+        text.push('\n');
+    }
+    sb.write("rules.txt", &(rules.join("\n") + "\n"));
+    sb.write("in.txt", &text);
+    for line_flag in [true, false] {
+        let oracle: Vec<Regex> = rules
+            .iter()
+            .map(|r| match line_flag {
+                true => Regex::new(&format!("^(?:{r})$")).unwrap(),
+                false => Regex::new(r).unwrap(),
+            })
+            .collect();
+        let want: String = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| oracle.iter().any(|re| re.is_match(l.as_bytes())))
+            .map(|(n, _)| format!("{}\n", n + 1))
+            .collect();
+        assert!(want.lines().count() > 1000);
+        let mut args = vec!["-E", "-n", "-f", "rules.txt", "in.txt"];
+        if line_flag {
+            args.insert(0, "-x");
+        }
+        let out = sb.grep(&args).run();
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let numbers: String = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| format!("{}\n", l.split(':').next().unwrap_or("")))
+            .collect();
+        assert_eq!(numbers, want, "{args:?}");
+        args.insert(0, "--debug");
+        let debug = sb.grep(&args).run().stderr;
+        assert_eq!(
+            debug.contains("whichever each thread last timed faster"),
+            line_flag,
+            "{debug}"
+        );
+    }
+}

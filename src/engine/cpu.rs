@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 pub(crate) mod cached;
 mod confirmed;
 mod dense;
+mod dfa_lines;
 mod line_regex;
 mod literal_lines;
 mod rules;
@@ -26,6 +27,7 @@ mod spans;
 
 pub use confirmed::ConfirmedLines;
 pub use dense::DenseLines;
+pub use dfa_lines::DfaLines;
 pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;
 

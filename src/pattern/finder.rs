@@ -27,23 +27,21 @@ use super::window;
 /// engine the `regex` crate wraps, built from the HIR (no second parse),
 /// with byte semantics, multi-line anchors at `t` and no capture groups.
 pub(in crate::pattern) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, PatternError> {
-    build_regex_within(hir, t, REGEX_SIZE_LIMIT, REGEX_SIZE_LIMIT / 4)
+    build_regex_within(hir, t, REGEX_SIZE_LIMIT)
 }
 
-/// [`build_regex`] with automata of at most `limit` bytes and lazy DFA
-/// caches of at most `cache` bytes a thread.
+/// [`build_regex`] with automata of at most `limit` bytes.
 pub(in crate::pattern) fn build_regex_within(
     hir: &Hir,
     t: u8,
     limit: usize,
-    cache: usize,
 ) -> Result<meta::Regex, PatternError> {
     let config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(limit))
-        .hybrid_cache_capacity(cache);
+        .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
     meta::Builder::new()
         .configure(config)
         .build_from_hir(hir)

@@ -1,4 +1,5 @@
-//! A meta regex with a cache of its own for every search thread.
+//! A meta regex (or any automaton, [`Caches`]) with a cache of its own
+//! for every search thread.
 //!
 //! `meta::Regex::search` takes a cache from the regex's pool; a thread that
 //! finds its share of the pool locked (two threads per share from nine
@@ -18,11 +19,30 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 /// A cache slot on a cache line of its own (threads lock their own slots
 /// side by side).
 #[repr(align(64))]
-struct Slot(Mutex<Option<Cache>>);
+struct Slot<C>(Mutex<Option<C>>);
+
+/// One cache of type `C` per search thread (by slot), made on first use.
+pub(super) struct Caches<C> {
+    slots: Box<[Slot<C>]>,
+}
+
+impl<C> Caches<C> {
+    pub(super) fn new() -> Caches<C> {
+        let slots = (0..slot_count()).map(|_| Slot(Mutex::new(None))).collect();
+        Caches { slots }
+    }
+
+    /// Runs `f` with the calling thread's cache, made by `make` if new.
+    pub(super) fn with<R>(&self, make: impl FnOnce() -> C, f: impl FnOnce(&mut C) -> R) -> R {
+        let slot = &self.slots[thread_slot() % self.slots.len()];
+        let mut cache = slot.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f(cache.get_or_insert_with(make))
+    }
+}
 
 pub struct CachedRegex {
     re: Regex,
-    slots: Box<[Slot]>,
+    caches: Caches<Cache>,
 }
 
 /// How many slots a regex has: one per core, at most 64.
@@ -46,16 +66,16 @@ fn thread_slot() -> usize {
 
 impl CachedRegex {
     pub fn new(re: Regex) -> CachedRegex {
-        let slots = (0..slot_count()).map(|_| Slot(Mutex::new(None))).collect();
-        CachedRegex { re, slots }
+        CachedRegex {
+            re,
+            caches: Caches::new(),
+        }
     }
 
     /// Runs `f` with the calling thread's cache.
     fn with<R>(&self, f: impl FnOnce(&Regex, &mut Cache) -> R) -> R {
-        let slot = &self.slots[thread_slot() % self.slots.len()];
-        let mut cache = slot.0.lock().unwrap_or_else(PoisonError::into_inner);
-        let cache = cache.get_or_insert_with(|| self.re.create_cache());
-        f(&self.re, cache)
+        let re = &self.re;
+        self.caches.with(|| re.create_cache(), |cache| f(re, cache))
     }
 
     /// Bytes the regex holds (its caches apart).

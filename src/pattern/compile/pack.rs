@@ -54,7 +54,7 @@
 //! measuring, and for the differential test's small packs); `--debug`
 //! names the engine used.
 
-use regex_automata::meta;
+use regex_automata::hybrid;
 use regex_syntax::hir::Hir;
 use std::sync::Arc;
 use std::thread::{Scope, ScopedJoinHandle};
@@ -62,7 +62,7 @@ use std::time::{Duration, Instant};
 
 use super::expr::{bytes_regex, parse_confined};
 use super::split;
-use super::{Compiled, GpuPlan, PatternError, REGEX_SIZE_LIMIT};
+use super::{Compiled, GpuPlan, PatternError};
 use crate::config::{Config, EngineChoice};
 use crate::confirm::{word_regex, WordRegex, WordRules};
 use crate::encoding::EncodingPlan;
@@ -76,7 +76,7 @@ use crate::pattern::finder::{
 use crate::pattern::fold;
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
 use crate::pattern::trim;
-use regexes::{build_pack, build_rules};
+use regexes::{build_lines_dfa, build_pack, build_rules};
 
 mod regexes;
 
@@ -398,9 +398,7 @@ impl<'a> Parts<'a> {
         let held: usize = rules.iter().map(cpu::LineRegex::memory_usage).sum();
         if held <= SPANS_ALTERNATION_MAX {
             let alternation = Hir::alternation(whole.to_vec());
-            if let Ok(re) =
-                build_regex_within(&alternation, t, SPANS_ALTERNATION_MAX, REGEX_SIZE_LIMIT / 4)
-            {
+            if let Ok(re) = build_regex_within(&alternation, t, SPANS_ALTERNATION_MAX) {
                 let note = ", matches placed by the alternation of the rules as written";
                 return Ok((Box::new(cpu::Regex::new(re)), note));
             }
@@ -483,9 +481,9 @@ impl<'a> Parts<'a> {
         // -x: the rules' alternation over the buffer too (`anchored_lines`).
         let split = Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack));
         let whole = (self.cfg.line && (self.per_rule_wanted || split.is_some())).then(|| {
-            s.spawn(move || build_regex_within(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE))
+            s.spawn(move || build_lines_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE))
         });
-        let whole = move || whole.and_then(|w| joined(w).ok());
+        let whole = move || whole.and_then(joined);
         if self.per_rule_wanted {
             let finder = s.spawn(move || pack_line_finder(union, folded, alternation, true, t));
             let set = self.rule_set()?;
@@ -532,32 +530,33 @@ impl<'a> Parts<'a> {
 }
 
 /// -x: the lines of `side` (a finder of candidates and their confirm step)
-/// found by it or by one DFA of the rules' alternation (`whole`, built
-/// within [`LINES_ALTERNATION_MAX`]) over the buffer, each thread timing
-/// both now and then (`engine::retimed`). Rules anchored at both ends
-/// leave that DFA few states: 2 cores, `-c -x`, loghub's 1,733 templates
-/// over 1 GiB of its logs 3.15 → 1.08 s (rg 0.89 s), 10,000 generated
-/// rules over 200 MB of CI logs 2.11 → 0.76 s. Unanchored, the trials
-/// chose the rules on those packs every time (the DFA's lazy states cost
-/// microseconds a byte until warm, or it thrashes: over 60 s for 10,000
-/// rules), and its build cost 10,000 rules' compile 0.12 s, so it is not
-/// built there.
-fn anchored_lines(side: CpuSide, whole: Option<meta::Regex>, t: u8) -> CpuSide {
+/// found by it or by the lazy DFA of the rules' alternation over the buffer
+/// (`whole`, `cpu::DfaLines`, which hands over to the rules where it gives
+/// up), each thread timing both now and then (`engine::retimed`). Rules
+/// anchored at both ends leave that DFA few states: 2 cores, `-c -x`,
+/// loghub's 1,733 templates over 1 GiB of its logs 3.15 → 1.08 s (rg 0.89
+/// s), 10,000 generated rules over 200 MB of CI logs 2.11 → 0.76 s.
+/// Unanchored, the trials chose the rules on those packs every time (the
+/// DFA's lazy states cost microseconds a byte until warm, or it thrashes:
+/// over 60 s for 10,000 rules through the meta engine), and its build cost
+/// 10,000 rules' compile 0.12 s, so it is not built there.
+fn anchored_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuSide {
     let (finder, how, confirm) = side;
     let Some(whole) = whole.filter(|_| !finder.is_exact()) else {
         return (finder, how, confirm);
     };
     let confirm: Arc<dyn Matcher> = Arc::from(confirm);
-    let dispatched = cpu::ConfirmedLines::new(finder, confirm.clone(), t);
-    let dfa = cpu::RegexLines::new(whole, true);
+    let dispatched: Arc<dyn Matcher> =
+        Arc::new(cpu::ConfirmedLines::new(finder, confirm.clone(), t));
+    let dfa = cpu::DfaLines::new(whole, dispatched.clone());
     let finder = Retimed::new(Box::new(dispatched), Box::new(dfa));
     let how = "the rules' literals (each line confirmed by its rules) or the rules' alternation, whichever each thread last timed faster";
     (Box::new(finder), how, Box::new(confirm))
 }
 
-/// Largest alternation of a pack's rules run as one DFA over the buffer
-/// under -x (`anchored_lines`): 10,000 generated rules are within it,
-/// gitleaks' 221 secret rules not.
+/// Largest alternation of a pack's rules (its NFA) run as one DFA over the
+/// buffer under -x (`anchored_lines`): 10,000 generated rules are within
+/// it, gitleaks' 221 secret rules not.
 const LINES_ALTERNATION_MAX: usize = 64 << 20;
 
 /// `rules` dispatched by `literals` (`cpu::RuleSet::new`).
