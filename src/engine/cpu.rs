@@ -27,7 +27,7 @@ mod spans;
 
 pub use confirmed::ConfirmedLines;
 pub use dense::DenseLines;
-pub use dfa_lines::DfaLines;
+pub use dfa_lines::{gave_up as dfa_lines_gave_up, DfaLines};
 pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;
 

@@ -15,11 +15,26 @@
 use super::Matcher;
 use std::cell::Cell;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Finds lines with whichever of two finders each thread last timed faster.
 pub struct Retimed {
     finders: [Box<dyn Matcher>; 2],
+}
+
+/// The trials' choices in this process, for `--stats` ([`stats_line`]):
+/// per finder, how many runs it was chosen for. One `Retimed` is built a
+/// run (a rule pack's under `-x`); its names are kept beside.
+static CHOSEN: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+static NAMES: OnceLock<[&'static str; 2]> = OnceLock::new();
+
+/// `--stats`' line on the trials' choices, if a [`Retimed`] ran any.
+pub fn stats_line() -> Option<String> {
+    let [a, b] = CHOSEN.each_ref().map(|c| c.load(Ordering::Relaxed));
+    let [na, nb] = NAMES.get()?;
+    (a + b > 0).then(|| format!("lines found by trials' choice: {a} run(s) by {na}, {b} by {nb}"))
 }
 
 /// Calls of each finder untimed on a thread's first trial (the first one
@@ -114,6 +129,7 @@ impl Trial {
             (0, _) | (_, false) => FIRST_RUN,
             (run, true) => (run * 2).min(LONGEST_RUN),
         };
+        CHOSEN[faster].fetch_add(1, Ordering::Relaxed);
         self.first = false;
         self.chosen = faster;
         self.left = run;
@@ -168,8 +184,14 @@ impl Trial {
 }
 
 impl Retimed {
-    /// `first` and `second`: exact finders of the same lines.
-    pub fn new(first: Box<dyn Matcher>, second: Box<dyn Matcher>) -> Retimed {
+    /// `first` and `second`: exact finders of the same lines; `names`
+    /// say what they are, for `--stats`.
+    pub fn new(
+        first: Box<dyn Matcher>,
+        second: Box<dyn Matcher>,
+        names: [&'static str; 2],
+    ) -> Retimed {
+        let _ = NAMES.set(names);
         Retimed {
             finders: [first, second],
         }
@@ -223,7 +245,6 @@ impl Matcher for Retimed {
 mod tests {
     use super::*;
     use crate::engine::cpu::Literal;
-    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::Arc;
 
     /// A finder that sleeps `micros` a call.
@@ -279,7 +300,7 @@ mod tests {
                 true => (Box::new(slow(true)), Box::new(slow(false))),
                 false => (Box::new(slow(false)), Box::new(slow(true))),
             };
-            let r = Retimed::new(a, b);
+            let r = Retimed::new(a, b, ["a", "b"]);
             std::thread::scope(|s| {
                 for _ in 0..2 {
                     s.spawn(|| {
@@ -301,7 +322,7 @@ mod tests {
         let hay = line.repeat(4000);
         assert!((hay.len() as u64) < FIRST_RUN);
         let first = Arc::new(slow(false));
-        let r = Retimed::new(Box::new(first.clone()), Box::new(slow(true)));
+        let r = Retimed::new(Box::new(first.clone()), Box::new(slow(true)), ["a", "b"]);
         assert_eq!(all_hits(&r, &hay), 4000);
         assert_eq!(running(&r), Some(0));
         first.micros.store(2000, Ordering::Relaxed);

@@ -18,7 +18,16 @@ use crate::engine::Matcher;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::Input;
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Searches in this process that gave up (`--stats`).
+static GAVE_UP: AtomicU64 = AtomicU64::new(0);
+
+/// How many searches of a [`DfaLines`] gave up so far.
+pub fn gave_up() -> u64 {
+    GAVE_UP.load(Ordering::Relaxed)
+}
 
 pub struct DfaLines {
     dfa: DFA,
@@ -52,7 +61,10 @@ impl Matcher for DfaLines {
             .with(|| dfa.create_cache(), |c| dfa.try_search_fwd(c, &input));
         match found {
             Ok(m) => m.map(|m| m.offset()..m.offset()),
-            Err(_) => self.instead.find_at(hay, at),
+            Err(_) => {
+                GAVE_UP.fetch_add(1, Ordering::Relaxed);
+                self.instead.find_at(hay, at)
+            }
         }
     }
 
@@ -67,7 +79,7 @@ mod tests {
     use crate::engine::cpu::Regex;
     use proptest::prelude::*;
     use regex_automata::{hybrid, meta};
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     /// An exact finder that counts its calls.
     struct Counted {
