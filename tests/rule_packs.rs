@@ -611,6 +611,14 @@ fn secret_pack() -> (Vec<String>, String) {
     (rules, text)
 }
 
+/// The line numbers of `-n` output, one a line.
+fn line_numbers(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| format!("{}\n", l.split(':').next().unwrap_or("")))
+        .collect()
+}
+
 /// The same rules under `-w` and `-x`: their whole forms passed the pack's
 /// limit ("rule pack too large" under `-x`), and under `-w` the rules'
 /// alternation took 2.3 GB to build and 23 GB to search 1 MB (gitleaks).
@@ -661,11 +669,7 @@ fn secret_rules_answer_under_w_and_x() {
             }
             let out = cmd.run();
             assert_eq!(out.code, 0, "{flag} {engine:?}: {}", out.stderr);
-            let numbers: String = String::from_utf8_lossy(&out.stdout)
-                .lines()
-                .map(|l| format!("{}\n", l.split(':').next().unwrap_or("")))
-                .collect();
-            assert_eq!(numbers, want, "{flag} {engine:?}");
+            assert_eq!(line_numbers(&out.stdout), want, "{flag} {engine:?}");
         }
     }
 }
@@ -848,11 +852,7 @@ fn anchored_packs_answer_where_their_dfa_gives_up() {
         }
         let out = sb.grep(&args).run();
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
-        let numbers: String = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(|l| format!("{}\n", l.split(':').next().unwrap_or("")))
-            .collect();
-        assert_eq!(numbers, want, "{args:?}");
+        assert_eq!(line_numbers(&out.stdout), want, "{args:?}");
         args.insert(0, "--debug");
         let debug = sb.grep(&args).run().stderr;
         assert_eq!(

@@ -22,6 +22,8 @@ use std::time::Instant;
 /// Finds lines with whichever of two finders each thread last timed faster.
 pub struct Retimed {
     finders: [Box<dyn Matcher>; 2],
+    /// The line terminator: calls end at one ([`TRIAL_WINDOW`]).
+    t: u8,
 }
 
 /// The trials' choices in this process, for `--stats` ([`stats_line`]):
@@ -48,9 +50,16 @@ const TRIAL_NANOS: u64 = 4_000_000;
 /// while trials keep choosing it, up to [`LONGEST_RUN`].
 const FIRST_RUN: u64 = 32 << 20;
 const LONGEST_RUN: u64 = 512 << 20;
-/// A run looks at the clock every this many calls, and judges its
-/// finder once that much time has passed since its last judgement.
+/// Bytes a call searches at most, to the end of a line, in a trial and
+/// in a run: a finder without a match in a file would search all of it
+/// in one call, which no clock could stop (a lazy DFA building states
+/// at microseconds a byte without giving up).
+const TRIAL_WINDOW: usize = 64 << 10;
+const RUN_WINDOW: usize = 1 << 20;
+/// A run looks at the clock every this many calls or bytes, and judges
+/// its finder once that much time has passed since its last judgement.
 const WATCH_CALLS: u32 = 8;
+const WATCH_BYTES: u64 = 256 << 10;
 const WATCH_NANOS: u64 = 2_000_000;
 /// A run ends where its finder takes this many times the other's time a
 /// byte in the trial.
@@ -134,7 +143,8 @@ impl Trial {
         self.chosen = faster;
         self.left = run;
         self.run = run;
-        self.since = None;
+        self.since = Some(Instant::now());
+        (self.watched_calls, self.watched_bytes) = (0, 0);
     }
 
     /// Finder `i`'s nanoseconds a byte times the other's bytes.
@@ -151,15 +161,12 @@ impl Trial {
         }
         self.watched_calls += 1;
         self.watched_bytes += bytes;
-        if self.watched_calls < WATCH_CALLS {
+        if self.watched_calls < WATCH_CALLS && self.watched_bytes < WATCH_BYTES {
             return;
         }
         self.watched_calls = 0;
         let now = Instant::now();
-        let Some(since) = self.since else {
-            (self.since, self.watched_bytes) = (Some(now), 0);
-            return;
-        };
+        let since = *self.since.get_or_insert(now);
         let nanos = now.duration_since(since).as_nanos();
         if nanos < u128::from(WATCH_NANOS) {
             return;
@@ -184,45 +191,77 @@ impl Trial {
 }
 
 impl Retimed {
-    /// `first` and `second`: exact finders of the same lines; `names`
-    /// say what they are, for `--stats`.
+    /// `first` and `second`: exact finders of the same lines, ended by
+    /// `t`; `names` say what they are, for `--stats`.
     pub fn new(
         first: Box<dyn Matcher>,
         second: Box<dyn Matcher>,
         names: [&'static str; 2],
+        t: u8,
     ) -> Retimed {
         let _ = NAMES.set(names);
         Retimed {
             finders: [first, second],
+            t,
         }
     }
-}
 
-impl Matcher for Retimed {
-    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        let owner = self as *const Retimed as usize;
-        let mut trial = TRIAL
-            .get()
-            .filter(|t| t.owner == owner)
-            .unwrap_or(Trial::new(owner));
+    /// One timed call (a trial's) or one watched call (a run's) of a
+    /// finder on `part`, a window of whole lines.
+    fn call(&self, trial: &mut Trial, part: &[u8], at: usize) -> Option<Range<usize>> {
         let searched = |found: &Option<Range<usize>>| {
-            let end = found.as_ref().map_or(hay.len(), |m| m.end);
+            let end = found.as_ref().map_or(part.len(), |m| m.end);
             end.saturating_sub(at) as u64
         };
-        let found = match trial.left {
+        match trial.left {
             0 => {
                 let i = trial.next();
                 let start = Instant::now();
-                let found = self.finders[i].find_at(hay, at);
+                let found = self.finders[i].find_at(part, at);
                 let nanos = start.elapsed().as_nanos() as u64;
                 trial.timed(i, searched(&found), nanos);
                 found
             }
             _ => {
-                let found = self.finders[trial.chosen].find_at(hay, at);
+                let found = self.finders[trial.chosen].find_at(part, at);
                 trial.ran(searched(&found));
                 found
             }
+        }
+    }
+}
+
+/// Where a window of `size` bytes from `at` ends: at the terminator `t`
+/// ending the line it reaches into (so its lines are whole, the last one
+/// without its terminator: a `$` at the window's end is that line's), or
+/// at the end of `hay`.
+fn window_end(hay: &[u8], at: usize, size: usize, t: u8) -> usize {
+    let from = at.saturating_add(size).min(hay.len());
+    memchr::memchr(t, &hay[from..]).map_or(hay.len(), |i| from + i)
+}
+
+impl Matcher for Retimed {
+    /// Window by window ([`TRIAL_WINDOW`], [`RUN_WINDOW`]), each a call.
+    fn find_at(&self, hay: &[u8], mut at: usize) -> Option<Range<usize>> {
+        let owner = self as *const Retimed as usize;
+        let mut trial = TRIAL
+            .get()
+            .filter(|t| t.owner == owner)
+            .unwrap_or(Trial::new(owner));
+        let found = loop {
+            if at > hay.len() {
+                break None;
+            }
+            let size = match trial.left {
+                0 => TRIAL_WINDOW,
+                _ => RUN_WINDOW,
+            };
+            let end = window_end(hay, at, size, self.t);
+            let found = self.call(&mut trial, &hay[..end], at);
+            if found.is_some() || end == hay.len() {
+                break found;
+            }
+            at = end + 1;
         };
         TRIAL.set(Some(trial));
         found
@@ -300,7 +339,7 @@ mod tests {
                 true => (Box::new(slow(true)), Box::new(slow(false))),
                 false => (Box::new(slow(false)), Box::new(slow(true))),
             };
-            let r = Retimed::new(a, b, ["a", "b"]);
+            let r = Retimed::new(a, b, ["a", "b"], b'\n');
             std::thread::scope(|s| {
                 for _ in 0..2 {
                     s.spawn(|| {
@@ -322,11 +361,64 @@ mod tests {
         let hay = line.repeat(4000);
         assert!((hay.len() as u64) < FIRST_RUN);
         let first = Arc::new(slow(false));
-        let r = Retimed::new(Box::new(first.clone()), Box::new(slow(true)), ["a", "b"]);
+        let r = Retimed::new(
+            Box::new(first.clone()),
+            Box::new(slow(true)),
+            ["a", "b"],
+            b'\n',
+        );
         assert_eq!(all_hits(&r, &hay), 4000);
         assert_eq!(running(&r), Some(0));
         first.micros.store(2000, Ordering::Relaxed);
         assert_eq!(all_hits(&r, &hay), 4000);
         assert_eq!(running(&r), Some(1));
+    }
+
+    /// Calls end at a line's end, past the windows' sizes: an empty line
+    /// (`^$`) is matched where it is, never at a window's end, and every
+    /// line is found whole, on either side of the windows.
+    #[test]
+    fn windows_end_where_lines_end() {
+        use crate::engine::cpu::RegexLines;
+        use regex_automata::meta;
+        let mut hay = Vec::new();
+        let mut want = Vec::new();
+        let mut seed = 12345u64;
+        while hay.len() < 5 * RUN_WINDOW {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let line: Vec<u8> = match seed % 5 {
+                0 => Vec::new(),
+                1 => b"ab".to_vec(),
+                _ => vec![b'x'; (seed >> 8) as usize % 40_000],
+            };
+            if line.is_empty() || line == b"ab" {
+                want.push(hay.len());
+            }
+            hay.extend_from_slice(&line);
+            hay.push(b'\n');
+        }
+        let re = || {
+            let re = meta::Builder::new()
+                .configure(meta::Config::new().line_terminator(b'\n'))
+                .build(r"(?m)^(?:ab)?$")
+                .unwrap();
+            Box::new(RegexLines::new(re, true)) as Box<dyn Matcher>
+        };
+        let r = Retimed::new(re(), re(), ["a", "b"], b'\n');
+        let (mut at, mut got) = (0, Vec::new());
+        while let Some(m) = r.find_at(&hay, at) {
+            if m.start >= hay.len() {
+                break; // the empty end after the last terminator, no line
+            }
+            let start = hay[..m.start]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            got.push(start);
+            at = start + hay[start..].iter().position(|&b| b == b'\n').unwrap() + 1;
+        }
+        assert_eq!(got, want);
     }
 }

@@ -550,7 +550,7 @@ fn anchored_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuS
         Arc::new(cpu::ConfirmedLines::new(finder, confirm.clone(), t));
     let dfa = cpu::DfaLines::new(whole, dispatched.clone());
     let names = ["the rules' literals", "the rules' alternation"];
-    let finder = Retimed::new(Box::new(dispatched), Box::new(dfa), names);
+    let finder = Retimed::new(Box::new(dispatched), Box::new(dfa), names, t);
     let how = "the rules' literals (each line confirmed by its rules) or the rules' alternation, whichever each thread last timed faster";
     (Box::new(finder), how, Box::new(confirm))
 }
