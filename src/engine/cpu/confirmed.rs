@@ -1,14 +1,15 @@
 //! A candidate finder and its confirm step joined into one exact finder of
 //! lines, so that it can be timed against another exact finder of the same
-//! lines (`engine::Fastest`): a rule pack's rules dispatched by their
-//! literals against one DFA of the rules' alternation over the buffer.
+//! lines (`engine::retimed`): a rule pack's rules dispatched by their
+//! literals against one DFA of the rules' alternation over the buffer
+//! (`cpu::DfaLines`).
 //!
 //! Which of the two is faster depends on the rules and on the text, and
 //! neither wins everywhere (2 cores, 1 GiB of loghub's logs, `-c -x`):
 //! loghub's 1,733 event templates take 3.2 s dispatched and 0.95 s as one
-//! DFA, nearly every line holding literals of some template; gitleaks' 221
-//! secret rules take 2.0 s dispatched and over 100 s as one DFA, which
-//! thrashes its cache.
+//! automaton, nearly every line holding literals of some template;
+//! gitleaks' 221 secret rules take 2.0 s dispatched and over 100 s as one
+//! automaton (`GPUGREP_RULE_PACK=pack`), whose lazy DFA thrashes.
 
 use crate::engine::Matcher;
 use memchr::{memchr, memrchr};
@@ -31,7 +32,7 @@ impl ConfirmedLines {
 
 impl Matcher for ConfirmedLines {
     /// The first confirmed line holding a candidate at or after `at`, up
-    /// to its terminator (a hit that selects the line; what `Fastest`
+    /// to its terminator (a hit that selects the line; what `Retimed`
     /// counts as searched).
     fn find_at(&self, hay: &[u8], mut at: usize) -> Option<Range<usize>> {
         while at <= hay.len() {
