@@ -176,7 +176,7 @@ pub(super) fn compile_pack(
     );
     let ((finder, how, confirm), spans_note) = cpu_side?;
     let word = p.word();
-    let split_confirm = p.mixed && forced() != Some(RulePack::Pack);
+    let split_confirm = p.split().is_some();
     let engine = match (word, p.per_rule_wanted, split_confirm) {
         (true, true, _) => "-w: per-rule regexes tried on lines holding their literals, with GNU's word characters",
         (true, false, true) => "-w: per-rule regexes, the rules with literals tried on lines holding them, with GNU's word characters",
@@ -334,6 +334,13 @@ impl<'a> Parts<'a> {
         self.cfg.word && !self.cfg.line
     }
 
+    /// The split (`split`), where the CPU engine takes it: a mixed pack,
+    /// not forced to one automaton. Its literal rules are dispatched by
+    /// their literals, the others searched apart.
+    fn split(&self) -> Option<&split::Halves> {
+        Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack))
+    }
+
     /// -w: the rules for the GPU's plan, their word boundaries dropped and
     /// then their ends trimmed, as where only lines count. The GPU's marks
     /// are candidates under -w (`RuleBook::build`, `glushkov::for_hirs`)
@@ -420,11 +427,9 @@ impl<'a> Parts<'a> {
         if self.per_rule_wanted {
             return self.per_rule.clone();
         }
-        if !self.mixed || forced() == Some(RulePack::Pack) {
-            return None;
-        }
+        let halves = self.split()?;
         let mut each = vec![Vec::new(); self.hirs.len()];
-        for &r in &self.halves.literal_rules {
+        for &r in &halves.literal_rules {
             each[r] = self.gpu_each[r].clone().unwrap_or_default();
         }
         Some(each)
@@ -441,9 +446,9 @@ impl<'a> Parts<'a> {
         let (hirs, t, folded) = (&self.hirs, self.cfg.terminator, self.folded());
         let alternation = &self.alternation;
         let literals = self.dispatch_literals();
-        let (finder, how) = match literals.is_some() && !self.per_rule_wanted {
-            true => split_line_finder(hirs, &self.halves, folded, t)?,
-            false => {
+        let (finder, how) = match self.split().filter(|_| !self.per_rule_wanted) {
+            Some(h) => split_line_finder(hirs, h, folded, t)?,
+            None => {
                 let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
                 pack_line_finder(self.union.as_deref(), folded, &relaxed, false, t)?
             }
@@ -479,7 +484,7 @@ impl<'a> Parts<'a> {
             return self.word_side();
         }
         // -x: the rules' alternation over the buffer too (`anchored_lines`).
-        let split = Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack));
+        let split = self.split();
         let whole = (self.cfg.line && (self.per_rule_wanted || split.is_some())).then(|| {
             s.spawn(move || build_lines_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE))
         });
