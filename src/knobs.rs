@@ -145,6 +145,11 @@ pub struct Knobs {
     /// engine for two or more regular expressions, instead of the one
     /// chosen by their number and literals. Tests and measurement.
     pub rule_pack: Knob<RulePack>,
+    /// `GPUGREP_RETIMED=1|2` (count): a pair of line finders timed against
+    /// each other (`engine::retimed`) runs its first (a rule pack's rules
+    /// dispatched by their literals) or second (their alternation's DFA)
+    /// only, without trials. Measurement only: read when the pair is built.
+    pub retimed: Knob<usize>,
     /// `GPUGREP_LEAD_FILES` (count): how many results the ordered walk's
     /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a
     /// small value makes threads wait on a small tree.
@@ -263,6 +268,7 @@ impl Knobs {
             map_pagewise: read(lookup, "GPUGREP_MAP_PAGEWISE"),
             decompress_block: read(lookup, "GPUGREP_DECOMPRESS_BLOCK"),
             rule_pack: read(lookup, "GPUGREP_RULE_PACK"),
+            retimed: read(lookup, "GPUGREP_RETIMED"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
             lead_bytes: read(lookup, "GPUGREP_LEAD_BYTES"),
             gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
@@ -335,7 +341,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 20, "{names:?}");
+        assert_eq!(names.len(), 21, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -803,14 +803,19 @@ fn dense_stretches_select_the_oracles_lines() {
     }
 }
 
-/// Under `-x` a pack's lines also come from one lazy DFA of its rules'
-/// alternation (`cpu::DfaLines`), timed against the rules dispatched. With
-/// a Unicode word boundary in a rule that DFA gives up on the first byte
-/// past ASCII and the rules answer instead; through the meta engine it
-/// would have handed the buffer to the PikeVM. The lines are the oracle's
-/// either way, and so are they without `-x` (no DFA built).
+/// Under `-x` and `-w` a pack's lines also come from one lazy DFA of its
+/// rules' alternation (`cpu::DfaLines`), timed against the rules
+/// dispatched. With a Unicode word boundary in a rule (under `-w`, in every
+/// rule) that DFA quits at a byte past ASCII, and the rules answer that
+/// line; through the meta engine it would have handed the buffer to the
+/// PikeVM. Under `-w` the characters where GNU's word boundaries and the
+/// `regex` crate's differ (a combining mark, a connector) are all past
+/// ASCII, so the rules answer there too. The lines are the oracle's
+/// whichever finder runs (`GPUGREP_RETIMED`), and so are they without
+/// either flag (no DFA built).
 #[test]
 fn anchored_packs_answer_where_their_dfa_gives_up() {
+    const NOT_GNU_WORD: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";
     let sb = Sandbox::new();
     let mut rules: Vec<String> = (0..250)
         .map(|i| format!(r"(job|step)_{i} (failed|passed) in [0-9]+ ?s"))
@@ -818,12 +823,14 @@ fn anchored_packs_answer_where_their_dfa_gives_up() {
     rules.push(r"\bwarn(ing)? \w+ é?\w*".to_string());
     let mut text = String::new();
     for n in 0..3000 {
-        let line = match n % 6 {
+        let line = match n % 8 {
             0 => format!("job_{} failed in {}s", n % 300, n),
             1 => format!("step_{} passed in {} s", n % 251, n * 7),
             2 => format!("warning disk{n} é{n}"),
             3 => format!("warn café{n}"),
             4 => format!("xwarn w{n}"),
+            5 => format!("job_{} failed in {}s\u{301}x", n % 250, n),
+            6 => format!("a\u{203F}step_{} passed in {} s", n % 250, n),
             _ => format!("job_{} failed in {}s, again", n % 250, n),
         };
         text += &line;
@@ -831,13 +838,17 @@ fn anchored_packs_answer_where_their_dfa_gives_up() {
     }
     sb.write("rules.txt", &(rules.join("\n") + "\n"));
     sb.write("in.txt", &text);
-    for line_flag in [true, false] {
+    for flag in ["-x", "-w", ""] {
+        let wrap = match flag {
+            "-x" => "^(?:RULE)$".to_string(),
+            "-w" => format!(
+                r"(?:\b{{start-half}}|{NOT_GNU_WORD})(?:RULE)(?:\b{{end-half}}|{NOT_GNU_WORD})"
+            ),
+            _ => "RULE".to_string(),
+        };
         let oracle: Vec<Regex> = rules
             .iter()
-            .map(|r| match line_flag {
-                true => Regex::new(&format!("^(?:{r})$")).unwrap(),
-                false => Regex::new(r).unwrap(),
-            })
+            .map(|r| Regex::new(&wrap.replace("RULE", r)).unwrap())
             .collect();
         let want: String = text
             .lines()
@@ -845,19 +856,25 @@ fn anchored_packs_answer_where_their_dfa_gives_up() {
             .filter(|(_, l)| oracle.iter().any(|re| re.is_match(l.as_bytes())))
             .map(|(n, _)| format!("{}\n", n + 1))
             .collect();
-        assert!(want.lines().count() > 1000);
+        assert!(want.lines().count() > 1000, "{flag}");
         let mut args = vec!["-E", "-n", "-f", "rules.txt", "in.txt"];
-        if line_flag {
-            args.insert(0, "-x");
+        if !flag.is_empty() {
+            args.insert(0, flag);
         }
-        let out = sb.grep(&args).run();
-        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
-        assert_eq!(line_numbers(&out.stdout), want, "{args:?}");
+        for finder in [None, Some("1"), Some("2")] {
+            let mut cmd = sb.grep(&args);
+            if let Some(f) = finder {
+                cmd = cmd.env("GPUGREP_RETIMED", f);
+            }
+            let out = cmd.run();
+            assert_eq!(out.code, 0, "{args:?} {finder:?}: {}", out.stderr);
+            assert_eq!(line_numbers(&out.stdout), want, "{args:?} {finder:?}");
+        }
         args.insert(0, "--debug");
         let debug = sb.grep(&args).run().stderr;
         assert_eq!(
             debug.contains("whichever each thread last timed faster"),
-            line_flag,
+            !flag.is_empty(),
             "{debug}"
         );
     }
