@@ -148,7 +148,8 @@ pub struct Knobs {
     /// `GPUGREP_RETIMED=1|2` (count): a pair of line finders timed against
     /// each other (`engine::retimed`) runs its first (a rule pack's rules
     /// dispatched by their literals) or second (their alternation's DFA)
-    /// only, without trials. Measurement only: read when the pair is built.
+    /// only, without trials. Tests and measurement: read when the pair is
+    /// built.
     pub retimed: Knob<usize>,
     /// `GPUGREP_LEAD_FILES` (count): how many results the ordered walk's
     /// threads may hold for the printer (default 4,096 with 16 threads). Test only: a

@@ -67,14 +67,6 @@ pub trait Matcher: Send + Sync {
     fn line_starts(&self) -> Option<LineStarts<'_>> {
         None
     }
-
-    /// A mark of what this engine built and keeps for the calling thread
-    /// (a lazy DFA's states and its cache clears): a search after which it
-    /// changed spent time building rather than searching (`engine::retimed`
-    /// times such calls apart). 0 for an engine that keeps nothing.
-    fn built_mark(&self) -> u64 {
-        0
-    }
 }
 
 /// A shared engine answers as the engine (a confirm step that is also
@@ -106,10 +98,6 @@ impl<M: Matcher + ?Sized> Matcher for std::sync::Arc<M> {
 
     fn line_starts(&self) -> Option<LineStarts<'_>> {
         (**self).line_starts()
-    }
-
-    fn built_mark(&self) -> u64 {
-        (**self).built_mark()
     }
 }
 

@@ -1,28 +1,16 @@
 //! Two exact finders of the same lines, each thread keeping the one that
 //! was faster on its own recent text and timing both again now and then.
 //!
-//! Built for a rule pack under `-x` and `-w`: its rules dispatched by
-//! their literals against one DFA of their alternation
-//! (`cpu::ConfirmedLines`, `pattern::compile::pack`). Unlike `Fastest`'s
-//! one choice for the run, the better of these can change with the text,
-//! and the worse can be slower by thousands of times: a lazy DFA that
-//! thrashes its cache hands the search to the PikeVM (10,000 generated
-//! rules unanchored: 100 us a byte), and one that keeps building states
-//! takes microseconds a byte (the same rules under `-w`: 12 us). So a
-//! trial gives each finder a few milliseconds at most, a call searches
-//! about a millisecond's worth of text (at its finder's rate in the
-//! trial), a run keeps watching its finder's time (slower than the other
-//! was in the trial, it ends), and runs grow while trials agree.
-//!
-//! A cold DFA is not a slow one. Loghub's 1,733 templates under `-w` build
-//! states for their first 85 ms on a thread (260 KB of Android's log),
-//! then search 1 GiB in 1.8 s on 2 cores where the rules take 4.3 s. So a
-//! trial leaves out of a finder's rate the calls after which it had built
-//! more (`Matcher::built_mark`), until such calls took [`COLD_FLOOR`] on
-//! the thread; from there a DFA that does not get warm is judged by all
-//! its time. That floor is what a pack whose DFA never wins pays a thread,
-//! with its trials: 1,000 and 10,000 generated rules under `-w`, 200 MB
-//! on 2 cores, 0.1 and 0.2 s.
+//! Built for a rule pack under `-x`: its rules dispatched by their
+//! literals against one DFA of their alternation (`cpu::ConfirmedLines`,
+//! `pattern::compile::pack`). Unlike `Fastest`'s one choice for the run,
+//! the better of these can change with the text, and the worse can be
+//! slower by thousands of times: a lazy DFA that thrashes its cache hands
+//! the search to the PikeVM (10,000 generated rules unanchored: 100 us a
+//! byte), and a cold one builds states for microseconds a byte. So a
+//! trial gives each finder a few milliseconds at most, a run keeps
+//! watching its finder's time (slower than the other was in the trial, it
+//! ends), and runs grow while trials agree.
 
 use super::Matcher;
 use std::cell::Cell;
@@ -53,13 +41,9 @@ pub fn stats_line() -> Option<String> {
     (a + b > 0).then(|| format!("lines found by trials' choice: {a} run(s) by {na}, {b} by {nb}"))
 }
 
-/// Calls of each finder counted as cold on a thread's first trial (the
-/// first one waits for a rule set's Aho-Corasick automaton, built on a
-/// thread), as are the calls after which it built more.
+/// Calls of each finder untimed on a thread's first trial (the first one
+/// waits for a rule set's Aho-Corasick automaton, built on a thread).
 const WARM_CALLS: u32 = 4;
-/// Cold calls are left out of trials' rates until they took this long
-/// on the thread.
-const COLD_FLOOR: u64 = 40_000_000;
 /// A trial ends once each finder searched this many bytes timed...
 const TRIAL_BYTES: u64 = 1 << 20;
 /// ...or took this long.
@@ -68,19 +52,16 @@ const TRIAL_NANOS: u64 = 4_000_000;
 /// while trials keep choosing it, up to [`LONGEST_RUN`].
 const FIRST_RUN: u64 = 32 << 20;
 const LONGEST_RUN: u64 = 512 << 20;
-/// Bytes a call searches at most, to the end of a line, in a trial: a
-/// finder without a match in a file would search all of it in one call,
-/// which no clock could stop (a lazy DFA building states at 12 us a byte
-/// without giving up: 50 ms for a trial's window).
-const TRIAL_WINDOW: usize = 4 << 10;
-/// In a run, what the chosen finder searched in this long in the trial,
-/// within the trial's window and [`RUN_WINDOW`].
-const RUN_CALL_NANOS: u64 = 1_000_000;
+/// Bytes a call searches at most, to the end of a line, in a trial and
+/// in a run: a finder without a match in a file would search all of it
+/// in one call, which no clock could stop (a lazy DFA building states
+/// at microseconds a byte without giving up).
+const TRIAL_WINDOW: usize = 64 << 10;
 const RUN_WINDOW: usize = 1 << 20;
-/// A run looks at the clock every this many calls or after a call that
-/// searched its window, and judges its finder once that much time has
-/// passed since its last judgement.
+/// A run looks at the clock every this many calls or bytes, and judges
+/// its finder once that much time has passed since its last judgement.
 const WATCH_CALLS: u32 = 8;
+const WATCH_BYTES: u64 = 256 << 10;
 const WATCH_NANOS: u64 = 2_000_000;
 /// A run ends where its finder takes this many times the other's time a
 /// byte in the trial.
@@ -104,8 +85,6 @@ struct Trial {
     since: Option<Instant>,
     watched_calls: u32,
     watched_bytes: u64,
-    /// Nanoseconds the thread spent in cold calls left out of trials.
-    cold: u64,
 }
 
 thread_local! {
@@ -126,7 +105,6 @@ impl Trial {
             since: None,
             watched_calls: 0,
             watched_bytes: 0,
-            cold: 0,
         }
     }
 
@@ -145,12 +123,10 @@ impl Trial {
         }
     }
 
-    /// After a trial's call of finder `i`; `built`: it built more.
-    fn timed(&mut self, i: usize, bytes: u64, nanos: u64, built: bool) {
+    /// After a trial's call of finder `i`.
+    fn timed(&mut self, i: usize, bytes: u64, nanos: u64) {
         self.calls[i] += 1;
-        let cold = built || (self.first && self.calls[i] <= WARM_CALLS);
-        if cold && self.cold + nanos <= COLD_FLOOR {
-            self.cold += nanos;
+        if self.first && self.calls[i] <= WARM_CALLS {
             return;
         }
         self.bytes[i] += bytes;
@@ -187,7 +163,7 @@ impl Trial {
         }
         self.watched_calls += 1;
         self.watched_bytes += bytes;
-        if self.watched_calls < WATCH_CALLS && bytes < self.window() as u64 {
+        if self.watched_calls < WATCH_CALLS && self.watched_bytes < WATCH_BYTES {
             return;
         }
         self.watched_calls = 0;
@@ -204,16 +180,6 @@ impl Trial {
         (self.since, self.watched_bytes) = (Some(now), 0);
         if slower {
             self.end_run();
-        }
-    }
-
-    /// Bytes a call may search: in a run, [`RUN_CALL_NANOS`]' worth.
-    fn window(&self) -> usize {
-        let c = self.chosen;
-        match self.left {
-            0 => TRIAL_WINDOW,
-            _ => (self.bytes[c] * RUN_CALL_NANOS / self.nanos[c].max(1))
-                .clamp(TRIAL_WINDOW as u64, RUN_WINDOW as u64) as usize,
         }
     }
 
@@ -257,12 +223,10 @@ impl Retimed {
         match trial.left {
             0 => {
                 let i = trial.next();
-                let mark = self.finders[i].built_mark();
                 let start = Instant::now();
                 let found = self.finders[i].find_at(part, at);
                 let nanos = start.elapsed().as_nanos() as u64;
-                let built = self.finders[i].built_mark() != mark;
-                trial.timed(i, searched(&found), nanos, built);
+                trial.timed(i, searched(&found), nanos);
                 found
             }
             _ => {
@@ -284,7 +248,7 @@ fn window_end(hay: &[u8], at: usize, size: usize, t: u8) -> usize {
 }
 
 impl Matcher for Retimed {
-    /// Window by window ([`Trial::window`]), each a call.
+    /// Window by window ([`TRIAL_WINDOW`], [`RUN_WINDOW`]), each a call.
     fn find_at(&self, hay: &[u8], mut at: usize) -> Option<Range<usize>> {
         let owner = self as *const Retimed as usize;
         let mut trial = TRIAL
@@ -295,7 +259,11 @@ impl Matcher for Retimed {
             if at > hay.len() {
                 break None;
             }
-            let end = window_end(hay, at, trial.window(), self.t);
+            let size = match trial.left {
+                0 => TRIAL_WINDOW,
+                _ => RUN_WINDOW,
+            };
+            let end = window_end(hay, at, size, self.t);
             let found = self.call(&mut trial, &hay[..end], at);
             if found.is_some() || end == hay.len() {
                 break found;
@@ -411,53 +379,6 @@ mod tests {
         first.micros.store(2000, Ordering::Relaxed);
         assert_eq!(all_hits(&r, &hay), 4000);
         assert_eq!(running(&r), Some(1));
-    }
-
-    /// A finder that builds for its first `cold` calls (`cold_micros`
-    /// each, [`Matcher::built_mark`] changing) and then takes nothing.
-    struct Warming {
-        inner: Literal,
-        cold: u64,
-        calls: AtomicU64,
-        cold_micros: u64,
-    }
-
-    impl Matcher for Warming {
-        fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-            if self.calls.fetch_add(1, Ordering::Relaxed) < self.cold {
-                std::thread::sleep(std::time::Duration::from_micros(self.cold_micros));
-            }
-            self.inner.find_at(hay, at)
-        }
-
-        fn built_mark(&self) -> u64 {
-            self.calls.load(Ordering::Relaxed).min(self.cold)
-        }
-    }
-
-    /// A finder cold for 30 ms (a lazy DFA building its states) and then
-    /// faster than the other is chosen once warm; one that stays cold is
-    /// judged by all its time past [`COLD_FLOOR`], and loses.
-    #[test]
-    fn a_cold_finder_is_judged_once_warm() {
-        let mut line = vec![b'x'; 1 << 10];
-        line.extend_from_slice(b"\nab\n");
-        let hay = line.repeat(2000);
-        for (cold, winner) in [(20, 1), (u64::MAX, 0)] {
-            let warming = Warming {
-                inner: Literal::new(b"ab"),
-                cold,
-                calls: AtomicU64::new(0),
-                cold_micros: 1500,
-            };
-            let steady = Slow {
-                inner: Literal::new(b"ab"),
-                micros: AtomicU64::new(50),
-            };
-            let r = Retimed::new(Box::new(steady), Box::new(warming), ["a", "b"], b'\n');
-            assert_eq!(all_hits(&r, &hay), 2000);
-            assert_eq!(running(&r), Some(winner), "cold for {cold} calls");
-        }
     }
 
     /// Calls end at a line's end, past the windows' sizes: an empty line

@@ -109,9 +109,7 @@ impl Printed {
         }
         if let Some(l) = crate::engine::retimed::stats_line() {
             let gave_up = crate::engine::cpu::dfa_lines_gave_up();
-            eprintln!(
-                "{l} (whose DFA quit or gave up {gave_up} time(s), the rules answering there)"
-            );
+            eprintln!("{l} (whose DFA gave up {gave_up} time(s), the rules answering)");
         }
     }
 

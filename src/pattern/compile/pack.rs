@@ -36,9 +36,7 @@
 //! "rule pack too large" (exit 2) instead of growing. `-w` keeps GNU's word
 //! characters: the rules' literals (or their alternation without word
 //! boundaries) find candidate lines and the alternation's word matcher
-//! confirms them, as for one regex. Under `-x` and `-w` the per-rule and
-//! split forms also have one lazy DFA of the rules' alternation over the
-//! buffer, each thread timing it against the rules (`retimed_lines`).
+//! confirms them, as for one regex.
 //!
 //! `-o` is the alternation's: the leftmost match, and at one start the
 //! first rule (in order) that matches there, as the `regex` crate's
@@ -482,21 +480,15 @@ impl<'a> Parts<'a> {
         let (hirs, t) = (&self.hirs, self.cfg.terminator);
         let (union, alternation) = (self.union.as_deref(), &self.alternation);
         let folded = self.folded();
-        // -x and -w: the rules' alternation over the buffer too
-        // (`retimed_lines`); under -w on ASCII text only, where the rules'
-        // word boundaries are GNU's.
-        let split = self.split();
-        let word = self.word();
-        let whole =
-            ((self.cfg.line || word) && (self.per_rule_wanted || split.is_some())).then(|| {
-                s.spawn(move || {
-                    build_lines_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE, word)
-                })
-            });
-        let whole = move || whole.and_then(joined);
-        if word {
-            return Ok(retimed_lines(self.word_side()?, whole(), t));
+        if self.word() {
+            return self.word_side();
         }
+        // -x: the rules' alternation over the buffer too (`anchored_lines`).
+        let split = self.split();
+        let whole = (self.cfg.line && (self.per_rule_wanted || split.is_some())).then(|| {
+            s.spawn(move || build_lines_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE))
+        });
+        let whole = move || whole.and_then(joined);
         if self.per_rule_wanted {
             let finder = s.spawn(move || pack_line_finder(union, folded, alternation, true, t));
             let set = self.rule_set()?;
@@ -506,7 +498,7 @@ impl<'a> Parts<'a> {
                 how,
                 Box::new(set) as Box<dyn Matcher>,
             );
-            return Ok(retimed_lines(side, whole(), t));
+            return Ok(anchored_lines(side, whole(), t));
         }
         // build_many_from_hir: one pattern per rule. The line finder and
         // the pack's automaton are built beside the literal rules' regexes
@@ -538,25 +530,32 @@ impl<'a> Parts<'a> {
             }
             _ => Box::new(rest),
         };
-        Ok(retimed_lines((finder, how, confirm), whole(), t))
+        Ok(anchored_lines((finder, how, confirm), whole(), t))
     }
 }
 
-/// -x and -w: the lines of `side` (a finder of candidates and their
-/// confirm step) found by it or by the lazy DFA of the rules' alternation
-/// over the buffer (`whole`, `cpu::DfaLines`, which hands a line over to
-/// the rules where it quits, the rest of its window where it gives up),
-/// each thread timing both now and then (`engine::retimed`).
+/// -x: the lines of `side` (a finder of candidates and their confirm step)
+/// found by it or by the lazy DFA of the rules' alternation over the buffer
+/// (`whole`, `cpu::DfaLines`, which hands over to the rules where it gives
+/// up), each thread timing both now and then (`engine::retimed`). Rules anchored at both ends
+/// leave that DFA few states: 2 cores, `-c -x`, loghub's 1,733 templates
+/// over 1 GiB of its logs 3.15 → 1.08 s (rg 0.89 s), 10,000 generated
+/// rules over 200 MB of CI logs 2.11 → 0.76 s.
 ///
-/// Rules anchored at both ends, or at word boundaries, leave that DFA few
-/// states: 2 cores, loghub's 1,733 templates over 1 GiB of its logs, `-c
-/// -x` 3.15 → 1.08 s (rg 0.89 s), `-w -c` 4.3 → 1.8 s forced (rg 2.2 s);
-/// 10,000 generated rules over 200 MB of CI logs, `-c -x` 2.11 → 0.76 s.
-/// Unanchored and without `-w` the DFA of the templates is no faster than
-/// the rules where it gets warm (2.93 s against 2.95 s, the logs but
-/// Mac's), builds states without end on Mac's log (2 us a byte), and
-/// thrashes for 10,000 rules; so it is not built there.
-fn retimed_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuSide {
+/// Unanchored, the trials chose the rules on those packs every time (the
+/// DFA's lazy states cost microseconds a byte until warm, or it thrashes:
+/// over 60 s for 10,000 rules through the meta engine), and its build cost
+/// 10,000 rules' compile 0.12 s, so it is not built there. Under `-w` (each
+/// rule between GNU's word boundaries, exact on ASCII text) it was built
+/// and timed in session 44 and withdrawn: the templates' DFA, forced, is
+/// 2.5-3.4x faster than the rules wherever a thread searches one log type
+/// for long (16 cores, 16 GiB in files of 256 MiB searched whole: 7.0
+/// against 23.5 s), but where the pieces of split files put all 16 types
+/// before each thread it clears its 64 MiB cache again and again and
+/// rebuilds the states at microseconds a byte: 43 s against 19-24 s. The trials
+/// could not keep that off (a cold DFA must be let build for 85 ms before
+/// it is judged; a run over a type it has not seen took seconds a call).
+fn anchored_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuSide {
     let (finder, how, confirm) = side;
     let Some(whole) = whole.filter(|_| !finder.is_exact()) else {
         return (finder, how, confirm);
@@ -564,7 +563,7 @@ fn retimed_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuSi
     let confirm: Arc<dyn Matcher> = Arc::from(confirm);
     let dispatched: Arc<dyn Matcher> =
         Arc::new(cpu::ConfirmedLines::new(finder, confirm.clone(), t));
-    let dfa = cpu::DfaLines::new(whole, dispatched.clone(), t);
+    let dfa = cpu::DfaLines::new(whole, dispatched.clone());
     let names = ["the rules' literals", "the rules' alternation"];
     let finder = Retimed::new(Box::new(dispatched), Box::new(dfa), names, t);
     let how = "the rules' literals (each line confirmed by its rules) or the rules' alternation, whichever each thread last timed faster";

@@ -193,19 +193,16 @@ fn regex_and_cut(
 }
 
 /// The lazy DFA of `alternation` (the rules as lines are decided) run
-/// forward over the buffer under -x and -w (`cpu::DfaLines`): unanchored,
-/// within `limit` bytes of NFA and `cache` bytes of states a thread, giving
-/// up (rather than running on as the meta engine would, by the PikeVM)
-/// after 3 cache clears at fewer than 10 bytes a state, the meta engine's
-/// own bounds, and quitting at a Unicode word boundary before a byte past
-/// ASCII, or (`ascii_only`: -w, whose rules' boundaries are GNU's only
-/// there) at every byte past ASCII.
+/// forward over the buffer under -x (`cpu::DfaLines`): unanchored, within
+/// `limit` bytes of NFA and `cache` bytes of states a thread, giving up
+/// (rather than running on as the meta engine would, by the PikeVM) after
+/// 3 cache clears at fewer than 10 bytes a state, the meta engine's own
+/// bounds, or at a Unicode word boundary before a byte past ASCII.
 pub(super) fn build_lines_dfa(
     alternation: &Hir,
     t: u8,
     limit: usize,
     cache: usize,
-    ascii_only: bool,
 ) -> Option<hybrid::dfa::DFA> {
     let mut look = LookMatcher::new();
     look.set_line_terminator(t);
@@ -219,15 +216,9 @@ pub(super) fn build_lines_dfa(
         )
         .build_from_hir(alternation)
         .ok()?;
-    let mut config = hybrid::dfa::Config::new();
-    if ascii_only {
-        for b in 0x80..=0xFF {
-            config = config.quit(b, true);
-        }
-    }
     hybrid::dfa::DFA::builder()
         .configure(
-            config
+            hybrid::dfa::Config::new()
                 .cache_capacity(cache)
                 .minimum_cache_clear_count(Some(3))
                 .minimum_bytes_per_state(Some(10))
