@@ -807,10 +807,10 @@ fn dense_stretches_select_the_oracles_lines() {
 /// alternation (`cpu::DfaLines`), timed against the rules dispatched. With
 /// a Unicode word boundary in a rule that DFA gives up on the first byte
 /// past ASCII and the rules answer instead; through the meta engine it
-/// would have handed the buffer to the PikeVM. The lines are the oracle's whichever
-/// finder runs (`GPUGREP_RETIMED`), and so are they under `-w` (GNU's word
-/// characters beside the matches: a combining mark, a connector) and
-/// without either flag, where no DFA is built.
+/// would have handed the buffer to the PikeVM. The lines are the oracle's
+/// whichever finder runs (`GPUGREP_RETIMED`), and so are they under `-w`
+/// (GNU's word characters beside the matches: a combining mark, a
+/// connector) and without either flag, where no DFA is built.
 #[test]
 fn anchored_packs_answer_where_their_dfa_gives_up() {
     const NOT_GNU_WORD: &str = r"[\p{M}\p{Pc}\p{Join_Control}--[_\p{Alphabetic}]]";

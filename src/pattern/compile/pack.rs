@@ -537,10 +537,10 @@ impl<'a> Parts<'a> {
 /// -x: the lines of `side` (a finder of candidates and their confirm step)
 /// found by it or by the lazy DFA of the rules' alternation over the buffer
 /// (`whole`, `cpu::DfaLines`, which hands over to the rules where it gives
-/// up), each thread timing both now and then (`engine::retimed`). Rules anchored at both ends
-/// leave that DFA few states: 2 cores, `-c -x`, loghub's 1,733 templates
-/// over 1 GiB of its logs 3.15 → 1.08 s (rg 0.89 s), 10,000 generated
-/// rules over 200 MB of CI logs 2.11 → 0.76 s.
+/// up), each thread timing both now and then (`engine::retimed`). Rules
+/// anchored at both ends leave that DFA few states: 2 cores, `-c -x`,
+/// loghub's 1,733 templates over 1 GiB of its logs 3.15 → 1.08 s (rg 0.89
+/// s), 10,000 generated rules over 200 MB of CI logs 2.11 → 0.76 s.
 ///
 /// Unanchored, the trials chose the rules on those packs every time (the
 /// DFA's lazy states cost microseconds a byte until warm, or it thrashes:
@@ -552,9 +552,10 @@ impl<'a> Parts<'a> {
 /// for long (16 cores, 16 GiB in files of 256 MiB searched whole: 7.0
 /// against 23.5 s), but where the pieces of split files put all 16 types
 /// before each thread it clears its 64 MiB cache again and again and
-/// rebuilds the states at microseconds a byte: 43 s against 19-24 s. The trials
-/// could not keep that off (a cold DFA must be let build for 85 ms before
-/// it is judged; a run over a type it has not seen took seconds a call).
+/// rebuilds the states at microseconds a byte: 43 s against 19-24 s. The
+/// trials could not keep that off (a cold DFA must be let build for 85 ms
+/// before it is judged; a run over a type it had not seen took seconds a
+/// call).
 fn anchored_lines(side: CpuSide, whole: Option<hybrid::dfa::DFA>, t: u8) -> CpuSide {
     let (finder, how, confirm) = side;
     let Some(whole) = whole.filter(|_| !finder.is_exact()) else {
