@@ -101,6 +101,22 @@ impl<M: Matcher + ?Sized> Matcher for std::sync::Arc<M> {
     }
 }
 
+/// The start of each line a finder of lines selects in `hay` (ended by
+/// `\n`), searching on from the line after each: what a searcher walks.
+#[cfg(test)]
+pub(crate) fn selected_line_starts(m: &dyn Matcher, hay: &[u8]) -> Vec<usize> {
+    let (mut at, mut out) = (0, Vec::new());
+    while let Some(hit) = m.find_at(hay, at) {
+        let start = memchr::memrchr(b'\n', &hay[..hit.start]).map_or(0, |i| i + 1);
+        out.push(start);
+        match memchr::memchr(b'\n', &hay[hit.start..]) {
+            Some(i) => at = hit.start + i + 1,
+            None => break,
+        }
+    }
+    out
+}
+
 /// An engine's selected lines' starts ([`Matcher::line_starts`]): offsets
 /// `skip` past the haystack's positions (a byte-order mark searched
 /// after), ascending, repeats allowed.

@@ -414,18 +414,10 @@ mod tests {
             Box::new(RegexLines::new(re, true)) as Box<dyn Matcher>
         };
         let r = Retimed::new(re(), re(), ["a", "b"], b'\n');
-        let (mut at, mut got) = (0, Vec::new());
-        while let Some(m) = r.find_at(&hay, at) {
-            if m.start >= hay.len() {
-                break; // the empty end after the last terminator, no line
-            }
-            let start = hay[..m.start]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            got.push(start);
-            at = start + hay[start..].iter().position(|&b| b == b'\n').unwrap() + 1;
-        }
+        let mut got = crate::engine::selected_line_starts(&r, &hay);
+        // The empty end after the last terminator, which `^$` matches: no
+        // line for a searcher.
+        assert_eq!(got.pop(), Some(hay.len()));
         assert_eq!(got, want);
     }
 }

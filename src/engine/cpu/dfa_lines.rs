@@ -77,6 +77,7 @@ impl Matcher for DfaLines {
 mod tests {
     use super::*;
     use crate::engine::cpu::Regex;
+    use crate::engine::selected_line_starts;
     use proptest::prelude::*;
     use regex_automata::{hybrid, meta};
     use std::sync::atomic::AtomicUsize;
@@ -92,24 +93,6 @@ mod tests {
             self.calls.fetch_add(1, Ordering::Relaxed);
             self.re.find_at(hay, at)
         }
-    }
-
-    /// The start of each line the finder selects, searching on from the
-    /// line after each.
-    fn lines(m: &dyn Matcher, hay: &[u8]) -> Vec<usize> {
-        let (mut at, mut out) = (0, Vec::new());
-        while let Some(hit) = m.find_at(hay, at) {
-            let start = hay[..hit.start]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
-            out.push(start);
-            match hay[hit.start..].iter().position(|&b| b == b'\n') {
-                Some(i) => at = hit.start + i + 1,
-                None => break,
-            }
-        }
-        out
     }
 
     proptest! {
@@ -129,7 +112,7 @@ mod tests {
             let re = Regex::new(meta::Regex::new(pattern).unwrap());
             let found = DfaLines::new(dfa, instead.clone());
             let hay = text.as_bytes();
-            prop_assert_eq!(lines(&found, hay), lines(&re, hay));
+            prop_assert_eq!(selected_line_starts(&found, hay), selected_line_starts(&re, hay));
             if !hay.is_ascii() {
                 prop_assert!(instead.calls.load(Ordering::Relaxed) > 0);
             }
