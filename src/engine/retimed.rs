@@ -213,13 +213,13 @@ impl Retimed {
     /// One timed call (a trial's) or one watched call (a run's) of a
     /// finder on `part`, a window of whole lines.
     fn call(&self, trial: &mut Trial, part: &[u8], at: usize) -> Option<Range<usize>> {
+        if let Some(f) = self.forced {
+            return self.finders[f].find_at(part, at);
+        }
         let searched = |found: &Option<Range<usize>>| {
             let end = found.as_ref().map_or(part.len(), |m| m.end);
             end.saturating_sub(at) as u64
         };
-        if let Some(f) = self.forced {
-            return self.finders[f].find_at(part, at);
-        }
         match trial.left {
             0 => {
                 let i = trial.next();
