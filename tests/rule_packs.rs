@@ -768,7 +768,8 @@ fn secret_rules_print_their_matches_under_o() {
 
 /// Where nearly every line is a candidate, a pack's finder is set aside for
 /// a stretch of lines (`cpu::DenseLines`): dense, sparse and dense again,
-/// in a mixed pack and one of literal rules only, the lines and their
+/// in a mixed pack and one of literal rules only, with and without `-w`
+/// (most candidate lines fail its word boundaries), the lines and their
 /// numbers are the oracle's.
 #[test]
 fn dense_stretches_select_the_oracles_lines() {
@@ -776,10 +777,13 @@ fn dense_stretches_select_the_oracles_lines() {
     let mut rules: Vec<String> = (0..240).map(|i| format!(r"key{i}=[a-z]+")).collect();
     let mut text = String::new();
     for i in 0..6000 {
+        let key = i % 240;
         match (i / 2000, i % 5) {
             (1, _) => text += &format!("quiet line {i}\n"),
-            (_, 0) => text += &format!("key{}=\n", i % 240),
-            _ => text += &format!("at {i} key{}=value{i} done\n", i % 240),
+            (_, 0) => text += &format!("key{key}=\n"),
+            (_, 1) => text += &format!("at {i} xkey{key}=value done\n"),
+            (_, 2) => text += &format!("at {i} key{key}=value done\n"),
+            _ => text += &format!("at {i} key{key}=value{i} done\n"),
         }
     }
     sb.write("in.txt", &text);
@@ -790,16 +794,26 @@ fn dense_stretches_select_the_oracles_lines() {
             sb.write("in.txt", &text);
         }
         sb.write("rules.txt", &(rules.join("\n") + "\n"));
-        let all = Regex::new(&rules.join("|")).expect("oracle");
-        let want: String = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| all.is_match(l.as_bytes()))
-            .map(|(n, l)| format!("{}:{l}\n", n + 1))
-            .collect();
-        assert!(want.lines().count() > 2000);
-        sb.grep(&["-E", "-n", "-f", "rules.txt", "in.txt"])
-            .expect(want, "", 0);
+        for (flag, least) in [("", 2000), ("-w", 500)] {
+            // GNU's word boundaries are the crate's on ASCII text.
+            let all = match flag {
+                "-w" => Regex::new(&format!(r"\b(?:{})\b", rules.join("|"))),
+                _ => Regex::new(&rules.join("|")),
+            }
+            .expect("oracle");
+            let want: String = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| all.is_match(l.as_bytes()))
+                .map(|(n, l)| format!("{}:{l}\n", n + 1))
+                .collect();
+            assert!(want.lines().count() > least, "{flag}");
+            let mut args = vec!["-E", "-n", "-f", "rules.txt", "in.txt"];
+            if !flag.is_empty() {
+                args.insert(0, flag);
+            }
+            sb.grep(&args).expect(want, "", 0);
+        }
     }
 }
 

@@ -453,6 +453,7 @@ impl<'a> Parts<'a> {
                 pack_line_finder(self.union.as_deref(), folded, &relaxed, false, t)?
             }
         };
+        let finder = dense_aware(finder, t);
         let Some(literals) = literals else {
             let joined = self
                 .alternatives
