@@ -19,7 +19,8 @@
 //            (u32[exc_start[exceptions]]: exception e ORs exc_mask[j] into
 //            word exc_word[j] of the next state, j in exc_start[e..e+1])
 //            ascii_words (0..words)  empty_line (0/1)  masks_shared (0/1)
-//            merge (0/1)
+//            merge (0/1)  word (0/1; only with ascii_words = words)
+//            unsure (u32[1], or'ed, never cleared here)
 //            bitmap (u32[tiles*TILE_WORDS])  counts (u32[tiles])  tiles
 //   Blocks walk the tiles blockIdx.x, +gridDim.x, ... In a tile, thread t
 //   owns text bytes [tile*TILE_BYTES + 128*t, +128) and bitmap words
@@ -40,6 +41,11 @@
 //   ascii_words = words (rules too large whole): a line with a byte past
 //   ASCII is selected, as a candidate (the host knows: not exact).
 //   ascii_words = 0: every line runs on all words.
+//   word = 1 (-w in the automaton, glushkov/word.rs): a start position is
+//   entered only at the line's start or after a byte that is not a word
+//   byte (is_word_byte), and a final position reached at a byte selects
+//   the line only when the next byte is not a word byte or the line ends
+//   there; a line past ASCII is a candidate, and *unsure is set to 1.
 //   The state is words u32 in per-thread arrays: a pass over at most
 //   REG_WORDS words keeps them in registers (arrays of 2, 4, 8 or REG_WORDS words,
 //   loops unrolled), a wider one in local memory (MAX_WORDS); packs over
@@ -71,6 +77,8 @@ struct Tables {
 #define PASS_NO 0
 #define PASS_HIT 1
 #define PASS_AGAIN 2
+// Selected as a candidate: a byte past ASCII in the ASCII part alone.
+#define PASS_CANDIDATE 3
 
 // nx[w] |= m with w known only at run time: a compare per word, so that
 // the state stays in registers (an indexed write would put it in local
@@ -124,12 +132,13 @@ __device__ __forceinline__ void exceptions(const Tables& t, u32 x, u32 kb, u32 k
 // One pass over the line starting at s, on words [kb, kb + nw) of the
 // state (nw <= W), held in arrays of W words. ascii: a byte past ASCII
 // ends the pass (PASS_AGAIN), or, alone (no whole rules after it), selects
-// the line as a candidate. *end receives the line's end (its terminator,
-// or n) unless PASS_AGAIN.
+// the line as a candidate (PASS_CANDIDATE). word: -w's boundaries (the
+// launch contract). *end receives the line's end (its terminator, or n)
+// unless PASS_AGAIN.
 template <int W>
 __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __restrict__ text,
                                         u64 n, u32 term, u64 s, u32 kb, u32 nw, bool ascii,
-                                        bool alone, u64* end)
+                                        bool alone, bool word, u64* end)
 {
     constexpr bool regs = W <= REG_WORDS;
     u32 d[W], nx[W];
@@ -138,8 +147,10 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
     if constexpr (!regs) {
         for (u32 k = 0; k < nw; ++k) d[k] = 0u;
     }
-    bool hit = false;
+    bool hit = false, candidate = false;
     bool live = false;
+    // word: a final position reached at the byte before.
+    bool ended = false;
     u64 i = s;
     for (; i < n; ++i) {
         const unsigned char b = __ldg(text + i);
@@ -147,14 +158,19 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
         if (hit) continue;  // find the line's end
         if (ascii && b >= 0x80u) {
             if (alone) {
-                hit = true;
+                hit = candidate = true;
                 continue;
             }
             return PASS_AGAIN;
         }
+        if (ended && !is_word_byte(b)) {
+            hit = true;
+            continue;
+        }
         const u32 c = t.cls[b];
         const bool at_start = i == s;
         if (!live && !at_start && ((t.starts[c >> 5] >> (c & 31u)) & 1u) == 0u) continue;
+        const bool opens = !word || at_start || !is_word_byte(__ldg(text + i - 1));
         u32 carry = 0u;
 #pragma unroll
         for (int k = 0; k < (regs ? W : (int)nw); ++k) {
@@ -163,7 +179,7 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
             const u32 x = d[k];
             u32 r = ((x << 1) | carry) & __ldg(t.shift + g);
             r |= x & __ldg(t.self_loop + g);
-            r |= __ldg(t.first_any + g);
+            if (opens) r |= __ldg(t.first_any + g);
             if (at_start) r |= __ldg(t.first_bol + g);
             carry = x >> 31;
             nx[k] = r;
@@ -195,10 +211,12 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
             acc |= v & __ldg(t.last_any + kb + (u32)k);
             any |= v;
         }
-        if (acc) hit = true;
+        if (acc && !word) hit = true;
+        ended = acc != 0u;
         live = any != 0u;
     }
     *end = i;
+    if (ended) hit = true;
     if (!hit && i > s && live) {
 #pragma unroll
         for (int k = 0; k < (regs ? W : (int)nw); ++k) {
@@ -206,19 +224,21 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
             if (d[k] & __ldg(t.last_eol + kb + (u32)k)) hit = true;
         }
     }
-    return hit ? PASS_HIT : PASS_NO;
+    if (!hit) return PASS_NO;
+    return candidate ? PASS_CANDIDATE : PASS_HIT;
 }
 
 // run_pass with the fewest words that hold nw.
 __device__ __forceinline__ u32 pass(const Tables& t, const unsigned char* __restrict__ text, u64 n,
                                     u32 term, u64 s, u32 kb, u32 nw, bool ascii, bool alone,
-                                    u64* end)
+                                    bool word, u64* end)
 {
-    if (nw <= 2u) return run_pass<2>(t, text, n, term, s, kb, nw, ascii, alone, end);
-    if (nw <= 4u) return run_pass<4>(t, text, n, term, s, kb, nw, ascii, alone, end);
-    if (nw <= 8u) return run_pass<8>(t, text, n, term, s, kb, nw, ascii, alone, end);
-    if (nw <= REG_WORDS) return run_pass<REG_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
-    return run_pass<MAX_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, end);
+    if (nw <= 2u) return run_pass<2>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
+    if (nw <= 4u) return run_pass<4>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
+    if (nw <= 8u) return run_pass<8>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
+    if (nw <= REG_WORDS)
+        return run_pass<REG_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
+    return run_pass<MAX_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
 }
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -230,7 +250,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
           const u32* __restrict__ last_eol, const u32* __restrict__ has_exc,
           const u32* __restrict__ exc_map, const u32* __restrict__ exc_start,
           const u32* __restrict__ exc_word, const u32* __restrict__ exc_mask, u32 ascii_words,
-          u32 empty_line, u32 masks_shared, u32 merge,
+          u32 empty_line, u32 masks_shared, u32 merge, u32 word, u32* __restrict__ unsure,
           u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
     extern __shared__ u32 shared[];
@@ -250,6 +270,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
     // The ASCII part (when there is one) first.
     const u32 first_words = ascii_words ? ascii_words : words;
     const bool alone = ascii_words == words;
+    bool any_candidate = false;
 
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
@@ -259,11 +280,14 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         while (s < hi && s < n) {
             // The line [s, e).
             u64 e = s;
-            u32 got = pass(t, text, n, term, s, 0u, first_words, ascii_words != 0u, alone, &e);
+            u32 got = pass(t, text, n, term, s, 0u, first_words, ascii_words != 0u, alone,
+                           word != 0u, &e);
             if (got == PASS_AGAIN) {
-                got = pass(t, text, n, term, s, ascii_words, words - ascii_words, false, false, &e);
+                got = pass(t, text, n, term, s, ascii_words, words - ascii_words, false, false,
+                           false, &e);
             }
-            const bool hit = e == s ? empty_line != 0u : got == PASS_HIT;
+            any_candidate = any_candidate || got == PASS_CANDIDATE;
+            const bool hit = e == s ? empty_line != 0u : got != PASS_NO;
             if (hit) {
                 const u64 off = s - lo;
                 bits[off >> 5] |= 1u << (off & 31u);
@@ -281,4 +305,5 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
         const u32 total = block_sum(cnt, scratch);
         if (threadIdx.x == 0) counts[tile] = total;
     }
+    if (word && any_candidate) atomicOr(unsure, 1u);
 }

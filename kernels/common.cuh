@@ -28,6 +28,13 @@
 typedef unsigned int u32;
 typedef unsigned long long u64;
 
+// A word byte for -w on ASCII text, [0-9A-Za-z_] (glushkov/word.rs
+// `is_word_byte`).
+__device__ __forceinline__ bool is_word_byte(u32 b)
+{
+    return b - 48u < 10u || (b | 0x20u) - 97u < 26u || b == 95u;
+}
+
 // Sum of v over the block (blockDim.x a multiple of 32, at most MAX_BLOCK).
 // Every thread must call it; the result is valid in thread 0 only. `scratch`
 // holds one entry per warp and may be reused after the call returns.

@@ -24,7 +24,13 @@
 //            per position: its exception or NO_SLOT)  exc_from exc_to
 //            (u32[exceptions])  exc_word exc_mask  slot_log2 (1..31, plus
 //            FOLD_FLAG when the literals are lowered: the text is looked up
-//            with its ASCII capitals lowered, book.rs `fold`)  slots
+//            with its ASCII capitals lowered, book.rs `fold`; plus
+//            WORD_FLAG when -w's boundaries are in the automata, book.rs
+//            `word`: a start position is entered only at the line's start
+//            or after a byte that is not a word byte (is_word_byte), a
+//            final one reached at a byte matches only when the next byte
+//            is not a word byte or the line ends; the book then has ASCII
+//            automata only)  slots
 //            (u32[1 << slot_log2]: an index into keys, or NO_SLOT)  keys (u32:
 //            literals' first 3 bytes, little-endian)  first (u32[nkeys + 1])
 //            starts (u32[nlit + 1])  bytes (u8)  owner_start (u32[nlit + 1])
@@ -82,6 +88,7 @@
 
 #define RULE_WORDS 64
 #define FOLD_FLAG 0x100u
+#define WORD_FLAG 0x200u
 #define TRIED 8
 #define NO_SLOT 0xffffffffu
 #define BYTES_PER_THREAD (TILE_BYTES / 256u)
@@ -119,6 +126,8 @@ struct Book {
     const u32* exc_to;
     const u32* exc_word;
     const u32* exc_mask;
+    // -w's boundaries (WORD_FLAG).
+    bool word;
 };
 
 // Text bytes at offsets from a warp's piece: from its staged copy of the
@@ -225,11 +234,13 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
             exc[k] = __ldg(tb + 6u * w + k);
         }
     }
-    bool live = false;
+    bool live = false, ended = false;
     for (u32 i = s; i < e; ++i) {
         const u32 byte = at(i);
+        if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
         if (!live && !at_start && !may_start(bs, byte)) continue;
+        const bool opens = !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll
@@ -238,7 +249,7 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
                 const u32 x = d[k];
                 u32 v = ((x << 1) | carry) & shift[k];
                 v |= x & loop[k];
-                v |= any_start[k];
+                if (opens) v |= any_start[k];
                 if (at_start) v |= __ldg(tb + 3u * w + k);
                 carry = x >> 31;
                 nx[k] = v;
@@ -273,9 +284,11 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
                 any |= v;
             }
         }
-        if (acc) return true;
+        if (acc && !b.word) return true;
+        ended = acc != 0u;
         live = any != 0u;
     }
+    if (ended) return true;
     if (!live) return false;
 #pragma unroll
     for (u32 k = 0; k < N; ++k) {
@@ -297,11 +310,13 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
     u32 d[RULE_WORDS], nx[RULE_WORDS];
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) d[k] = 0u;
-    bool live = false;
+    bool live = false, ended = false;
     for (u32 i = s; i < e; ++i) {
         const u32 byte = at(i);
+        if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
         if (!live && !at_start && !may_start(bs, byte)) continue;
+        const bool opens = !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll 1
@@ -309,7 +324,7 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
             const u32 x = d[k];
             u32 v = ((x << 1) | carry) & __ldg(tb + k);
             v |= x & __ldg(tb + w + k);
-            v |= __ldg(tb + 2u * w + k);
+            if (opens) v |= __ldg(tb + 2u * w + k);
             if (at_start) v |= __ldg(tb + 3u * w + k);
             carry = x >> 31;
             nx[k] = v;
@@ -335,9 +350,11 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
             acc |= v & __ldg(tb + 4u * w + k);
             any |= v;
         }
-        if (acc) return true;
+        if (acc && !b.word) return true;
+        ended = acc != 0u;
         live = any != 0u;
     }
+    if (ended) return true;
     if (!live) return false;
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) {
@@ -385,10 +402,14 @@ struct OneWordRun {
         e = end;
     }
 
-    // One byte (i < e): true when a match ends there.
-    __device__ __forceinline__ bool step(const Book& b, u32 byte)
+    // One byte (i < e), prev the byte before it (if i > s): true when a
+    // match ends there (-w: ended at the byte before, this one not a word
+    // byte).
+    __device__ __forceinline__ bool step(const Book& b, u32 byte, u32 prev)
     {
-        u32 v = ((d << 1) & shift) | (d & loop) | any_start;
+        if (b.word && (d & last) && !is_word_byte(byte)) return true;
+        const bool opens = !b.word || i == s || !is_word_byte(prev);
+        u32 v = ((d << 1) & shift) | (d & loop) | (opens ? any_start : 0u);
         if (i == s) v |= bol;
         u32 bits = d & exc;
         while (bits) {
@@ -399,7 +420,13 @@ struct OneWordRun {
         }
         d = v & __ldg(masks + __ldg(class_of + byte));
         ++i;
-        return (d & last) != 0u;
+        return !b.word && (d & last) != 0u;
+    }
+
+    // At the line's end (i == e): whether a match ends there.
+    __device__ __forceinline__ bool ends(const Book& b) const
+    {
+        return (d & eol) != 0u || (b.word && (d & last) != 0u);
     }
 };
 
@@ -425,8 +452,9 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
     u32* marks = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u) + warp * MARK_WORDS;
     __shared__ u32 queued[8];
     if (lane == 0) queued[warp] = 0u;
-    const Book b = {heads, class_of, byte_starts, masks, tables,
-                    exc_map, exc_from, exc_to, exc_word, exc_mask};
+    const Book b = {heads,    class_of, byte_starts, masks,    tables,
+                    exc_map,  exc_from, exc_to,      exc_word, exc_mask,
+                    (slot_log2 & WORD_FLAG) != 0u};
     const u32 fold = (slot_log2 & FOLD_FLAG) ? 0x20u : 0u;
     slot_log2 &= FOLD_FLAG - 1u;
     const u32 slot_mask = (1u << slot_log2) - 1u;
@@ -612,12 +640,13 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                 if (marks[run.s >> 5] & bit) {
                     have = false;
                 } else if (run.i < run.e) {
-                    if (run.step(b, at(run.i))) {
+                    const u32 prev = run.i > run.s ? at(run.i - 1u) : 0u;
+                    if (run.step(b, at(run.i), prev)) {
                         atomicOr(marks + (run.s >> 5), bit);
                         have = false;
                     }
                 } else {
-                    if (run.d & run.eol) atomicOr(marks + (run.s >> 5), bit);
+                    if (run.ends(b)) atomicOr(marks + (run.s >> 5), bit);
                     have = false;
                 }
             }

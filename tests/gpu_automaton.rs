@@ -128,7 +128,13 @@ fn kernel_matches_reference() {
         let t = if rng.below(8) == 0 { 0 } else { b'\n' };
         let most = if rng.below(4) == 0 { 300 } else { 6 };
         let rules: Vec<String> = (0..1 + rng.below(most)).map(|_| rule(&mut rng)).collect();
-        let Ok(a) = glushkov::for_expressions(&rules, rng.below(3) == 0, t) else {
+        // A quarter with -w's boundaries in the automaton.
+        let (ci, word) = (rng.below(3) == 0, rng.below(4) == 0);
+        let built = match word {
+            true => glushkov::word::for_expressions(&rules, ci, t),
+            false => glushkov::for_expressions(&rules, ci, t),
+        };
+        let Ok(a) = built else {
             continue;
         };
         let max = if small {

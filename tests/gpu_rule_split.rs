@@ -402,13 +402,19 @@ fn kernels_match_reference() {
         let rules: Vec<Vec<u8>> = (0..200 + rng.below(60))
             .map(|_| rule(&mut rng).0.into_bytes())
             .collect();
-        let args: &[&str] = match rng.below(3) {
+        let args: &[&str] = match rng.below(4) {
             0 => &["--engine", "gpu", "-E", "-i", "x"],
+            // -w's boundaries in the automata; half the texts ASCII only,
+            // whose chunks are sure.
+            1 => &["--engine", "gpu", "-E", "-w", "x"],
             _ => &["--engine", "gpu", "-E", "x"],
         };
         let c = compiled(args, &rules);
         let lines = [10, 500, 5000, 50000][rng.below(if small { 3 } else { 4 })];
-        let txt = text(&mut rng, lines);
+        let mut txt = text(&mut rng, lines);
+        if args.contains(&"-w") && rng.below(2) == 0 {
+            txt.retain(u8::is_ascii);
+        }
         if let Some(t) = c.gpu.as_ref().and_then(Target::new) {
             if matches!(c.gpu, Some(GpuPlan::Split(_))) {
                 cases.push((t, txt));
@@ -517,8 +523,12 @@ fn mixed_pack_goes_both_ways() {
         assert!(err.contains("gpu: rule pack split"), "{err}");
         assert!(err.contains("gpu rule pack: 251 rules by "), "{err}");
         assert!(err.contains(", 2 rules on the automaton"), "{err}");
+        // Under -w the book's automata keep the boundaries, on ASCII lines.
+        let ascii_only = if flags.contains(&"-w") { 251 } else { 0 };
         assert!(
-            err.contains("251 confirmed on the GPU (0 of ASCII bytes only, 0 open)"),
+            err.contains(&format!(
+                "251 confirmed on the GPU ({ascii_only} of ASCII bytes only, 0 open)"
+            )),
             "{err}"
         );
     }
@@ -532,6 +542,60 @@ fn mixed_pack_goes_both_ways() {
         String::from_utf8_lossy(&gpu.stdout),
         "1:error7: libfoo not found\n2:12.5\n4:xby and more\n5:FAILED test_x\n"
     );
+}
+
+/// Under `-w` a pack of plain rules keeps the boundaries in its automata
+/// (`glushkov::word`): its marks on lines of ASCII bytes are exactly the
+/// selected lines, so a file of them is counted on the GPU, where before
+/// every marked line went to the CPU's word matcher. A file with a word
+/// character past ASCII beside a match (`é`, which GNU counts as one) is
+/// left to the CPU, and its count is still the word matcher's.
+#[test]
+fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = String::new();
+    for i in 0..250 {
+        pack += &format!("job{i} [a-z]+ in [0-9]+s\n");
+    }
+    pack += "[0-9]+-[0-9]+\n"; // no literal: the automaton kernel
+    std::fs::write(dir.path().join("rules.txt"), &pack).unwrap();
+    let mut ascii = String::new();
+    for n in 0..4000 {
+        let line = match n % 6 {
+            0 => format!("job{} done in {}s", n % 250, n),
+            1 => format!("xjob{} done in {}s", n % 250, n),
+            2 => format!("job{} done in {}sx", n % 250, n),
+            3 => format!("a_{}-{}", n, n + 1),
+            4 => format!("({}-{})", n, n + 1),
+            _ => format!("job{} done in {}s, again", n % 250, n),
+        };
+        ascii += &line;
+        ascii.push('\n');
+    }
+    std::fs::write(dir.path().join("ascii.txt"), &ascii).unwrap();
+    let other = format!("{ascii}job1 done in 5sé\nzjob2 done in 7s\n");
+    std::fs::write(dir.path().join("other.txt"), &other).unwrap();
+    // GNU's -w on ASCII: lines 0, 4 and 5 of every 6.
+    let want = 4000 / 6 * 3 + 1;
+    let env = [("GPUGREP_GPU_SIMULATE", "1".to_string())];
+    for (file, count) in [("ascii.txt", want), ("other.txt", want)] {
+        let args = ["--stats", "-w", "-c", "-E", "-f", "rules.txt", file].map(String::from);
+        let err = same_as_cpu(&args, dir.path(), &env, &["-w", "-c"]);
+        let gpu = run("gpu", &args, dir.path(), &env);
+        assert_eq!(String::from_utf8_lossy(&gpu.stdout), format!("{count}\n"));
+        let tallied = if file == "ascii.txt" { 1 } else { 0 };
+        assert!(
+            err.contains(&format!(
+                "dense, searched by the CPU; {tallied} tallied on the GPU)"
+            )),
+            "{file}: {err}"
+        );
+    }
+    for flags in [&["-w", "-n"][..], &["-w", "-v", "-c"], &["-w", "-o"]] {
+        let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
+        args.extend(["-E", "-f", "rules.txt", "ascii.txt", "other.txt"].map(String::from));
+        same_as_cpu(&args, dir.path(), &env, flags);
+    }
 }
 
 /// Regression: a file that starts with a UTF-8 byte-order mark went whole

@@ -38,6 +38,7 @@ mod positions;
 mod simulate;
 #[cfg(test)]
 mod tests;
+pub mod word;
 
 use crate::config::Config;
 use layout::{assemble, Tables};
@@ -94,6 +95,11 @@ pub struct Automaton {
     pub empty_line: bool,
     /// A line is selected iff some rule matches it (no assertion dropped).
     pub exact: bool,
+    /// `-w` in the automaton ([`word`]): a match starts only after a byte
+    /// that is not a word byte (or at the line's start) and ends only
+    /// before one (or at the line's end). Only with the ASCII part alone:
+    /// a line past ASCII is a candidate.
+    pub word: bool,
     /// The line terminator (state resets there).
     pub terminator: u8,
 }
@@ -107,12 +113,19 @@ pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
 }
 
 /// [`for_rules`] of rules already parsed (as [`parse_rules`] or a pack's
-/// compile parses them).
+/// compile parses them). Under `-w`, rules that are each GNU's word
+/// boundaries around a rule without assertions of its own ([`word::inner`])
+/// get the boundaries in the automaton ([`word::build`]); others have
+/// them dropped, and the automaton is not exact.
 pub fn for_hirs(rules: &[Hir], cfg: &Config) -> Result<Automaton, String> {
-    let mut a = build(rules, cfg.terminator)?;
-    if cfg.word && !cfg.line {
-        a.exact = false;
+    if !cfg.word || cfg.line {
+        return build(rules, cfg.terminator);
     }
+    if let Some(inner) = word::inners(rules) {
+        return word::build(&inner, cfg.terminator);
+    }
+    let mut a = build(rules, cfg.terminator)?;
+    a.exact = false;
     Ok(a)
 }
 
@@ -200,7 +213,18 @@ pub fn build_within(
     max_repeat: u32,
 ) -> Result<Automaton, String> {
     let rules: Vec<Hir> = rules.iter().map(absorb::absorbed).collect();
-    let p = positions::positions(&rules, limit, max_repeat)?;
+    build_as_written(&rules, t, limit, max_repeat)
+}
+
+/// [`build_within`] without absorbing branches (`absorb`), which only
+/// lines without word boundaries allow.
+fn build_as_written(
+    rules: &[Hir],
+    t: u8,
+    limit: usize,
+    max_repeat: u32,
+) -> Result<Automaton, String> {
+    let p = positions::positions(rules, limit, max_repeat)?;
     if p.every_line {
         return Err("a rule matches the empty string (every line matches)".into());
     }
@@ -324,7 +348,11 @@ impl Automaton {
             },
             self.classes,
             self.exc_pos.len(),
-            if self.exact { "" } else { ", word boundaries left to the confirmation" }
+            match (self.exact, self.word) {
+                (true, true) => ", -w's word boundaries in the automaton",
+                (true, false) => "",
+                (false, _) => ", word boundaries left to the confirmation",
+            }
         )
     }
 }

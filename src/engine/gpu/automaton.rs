@@ -34,6 +34,8 @@ pub(super) struct Tables {
     /// masks, class_starts, shift, self_loop, first_any, first_bol,
     /// last_any, last_eol, has_exc, exc_map, exc_start, exc_word, exc_mask.
     words: [Buf<u32>; 13],
+    /// The kernel's `unsure` flag where no other is given (`launch_with`).
+    unsure: Buf<u32>,
     loaded: Option<u64>,
 }
 
@@ -72,18 +74,22 @@ pub(super) fn upload(a: &Automaton, dev: &Device, t: &mut Tables) -> Result<(), 
     for (buf, data) in t.words.iter_mut().zip(tables) {
         up(s, buf, nonempty(data))?;
     }
+    up(s, &mut t.unsure, &[0])?;
     s.synchronize().map_err(cuda("copying tables"))?;
     t.loaded = Some(a.id);
     Ok(())
 }
 
 /// Launches `automaton` over the resident text; with `merge`, its lines are
-/// added to the bitmap and counts another kernel left (`split`).
+/// added to the bitmap and counts another kernel left (`split`). Under
+/// `-w` it sets `unsure` (else a flag of its own, never read) where it
+/// selects a line past ASCII as a candidate.
 pub(super) fn launch_with(
     a: &Automaton,
     dev: &Device,
     t: &Tables,
     merge: bool,
+    unsure: Option<&Buf<u32>>,
 ) -> Result<(), GpuError> {
     let n = dev.resident;
     let tiles = kernels::tiles_for(n);
@@ -99,6 +105,8 @@ pub(super) fn launch_with(
     let ascii_words = a.ascii_words as u32;
     let empty_line = u32::from(a.empty_line);
     let merge = u32::from(merge);
+    let word = u32::from(a.word);
+    let unsure = unsure.unwrap_or(&t.unsure);
     let g = |i: usize| t.words[i].get("automaton");
     let mut b = dev.stream.launch_builder(&dev.f.automaton);
     b.arg(dev.text.get("automaton")?)
@@ -114,6 +122,8 @@ pub(super) fn launch_with(
         .arg(&empty_line)
         .arg(&masks_shared)
         .arg(&merge)
+        .arg(&word)
+        .arg(unsure.get("automaton")?)
         .arg(dev.bitmap.get("automaton")?)
         .arg(dev.counts.get("automaton")?)
         .arg(&tiles);
@@ -126,7 +136,9 @@ pub(super) fn launch_with(
     // were uploaded by `upload`; the dynamic shared memory holds the class
     // map and, when masks_shared, the masks; text, bitmap and counts sized
     // by reserve(n); with merge, the bitmap and counts were filled for the
-    // same text by a kernel launched before on this stream.
+    // same text by a kernel launched before on this stream; `unsure` holds
+    // one u32 (`upload`, or the confirm kernel's flag).
+    // word is set only with ascii_words = words (`glushkov::word::build`).
     unsafe { b.launch(cfg) }.map_err(cuda("launching automaton"))?;
     Ok(())
 }
@@ -150,7 +162,7 @@ impl Kind for Automaton {
 
     fn launch(&self, dev: &mut Device) -> Result<&'static str, GpuError> {
         let mut t = dev.take_tables::<Tables>();
-        let r = upload(self, dev, &mut t).and_then(|()| launch_with(self, dev, &t, false));
+        let r = upload(self, dev, &mut t).and_then(|()| launch_with(self, dev, &t, false, None));
         dev.keep_tables(t);
         r.map(|()| "automaton")
     }

@@ -26,6 +26,10 @@ use crate::pattern::glushkov::book::RuleBook;
 /// lowered and the text is looked up folded (`RuleBook::fold`).
 const FOLD_FLAG: u32 = 0x100;
 
+/// confirm.cu's `WORD_FLAG`, OR'd into `slot_log2`: `-w`'s boundaries are in
+/// the automata (`RuleBook::word`).
+const WORD_FLAG: u32 = 0x200;
+
 /// The kernel's tables on the GPU, and its output bitmap.
 #[derive(Default)]
 pub(super) struct Tables {
@@ -123,7 +127,8 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     for i in 1..9 {
         l.arg(g(i)?);
     }
-    let slots = b.slot_log2 | if b.fold { FOLD_FLAG } else { 0 };
+    let slots =
+        b.slot_log2 | if b.fold { FOLD_FLAG } else { 0 } | if b.word { WORD_FLAG } else { 0 };
     l.arg(&slots);
     for i in 9..13 {
         l.arg(g(i)?);
@@ -152,6 +157,12 @@ pub(super) fn launch_with(b: &RuleBook, dev: &mut Device, t: &mut Tables) -> Res
     unsafe { l.launch(cfg) }.map_err(cuda("launching confirm"))?;
     std::mem::swap(&mut dev.bitmap, &mut t.out);
     Ok(())
+}
+
+/// The flag `launch_with` clears and its kernel sets where a line is
+/// unsure (the split's automaton kernel sets it too, after it).
+pub(super) fn unsure_flag(t: &Tables) -> &Buf<u32> {
+    &t.unsure
 }
 
 /// Whether the last `launch_with` marked no line unsure (its marks are

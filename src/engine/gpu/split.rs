@@ -81,7 +81,10 @@ impl Kind for Split {
             (starts, sure) = (lines, !unsure);
         }
         if let Some(a) = &self.automaton {
-            starts.extend(a.reference(text));
+            let (lines, a_sure) = a.reference_sure(text);
+            // Its flag is the book's (`launch`).
+            sure &= a_sure || self.book.is_none();
+            starts.extend(lines);
             starts.sort_unstable();
             starts.dedup();
         }
@@ -103,7 +106,9 @@ impl Kind for Split {
                 confirm::launch_with(b, dev, &mut t.book)?;
             }
             if let Some(a) = &self.automaton {
-                automaton::launch_with(a, dev, &t.automaton, true)?;
+                // Under -w its lines past ASCII are unsure as the book's are.
+                let unsure = self.book.as_ref().map(|_| confirm::unsure_flag(&t.book));
+                automaton::launch_with(a, dev, &t.automaton, true, unsure)?;
             }
             Ok(())
         })();

@@ -74,6 +74,7 @@ use crate::pattern::finder::{
     build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
 };
 use crate::pattern::fold;
+use crate::pattern::glushkov;
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
 use crate::pattern::trim;
 use regexes::{build_lines_dfa, build_pack, build_rules};
@@ -341,20 +342,34 @@ impl<'a> Parts<'a> {
         Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack))
     }
 
-    /// -w: the rules for the GPU's plan, their word boundaries dropped and
-    /// then their ends trimmed, as where only lines count. The GPU's marks
-    /// are candidates under -w (`RuleBook::build`, `glushkov::for_hirs`)
-    /// that the word matcher confirms; a boundary stops the trimming, and
-    /// gitleaks' rules whole took 18.9 s of kernel over 16 GiB (4
-    /// streams), 7 s of wall against `-c`'s 2.
+    /// -w: the rules for the GPU's plan. Where each rule is `-w`'s
+    /// boundaries around a rule without assertions of its own
+    /// (`glushkov::word`), as written: the automata keep the boundaries and
+    /// are exact on lines of ASCII bytes (`RuleBook::build`,
+    /// `glushkov::for_hirs`). Else their word boundaries dropped and then
+    /// their ends trimmed, as where only lines count: the GPU's marks are
+    /// candidates that the word matcher confirms; a boundary stops the
+    /// trimming, and gitleaks' rules whole took 18.9 s of kernel over 16
+    /// GiB (4 streams), 7 s of wall against `-c`'s 2.
     fn relaxed_for_gpu(&self) -> Option<Vec<Hir>> {
-        let relaxed = |h: &Hir| relax_word_boundaries(h).unwrap_or_else(|| h.clone());
-        self.word().then(|| {
-            self.hirs
-                .iter()
-                .map(|h| trim::for_lines(relaxed(h), trim::Cut::All))
-                .collect()
+        if !self.word() {
+            return None;
+        }
+        Some(match glushkov::word::inners(&self.hirs) {
+            Some(_) => self.hirs.clone(),
+            None => self.relaxed_for_lines(),
         })
+    }
+
+    /// -w: the rules relaxed and trimmed for the mixed pack's CPU line
+    /// finder (as `relaxed_for_gpu` makes them where the boundaries are
+    /// dropped).
+    fn relaxed_for_lines(&self) -> Vec<Hir> {
+        let relaxed = |h: &Hir| relax_word_boundaries(h).unwrap_or_else(|| h.clone());
+        self.hirs
+            .iter()
+            .map(|h| trim::for_lines(relaxed(h), trim::Cut::All))
+            .collect()
     }
 
     /// `-i`: the literal sets are lowered, for matchers that fold ASCII.
@@ -449,10 +464,7 @@ impl<'a> Parts<'a> {
         let (finder, how) = match self.split().filter(|_| !self.per_rule_wanted) {
             // The other rules as the GPU's plan takes them: boundaries
             // dropped, then ends trimmed.
-            Some(h) => {
-                let relaxed = self.relaxed_for_gpu();
-                split_line_finder(relaxed.as_deref().unwrap_or(hirs), h, folded, t)?
-            }
+            Some(h) => split_line_finder(&self.relaxed_for_lines(), h, folded, t)?,
             None => {
                 let relaxed = relax_word_boundaries(alternation).unwrap_or(alternation.clone());
                 pack_line_finder(self.union.as_deref(), folded, &relaxed, false, t)?
@@ -612,7 +624,7 @@ fn joined<T>(h: ScopedJoinHandle<'_, T>) -> T {
 /// lazy DFA gives up on in non-ASCII text). Measured on 200 MB of CI logs
 /// (1,000 generated rules and 27 literal-less ones, 2 cores): 1.9 s of
 /// CPU, where the alternation of every rule took 75 s (its DFA thrashes).
-/// Under -w the other rules come relaxed and trimmed (`relaxed_for_gpu`):
+/// Under -w the other rules come relaxed and trimmed (`relaxed_for_lines`):
 /// with their ends kept at the boundaries, gitleaks' `-w -c` over 1 GiB of
 /// loghub took 4.8 s on 2 cores, trimmed 4.1 s.
 fn split_line_finder(
@@ -693,11 +705,13 @@ const SPANS_ALTERNATION_MAX: usize = 64 << 20;
 mod tests {
     use super::*;
 
-    /// Under -w the GPU's plan takes the rules relaxed and trimmed
-    /// (`relaxed_for_gpu`), which select more lines than the words do: its
-    /// marks must stay candidates, never counted as the lines.
+    /// Under -w the GPU's plan keeps the boundaries in its automata where
+    /// every rule is a plain one inside them (`relaxed_for_gpu`): its marks
+    /// are the lines, counted on the GPU. A rule with a word boundary of its
+    /// own has the pack's relaxed and trimmed, which select more lines than
+    /// the words do: the marks stay candidates, never counted as the lines.
     #[test]
-    fn a_word_packs_gpu_plan_is_not_exact() {
+    fn a_word_packs_gpu_plan_is_exact_only_with_its_boundaries_in_the_automata() {
         let mut rules: Vec<Vec<u8>> = (0..PACK_MIN)
             .map(|i| match i % 2 {
                 0 => format!(r"(?i)[\w.-]{{0,50}}?key{i}[ =]{{1,3}}[\w-]{{8,40}}"),
@@ -706,12 +720,21 @@ mod tests {
             .map(String::into_bytes)
             .collect();
         rules.push(br"\d{15,16}\|[0-9a-z]{27,40}".to_vec());
-        for (word, exact) in [(false, true), (true, false)] {
+        let inner_boundary = br"\bsecret[0-9]{8}".to_vec();
+        for (word, inner, exact) in [
+            (false, false, true),
+            (true, false, true),
+            (true, true, false),
+        ] {
             let mut args = vec!["--engine", "gpu", "-P"];
             if word {
                 args.push("-w");
             }
             args.push("x");
+            let mut rules = rules.clone();
+            if inner {
+                rules.push(inner_boundary.clone());
+            }
             let cfg = Config::from_args(&args);
             let compiled = crate::pattern::compile(&rules, &cfg).unwrap();
             let plan = compiled.gpu.expect("a GPU plan");
@@ -723,7 +746,7 @@ mod tests {
             assert_eq!(
                 plan.exact_lines(),
                 exact,
-                "-w {word}: {}",
+                "-w {word}, inner boundary {inner}: {}",
                 compiled.description
             );
         }

@@ -31,7 +31,7 @@
 //! not counted on the GPU (`Kind::sure`; `--stats` counts those files).
 //! `run.rs` is the kernel step for step, on the flat tables.
 
-use super::{build_within, Automaton};
+use super::{build_as_written, build_within, Automaton};
 use crate::config::Config;
 use regex_syntax::hir::Hir;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -100,6 +100,9 @@ pub struct RuleBook {
     /// Every automaton is exact (no word boundary dropped): a sure line is
     /// marked iff one of its rules matches it.
     pub exact: bool,
+    /// `-w`'s word boundaries are in the automata (`glushkov::word`): each
+    /// rule's ASCII automaton only, a line past ASCII unsure.
+    pub word: bool,
     pub terminator: u8,
     /// [`HEAD`] words per automaton, two per rule.
     pub heads: Vec<u32>,
@@ -156,9 +159,14 @@ pub fn book_hash(key: u32, log2: u32) -> u32 {
     key.wrapping_mul(0x9E37_79B1) >> (32 - log2)
 }
 
-/// One rule's automaton for the book, or why not.
-fn automaton(hir: &Hir, t: u8, limit: usize) -> Result<Automaton, String> {
-    let a = build_within(std::slice::from_ref(hir), t, limit, limit as u32)?;
+/// One rule's automaton for the book, or why not; `word`: with `-w`'s
+/// boundaries in it (`glushkov::word`, branches as written).
+fn automaton(hir: &Hir, t: u8, limit: usize, word: bool) -> Result<Automaton, String> {
+    let one = std::slice::from_ref(hir);
+    let a = match word {
+        true => build_as_written(one, t, limit, limit as u32),
+        false => build_within(one, t, limit, limit as u32),
+    }?;
     // A rule matching an empty line owns no literal; one that seems to is
     // left unsure rather than trusted.
     match a.empty_line {
@@ -185,17 +193,27 @@ type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
 
 /// Each rule's automata and trigrams, built on all cores (10,000 rules:
 /// 0.66 s on one core of the dev VM, most of the GPU plan's compile).
-fn automata(rules: &[Hir], t: u8) -> Vec<Built> {
+/// `word`: `rules` are the inner rules of `-w` (`glushkov::word`), whose
+/// boundaries the ASCII automata keep; they have no full automaton (their
+/// lines past ASCII are unsure).
+fn automata(rules: &[Hir], t: u8, word: bool) -> Vec<Built> {
     let one = |h: &Hir| {
-        let ascii = automaton(&ascii_only(h), t, RULE_POSITIONS);
-        let full = match (reaches_past_ascii(h), &ascii) {
-            (false, a) => a.clone(),
-            (true, a) => automaton(h, t, full_limit(a.as_ref().ok())),
+        let ascii = automaton(&ascii_only(h), t, RULE_POSITIONS, word).map(|mut a| {
+            a.word = word;
+            a
+        });
+        let full = match (word, reaches_past_ascii(h), &ascii) {
+            (true, ..) => Err(WORD_PAST_ASCII.to_string()),
+            (false, false, a) => a.clone(),
+            (false, true, a) => automaton(h, t, full_limit(a.as_ref().ok()), false),
         };
         (ascii, full, trigrams::required(h))
     };
     crate::parts::map_on_all_cores(rules, one)
 }
+
+/// Why a rule of a `-w` book has no full automaton.
+const WORD_PAST_ASCII: &str = "-w on a line past ASCII";
 
 impl RuleBook {
     /// The book of `rules` (the split pack's literal rules, as the pack
@@ -212,6 +230,11 @@ impl RuleBook {
         if literals.iter().any(|l| l.len() < 3) {
             return None;
         }
+        let inner = (cfg.word && !cfg.line)
+            .then(|| super::word::inners(rules))
+            .flatten();
+        let word = inner.is_some();
+        let rules = inner.as_deref().unwrap_or(rules);
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut b = RuleBook {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
@@ -219,7 +242,8 @@ impl RuleBook {
             open: 0,
             ascii: 0,
             why: Vec::new(),
-            exact: !cfg.word || cfg.line,
+            exact: !cfg.word || cfg.line || word,
+            word,
             terminator: cfg.terminator,
             heads: Vec::new(),
             class_of: Vec::new(),
@@ -243,11 +267,12 @@ impl RuleBook {
             required: Vec::new(),
             links: Vec::new(),
         };
-        let built = automata(rules, cfg.terminator);
+        let built = automata(rules, cfg.terminator, word);
         for (r, (ascii, full, required)) in built.iter().enumerate() {
             b.required.extend_from_slice(required);
             match (&ascii, &full) {
                 (_, Ok(_)) => {}
+                (Ok(_), Err(_)) if word => b.ascii += 1,
                 (Ok(_), Err(why)) => {
                     b.ascii += 1;
                     b.why.push((r, why.clone()));
@@ -378,7 +403,12 @@ impl RuleBook {
                     if self.why.len() > 3 { "; ..." } else { "" }
                 ),
             },
-            if self.exact { ", exact" } else { "" }
+            match (self.exact, self.word) {
+                (true, true) =>
+                    ", exact, -w's word boundaries in the automata (lines past ASCII unsure)",
+                (true, false) => ", exact",
+                (false, _) => "",
+            }
         )
     }
 }

@@ -76,6 +76,7 @@ pub(super) fn assemble(t: Tables, empty_line: bool, exact: bool, terminator: u8)
         ascii_words: t.ascii_words,
         empty_line,
         exact,
+        word: false,
         terminator,
     }
 }

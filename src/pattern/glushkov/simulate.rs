@@ -4,6 +4,7 @@
 //! result shape: the start of every line the automaton selects (for an
 //! empty line, the offset of its terminator).
 
+use super::word::is_word_byte;
 use super::Automaton;
 
 impl Automaton {
@@ -11,41 +12,55 @@ impl Automaton {
     /// to the next terminator or the end of `text`; nothing follows a
     /// final terminator.
     pub fn reference(&self, text: &[u8]) -> Vec<u64> {
+        self.reference_sure(text).0
+    }
+
+    /// [`Self::reference`], and whether the kernel leaves its `unsure`
+    /// flag clear: set under `-w` (`word`) when a line past ASCII was
+    /// selected as a candidate.
+    pub fn reference_sure(&self, text: &[u8]) -> (Vec<u64>, bool) {
         let t = self.terminator;
         let mut out = Vec::new();
+        let mut sure = true;
         let mut state = vec![0u32; self.words];
         let mut next = vec![0u32; self.words];
         let mut start = 0;
         while start < text.len() {
             let end = memchr::memchr(t, &text[start..]).map_or(text.len(), |i| start + i);
-            if self.line_matches(&text[start..end], &mut state, &mut next) {
+            let verdict = self.line_verdict(&text[start..end], &mut state, &mut next);
+            if verdict != Verdict::No {
                 out.push(start as u64);
             }
+            sure &= !(self.word && verdict == Verdict::Candidate);
             start = end + 1;
         }
-        out
+        (out, sure)
     }
 
     /// Whether the automaton selects `line` (no terminator inside).
     pub fn is_match_line(&self, line: &[u8]) -> bool {
         let mut state = vec![0u32; self.words];
         let mut next = vec![0u32; self.words];
-        self.line_matches(line, &mut state, &mut next)
+        self.line_verdict(line, &mut state, &mut next) != Verdict::No
     }
 
     /// Runs the ASCII part (when there is one) until a byte past ASCII,
     /// then the line again on the rest of the words.
-    fn line_matches(&self, line: &[u8], d: &mut [u32], nx: &mut [u32]) -> bool {
+    fn line_verdict(&self, line: &[u8], d: &mut [u32], nx: &mut [u32]) -> Verdict {
+        let hit = |h| match h {
+            true => Verdict::Hit,
+            false => Verdict::No,
+        };
         if line.is_empty() {
-            return self.empty_line;
+            return hit(self.empty_line);
         }
         match self.ascii_words {
-            0 => self.part_matches(line, 0..self.words, d, nx) == Some(true),
+            0 => hit(self.part_matches(line, 0..self.words, d, nx) == Some(true)),
             a => match self.part_matches(line, 0..a, d, nx) {
-                Some(hit) => hit,
+                Some(h) => hit(h),
                 // Past ASCII with no whole rules: a candidate.
-                None if a == self.words => true,
-                None => self.part_matches(line, a..self.words, d, nx) == Some(true),
+                None if a == self.words => Verdict::Candidate,
+                None => hit(self.part_matches(line, a..self.words, d, nx) == Some(true)),
             },
         }
     }
@@ -62,21 +77,31 @@ impl Automaton {
         let stops = self.ascii_words > 0 && part.start == 0;
         d.fill(0);
         let mut live = false;
+        // -w: a final position reached at the last byte read, which counts
+        // if the next byte is not a word byte or the line ends.
+        let mut ended = false;
         for (i, &b) in line.iter().enumerate() {
             if stops && b >= 0x80 {
                 return None;
+            }
+            if ended && !is_word_byte(b) {
+                return Some(true);
             }
             let c = usize::from(self.class_of[usize::from(b)]);
             let at_start = i == 0;
             if !live && !at_start && self.class_starts[c / 32] >> (c % 32) & 1 == 0 {
                 continue;
             }
+            // -w: a match starts after a byte that is not a word byte.
+            let opens = !self.word || at_start || !is_word_byte(line[i - 1]);
             let mut carry = 0u32;
             for k in part.clone() {
                 let x = d[k];
                 let mut r = ((x << 1) | carry) & self.shift[k];
                 r |= x & self.self_loop[k];
-                r |= self.first_any[k];
+                if opens {
+                    r |= self.first_any[k];
+                }
                 if at_start {
                     r |= self.first_bol[k];
                 }
@@ -104,11 +129,21 @@ impl Automaton {
                 acc |= v & self.last_any[k];
                 any |= v;
             }
-            if acc != 0 {
+            if acc != 0 && !self.word {
                 return Some(true);
             }
+            ended = acc != 0;
             live = any != 0;
         }
-        Some(live && part.clone().any(|k| d[k] & self.last_eol[k] != 0))
+        Some(ended || live && part.clone().any(|k| d[k] & self.last_eol[k] != 0))
     }
+}
+
+/// What the kernel makes of a line (automaton.cu's `PASS_*`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    No,
+    Hit,
+    /// Selected for a byte past ASCII (the ASCII part alone).
+    Candidate,
 }

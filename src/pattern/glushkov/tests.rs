@@ -253,3 +253,55 @@ proptest! {
         }
     }
 }
+
+fn word_text() -> impl Strategy<Value = Vec<u8>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "a", "b", "c", "\n", "1", "_", " ", "-", "A", "bc", "é", "\u{301}",
+        ]),
+        0..80,
+    )
+    .prop_map(|v| v.concat().into_bytes())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(600))]
+
+    /// `-w` in the automaton (`word`): with every rule a plain one inside
+    /// `-w`'s boundaries, the automaton selects the lines of ASCII bytes
+    /// the boundaries' regex selects, exactly, and every other line as a
+    /// candidate; else its boundaries are dropped and it is a candidate
+    /// filter (a superset).
+    #[test]
+    fn word_boundaries_in_the_automaton_select_the_regexs_ascii_lines(
+        rules in prop::collection::vec(rule(), 1..5),
+        text in word_text(),
+        ci in any::<bool>(),
+    ) {
+        let wrapped: Vec<String> = rules
+            .iter()
+            .map(|r| format!(r"\b{{start-half}}(?:{r})\b{{end-half}}"))
+            .collect();
+        let args: &[&str] = if ci { &["-E", "-w", "-i"] } else { &["-E", "-w"] };
+        let hirs = parse(&wrapped, ci, b'\n').unwrap();
+        let Ok(a) = for_hirs(&hirs, &cfg(args)) else {
+            return Ok(());
+        };
+        let want = oracle(&wrapped, &text, ci, b'\n');
+        let got = a.reference(&text);
+        let ascii = |&s: &u64| {
+            let line = &text[s as usize..];
+            line[..memchr::memchr(b'\n', line).unwrap_or(line.len())].is_ascii()
+        };
+        prop_assert!(want.iter().all(|s| got.contains(s)), "{:?}", rules);
+        if a.word {
+            prop_assert!(a.exact, "{:?}", rules);
+            let (got, want): (Vec<u64>, Vec<u64>) =
+                (got.into_iter().filter(ascii).collect(), want.into_iter().filter(ascii).collect());
+            prop_assert_eq!(got, want, "{:?}", rules);
+        } else {
+            prop_assert!(!a.exact);
+            prop_assert!(word::inners(&hirs).is_none(), "{:?}", rules);
+        }
+    }
+}

@@ -5,6 +5,7 @@
 
 use super::trigrams::{line_mask, may_match, Mask, MASK_WORDS};
 use super::{book_hash, head, key3, RuleBook, HEAD, NO_SLOT, RULE_POSITIONS};
+use crate::pattern::glushkov::word::is_word_byte;
 
 impl RuleBook {
     /// What the `confirm` kernel marks in `text` given the literal starts
@@ -150,18 +151,26 @@ impl RuleBook {
         let mut d = [0u32; RULE_POSITIONS / 32];
         let mut nx = [0u32; RULE_POSITIONS / 32];
         let mut live = false;
+        // -w (`self.word`): as `Automaton::reference` runs it.
+        let mut ended = false;
         for (i, &b) in line.iter().enumerate() {
+            if ended && !is_word_byte(b) {
+                return true;
+            }
             let at_start = i == 0;
             if !live && !at_start && starts[usize::from(b / 32)] >> (b % 32) & 1 == 0 {
                 continue;
             }
+            let opens = !self.word || at_start || !is_word_byte(line[i - 1]);
             let c = usize::from(class_of[usize::from(b)]);
             let mut carry = 0u32;
             for k in 0..w {
                 let x = d[k];
                 let mut v = ((x << 1) | carry) & shift[k];
                 v |= x & self_loop[k];
-                v |= first_any[k];
+                if opens {
+                    v |= first_any[k];
+                }
                 if at_start {
                     v |= first_bol[k];
                 }
@@ -186,12 +195,13 @@ impl RuleBook {
                 acc |= v & last_any[k];
                 any |= v;
             }
-            if acc != 0 {
+            if acc != 0 && !self.word {
                 return true;
             }
+            ended = acc != 0;
             live = any != 0;
         }
-        live && (0..w).any(|k| d[k] & last_eol[k] != 0)
+        ended || live && (0..w).any(|k| d[k] & last_eol[k] != 0)
     }
 }
 

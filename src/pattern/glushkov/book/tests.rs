@@ -48,13 +48,13 @@ fn variants(l: &str) -> Vec<Vec<u8>> {
     crate::pattern::fold::ascii_case_combinations(l.as_bytes())
 }
 
-/// A book of `rules`, rule `r` owning literal `LITERALS[lit[r]]` (under
-/// `-i`, every ASCII case variant of it, as the split's literals are).
-fn book(rules: &[String], lit: &[usize], args: &[&str]) -> RuleBook {
-    let ci = args.contains(&"-i");
+/// The book's literals and their owners: rule `r` of `rules` owns
+/// `LITERALS[lit[r]]` (under `-i` (`ci`), every ASCII case variant of it,
+/// as the split's literals are).
+fn book_literals(rules: usize, lit: &[usize], ci: bool) -> (Vec<Vec<u8>>, Vec<Vec<u32>>) {
     let (mut literals, mut owners) = (Vec::new(), Vec::new());
     for (k, l) in LITERALS.iter().enumerate() {
-        let own: Vec<u32> = (0..rules.len() as u32)
+        let own: Vec<u32> = (0..rules as u32)
             .filter(|&r| lit[r as usize] == k)
             .collect();
         let vs = match ci {
@@ -66,6 +66,12 @@ fn book(rules: &[String], lit: &[usize], args: &[&str]) -> RuleBook {
             owners.push(own.clone());
         }
     }
+    (literals, owners)
+}
+
+/// A book of `rules`, rule `r` owning literal `LITERALS[lit[r]]`.
+fn book(rules: &[String], lit: &[usize], args: &[&str]) -> RuleBook {
+    let (literals, owners) = book_literals(rules.len(), lit, args.contains(&"-i"));
     let cfg = cfg(args);
     let hirs = super::super::parse_rules(rules, &cfg).unwrap();
     RuleBook::build(&hirs, &literals, &owners, &cfg).unwrap()
@@ -214,6 +220,44 @@ proptest! {
         } else {
             prop_assert_eq!(marks, want, "{:?}", rs);
         }
+    }
+
+    /// `-w` in the automata (`glushkov::word`): each rule inside `-w`'s
+    /// boundaries, the marks on lines of ASCII bytes are the lines the
+    /// boundaries' regexes match, and a line past ASCII holding a literal
+    /// is unsure.
+    #[test]
+    fn word_books_mark_the_ascii_lines_regex_selects(
+        rules in prop::collection::vec(rule(), 1..6),
+        text in prop::collection::vec(prop::sample::select(vec![
+            "a", "b", " ", "\n", "_", "-", "1", "err", "FAIL", "timeout", "abx", "é", "xerr",
+        ]), 0..60).prop_map(|v| v.concat().into_bytes()),
+        ci in any::<bool>(),
+    ) {
+        let (rs, lit): (Vec<String>, Vec<usize>) = rules.into_iter().unzip();
+        let wrapped: Vec<String> =
+            rs.iter().map(|r| format!(r"\b{{start-half}}(?:{r})\b{{end-half}}")).collect();
+        let args: &[&str] = if ci { &["-E", "-i", "-w"] } else { &["-E", "-w"] };
+        let (literals, owners) = book_literals(rs.len(), &lit, ci);
+        // Wrapped as the pack wraps them (`parse_rules` leaves -w out).
+        let hirs = super::super::parse_rules(&wrapped, &cfg(&args[..args.len() - 1])).unwrap();
+        let b = RuleBook::build(&hirs, &literals, &owners, &cfg(args)).unwrap();
+        prop_assert!(b.exact && b.word, "{:?}", rs);
+        let cand = match ci {
+            false => starts(&text, LITERALS),
+            true => starts(&text.to_ascii_lowercase(), &["err", "fail", "timeout", "abx"]),
+        };
+        let (marks, unsure) = b.confirm(&text, &cand);
+        let want = oracle(&wrapped, &text, ci);
+        prop_assert!(want.iter().all(|w| marks.contains(w)), "{:?}", rs);
+        let ascii = |&s: &u64| {
+            let line = &text[s as usize..];
+            line[..memchr::memchr(b'\n', line).unwrap_or(line.len())].is_ascii()
+        };
+        let (marks, want): (Vec<u64>, Vec<u64>) =
+            (marks.into_iter().filter(ascii).collect(), want.into_iter().filter(ascii).collect());
+        prop_assert_eq!(marks, want, "{:?}", rs);
+        prop_assert!(!unsure || !text.is_ascii());
     }
 
     /// The literals found at each position (a binary search, then a
