@@ -28,7 +28,9 @@
 //! fit: [`build`]), and a rule that matches the empty string in
 //! every line (every line would be a candidate). Word boundaries are
 //! dropped, which makes the automaton a candidate filter; `Automaton::exact`
-//! says when nothing was dropped. `simulate` is the CPU reference of the
+//! says when nothing was dropped. Under `-w`, rules that are each its
+//! boundaries around a plain rule keep them in the automaton (`word`),
+//! exact on lines of ASCII bytes. `simulate` is the CPU reference of the
 //! kernel (`kernels/automaton.cu`), tested against the `regex` crate.
 
 mod absorb;

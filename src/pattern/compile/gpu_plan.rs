@@ -72,8 +72,10 @@ impl GpuPlan {
     }
 
     /// The GPU marks exactly the selected lines (a split pack whose rules
-    /// are all exact on the GPU, `-w` not among them): a line's start is
-    /// marked iff the line matches, so counts need no CPU pass.
+    /// are all exact on the GPU; under `-w`, with its boundaries in their
+    /// automata, `glushkov::word`): in a chunk where no line was unsure, a
+    /// line's start is marked iff the line matches, so counts need no CPU
+    /// pass.
     pub fn exact_lines(&self) -> bool {
         match self {
             GpuPlan::Split(p) => {

@@ -162,7 +162,8 @@ pub struct TallyMode {
 /// match starts for one literal that cannot overlap itself.
 ///
 /// A split rule pack whose marks are exactly the selected lines' starts
-/// (`Target::exact_lines`: `-x` is in its automata, `-w` never exact) is
+/// (`Target::exact_lines`: `-x` is in its automata, and so is `-w` where its
+/// rules are plain ones, `glushkov::word`) is
 /// tallied as one-byte matches selecting their lines, for every mode but
 /// `--count-matches` (it knows lines, not matches).
 pub fn tally_mode(shared: &Shared, target: &Target, exact: bool) -> Option<TallyMode> {
