@@ -117,14 +117,14 @@ pub fn for_rules(rules: &[String], cfg: &Config) -> Result<Automaton, String> {
 /// [`for_rules`] of rules already parsed (as [`parse_rules`] or a pack's
 /// compile parses them). Under `-w`, rules that are each GNU's word
 /// boundaries around a rule without assertions of its own ([`word::inner`])
-/// get the boundaries in the automaton ([`word::build`]); others have
-/// them dropped, and the automaton is not exact.
+/// get the boundaries in the automaton ([`word::build`], if it fits);
+/// others have them dropped, and the automaton is not exact.
 pub fn for_hirs(rules: &[Hir], cfg: &Config) -> Result<Automaton, String> {
     if !cfg.word || cfg.line {
         return build(rules, cfg.terminator);
     }
-    if let Some(inner) = word::inners(rules) {
-        return word::build(&inner, cfg.terminator);
+    if let Some(Ok(a)) = word::inners(rules).map(|inner| word::build(&inner, cfg.terminator)) {
+        return Ok(a);
     }
     let mut a = build(rules, cfg.terminator)?;
     a.exact = false;
