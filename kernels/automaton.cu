@@ -45,7 +45,9 @@
 //   entered only at the line's start or after a byte that is not a word
 //   byte (is_word_byte), and a final position reached at a byte selects
 //   the line only when the next byte is not a word byte or the line ends
-//   there; a line past ASCII is a candidate, and *unsure is set to 1.
+//   there; a line past ASCII is a candidate, and *unsure is set to 1. A
+//   UTF-8 byte-order mark starting a line is stepped over (the host makes
+//   sure each such line starts a file, which the CPU judges again).
 //   The state is words u32 in per-thread arrays: a pass over at most
 //   REG_WORDS words keeps them in registers (arrays of 2, 4, 8 or REG_WORDS words,
 //   loops unrolled), a wider one in local memory (MAX_WORDS); packs over
@@ -151,11 +153,15 @@ __device__ __forceinline__ u32 run_pass(const Tables& t, const unsigned char* __
     bool live = false;
     // word: a final position reached at the byte before.
     bool ended = false;
+    // word: a byte-order mark first, stepped over.
+    const bool bom = word && s + 2u < n && __ldg(text + s) == 0xEFu &&
+                     __ldg(text + s + 1u) == 0xBBu && __ldg(text + s + 2u) == 0xBFu;
     u64 i = s;
     for (; i < n; ++i) {
         const unsigned char b = __ldg(text + i);
         if (b == (unsigned char)term) break;
         if (hit) continue;  // find the line's end
+        if (bom && i < s + 3u) continue;
         if (ascii && b >= 0x80u) {
             if (alone) {
                 hit = candidate = true;

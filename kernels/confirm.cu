@@ -30,7 +30,10 @@
 //            or after a byte that is not a word byte (is_word_byte), a
 //            final one reached at a byte matches only when the next byte
 //            is not a word byte or the line ends; the book then has ASCII
-//            automata only)  slots
+//            automata only, and a line of ASCII bytes after a UTF-8
+//            byte-order mark runs them, the mark matching no position:
+//            the host makes sure each such line starts a file, which the
+//            CPU judges again)  slots
 //            (u32[1 << slot_log2]: an index into keys, or NO_SLOT)  keys (u32:
 //            literals' first 3 bytes, little-endian)  first (u32[nkeys + 1])
 //            starts (u32[nlit + 1])  bytes (u8)  owner_start (u32[nlit + 1])
@@ -497,8 +500,11 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                 u32 high = 0u, t = 0u;
 #pragma unroll
                 for (u32 k = 0; k < 8; ++k) lane_sig[k * 256u] = 0u;
+                // -w: a byte-order mark first leaves the line ASCII.
+                const bool bom = b.word && at(s) == 0xEFu && at(s + 1u) == 0xBBu &&
+                                 at(s + 2u) == 0xBFu;
                 auto take = [&](u32 c, u32 i) {
-                    high |= c;
+                    if (!bom || i >= s + 3u) high |= c;
                     t = (t << 8) | (c - 65u < 26u ? c | 0x20u : c);
                     if (i >= s + 2u) {
                         const u32 h = trigram_bit(t);

@@ -84,6 +84,7 @@ fn text(rng: &mut XorShift, len: usize, t: u8) -> Vec<u8> {
         b"\r",
         b"zzzz",
         b"\xff",
+        b"\xEF\xBB\xBF",
     ];
     let mut v = Vec::with_capacity(len + 8);
     // Some texts have very long lines (across tiles and chunk cuts).

@@ -414,6 +414,18 @@ fn kernels_match_reference() {
         let mut txt = text(&mut rng, lines);
         if args.contains(&"-w") && rng.below(2) == 0 {
             txt.retain(u8::is_ascii);
+            // Some lines start with a byte-order mark, which the automata
+            // step over.
+            if rng.below(2) == 0 {
+                let mut marked = b"\xEF\xBB\xBF".to_vec();
+                for (k, line) in txt.split_inclusive(|&b| b == b'\n').enumerate() {
+                    if k % 7 == 3 {
+                        marked.extend_from_slice(b"\xEF\xBB\xBF");
+                    }
+                    marked.extend_from_slice(line);
+                }
+                txt = marked;
+            }
         }
         if let Some(t) = c.gpu.as_ref().and_then(Target::new) {
             if matches!(c.gpu, Some(GpuPlan::Split(_))) {
@@ -549,7 +561,10 @@ fn mixed_pack_goes_both_ways() {
 /// selected lines, so a file of them is counted on the GPU, where before
 /// every marked line went to the CPU's word matcher. A file with a word
 /// character past ASCII beside a match (`é`, which GNU counts as one) is
-/// left to the CPU, and its count is still the word matcher's.
+/// left to the CPU, and its count is still the word matcher's. A file that
+/// starts with a byte-order mark is counted on the GPU too (its first line
+/// judged again after the mark); one with a mark starting a later line goes
+/// to the CPU engine, named under `--stats`.
 #[test]
 fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
     let dir = tempfile::tempdir().unwrap();
@@ -574,26 +589,51 @@ fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
     }
     std::fs::write(dir.path().join("ascii.txt"), &ascii).unwrap();
     let other = format!("{ascii}job1 done in 5sé\nzjob2 done in 7s\n");
+    std::fs::write(dir.path().join("bom.txt"), format!("\u{feff}{ascii}")).unwrap();
+    // A byte-order mark starting a line inside a file: the automata step
+    // over it only at a file's start, so this file goes to the CPU.
+    let inside = format!("{ascii}\u{feff}job3 done in 4s\n\u{feff}(1-2)\n");
+    std::fs::write(dir.path().join("inside.txt"), &inside).unwrap();
     std::fs::write(dir.path().join("other.txt"), &other).unwrap();
     // GNU's -w on ASCII: lines 0, 4 and 5 of every 6.
     let want = 4000 / 6 * 3 + 1;
     let env = [("GPUGREP_GPU_SIMULATE", "1".to_string())];
-    for (file, count) in [("ascii.txt", want), ("other.txt", want)] {
+    for (file, count, tallied) in [
+        ("ascii.txt", want, 1),
+        ("other.txt", want, 0),
+        ("bom.txt", want, 1),
+        ("inside.txt", want + 2, 0),
+    ] {
         let args = ["--stats", "-w", "-c", "-E", "-f", "rules.txt", file].map(String::from);
         let err = same_as_cpu(&args, dir.path(), &env, &["-w", "-c"]);
         let gpu = run("gpu", &args, dir.path(), &env);
         assert_eq!(String::from_utf8_lossy(&gpu.stdout), format!("{count}\n"));
-        let tallied = if file == "ascii.txt" { 1 } else { 0 };
         assert!(
             err.contains(&format!(
                 "dense, searched by the CPU; {tallied} tallied on the GPU)"
             )),
             "{file}: {err}"
         );
+        assert_eq!(
+            err.contains("a byte-order mark starting a line other than a file's first"),
+            file == "inside.txt",
+            "{file}: {err}"
+        );
     }
     for flags in [&["-w", "-n"][..], &["-w", "-v", "-c"], &["-w", "-o"]] {
         let mut args: Vec<String> = flags.iter().map(|s| s.to_string()).collect();
-        args.extend(["-E", "-f", "rules.txt", "ascii.txt", "other.txt"].map(String::from));
+        args.extend(
+            [
+                "-E",
+                "-f",
+                "rules.txt",
+                "ascii.txt",
+                "other.txt",
+                "bom.txt",
+                "inside.txt",
+            ]
+            .map(String::from),
+        );
         same_as_cpu(&args, dir.path(), &env, flags);
     }
 }

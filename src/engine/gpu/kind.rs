@@ -173,6 +173,20 @@ impl Target {
         matches!(self, Target::Split(s) if s.exact_lines)
     }
 
+    /// Its automata hold `-w` (`glushkov::word`) and step over a
+    /// byte-order mark at a line's start: right for a file's first line
+    /// (which the CPU judges again), not for such a line elsewhere.
+    pub fn steps_over_line_boms(&self) -> bool {
+        match self {
+            Target::Split(s) => {
+                s.book.as_ref().is_some_and(|b| b.word)
+                    || s.automaton.as_ref().is_some_and(|a| a.word)
+            }
+            Target::Automaton(a) => a.word,
+            _ => false,
+        }
+    }
+
     /// The longest pattern: chunks' cut pieces overlap by this - 1.
     pub fn longest(&self) -> usize {
         self.with(|k| k.longest())

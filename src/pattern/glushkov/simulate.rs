@@ -4,7 +4,7 @@
 //! result shape: the start of every line the automaton selects (for an
 //! empty line, the offset of its terminator).
 
-use super::word::is_word_byte;
+use super::word::{is_word_byte, BOM};
 use super::Automaton;
 
 impl Automaton {
@@ -80,7 +80,16 @@ impl Automaton {
         // -w: a final position reached at the last byte read, which counts
         // if the next byte is not a word byte or the line ends.
         let mut ended = false;
+        // -w: a byte-order mark first is stepped over (automaton.cu).
+        let bom = if self.word && line.starts_with(BOM) {
+            BOM.len()
+        } else {
+            0
+        };
         for (i, &b) in line.iter().enumerate() {
+            if i < bom {
+                continue;
+            }
             if stops && b >= 0x80 {
                 return None;
             }

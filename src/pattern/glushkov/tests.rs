@@ -305,3 +305,16 @@ proptest! {
         }
     }
 }
+
+/// Under `-w` the automaton steps over a byte-order mark starting a line
+/// (a file's first line, which the CPU judges again after it): the line
+/// stays ASCII, and sure; a line with another byte past ASCII is a
+/// candidate, and makes the result unsure.
+#[test]
+fn word_automata_step_over_a_byte_order_mark_at_a_lines_start() {
+    let a = word::for_expressions(&["job[0-9]+".to_string()], false, b'\n').unwrap();
+    let text = "\u{feff}job1\n\u{feff}xjob2\njob3x\n".as_bytes();
+    assert_eq!(a.reference_sure(text), (vec![0], true));
+    let text = "\u{feff}job1\né job3\n".as_bytes();
+    assert_eq!(a.reference_sure(text), (vec![0, 8], false));
+}

@@ -22,6 +22,12 @@
 use super::{book, build_as_written, Automaton, MAX_POSITIONS};
 use regex_syntax::hir::{Hir, HirKind, Look};
 
+/// A UTF-8 byte-order mark: at a line's start the automata step over it
+/// as a byte that is not a word byte, the line staying ASCII (a file's
+/// first line, which the CPU judges again after the mark; the host leaves
+/// a chunk with such a line elsewhere unsure, `run::gpu::lane`).
+pub const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A word byte for `-w` on ASCII text: `[0-9A-Za-z_]`.
 pub fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'

@@ -16,6 +16,7 @@ use super::trace::Event;
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
 use crate::engine::gpu::{ChunkFound, GpuError, Tally};
+use crate::pattern::glushkov::word::BOM;
 use crate::search::splits_at;
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
@@ -50,10 +51,15 @@ impl<'r> Flow<'_, 'r> {
                 self.stages.in_flight.begin(job.id, plan.len as u64);
             }
             let mut tallied = false;
+            // A byte-order mark starting a line other than a file's first:
+            // the files go to the CPU engine (`stray_line_bom`).
+            let stray = !skip && self.stray_line_bom(plan, chunk.bytes(0..plan.len));
             let found = if self.board.aborted() {
                 Err(GpuError::Cuda("stopped".into()))
             } else if skip {
                 Ok(ChunkFound::Offsets(Vec::new()))
+            } else if stray {
+                Ok(ChunkFound::Dense(0))
             } else {
                 let text = chunk.bytes(0..plan.len);
                 let cap = (plan.len / DENSE_BYTES_PER_MATCH).max(DENSE_MIN_MATCHES) as u64;
@@ -109,7 +115,7 @@ impl<'r> Flow<'_, 'r> {
                 }
                 _ => None,
             };
-            let posted = self.results(&job, found, &long, &whole, untallied, lines);
+            let posted = self.results(&job, found, stray, &long, &whole, untallied, lines);
             self.board.post(plan, &chunk, posted);
             self.stages.trace.note(job.id, Event::Posted);
         }
@@ -158,6 +164,29 @@ impl<'r> Flow<'_, 'r> {
             select: mode.select,
             total: mode.total,
         })
+    }
+
+    /// Whether the target steps over a byte-order mark at a line's start
+    /// (`Target::steps_over_line_boms`) and `text` holds one at the start
+    /// of a line that is not a file's first, with its mark skipped as the
+    /// CPU engine skips it: that line's mark may be wrong either way (a
+    /// rule's `\S` may take the mark's character on the CPU), so the
+    /// chunk's files go to the CPU engine. A file's first line is judged
+    /// again after its mark (`bom_line`).
+    fn stray_line_bom(&self, plan: &Plan, text: &[u8]) -> bool {
+        if !self.search.target.steps_over_line_boms() {
+            return false;
+        }
+        let t = self.search.terminator;
+        let file_start = |at: usize| {
+            plan.pieces.iter().any(|p| {
+                p.file_off == 0
+                    && p.chunk_off == at
+                    && self.skip_of(&text[at..p.chunk_off + p.len]) == BOM.len()
+            })
+        };
+        memchr::memmem::find_iter(text, BOM)
+            .any(|at| (at == 0 || text[at - 1] == t) && !file_start(at))
     }
 
     /// The bytes of a UTF-8 byte-order mark that `file` (a file's first
@@ -226,12 +255,14 @@ impl<'r> Flow<'_, 'r> {
             .collect()
     }
 
-    /// One chunk's search result, per piece (`long`: see `long_lines`,
-    /// `whole`: `whole_lines`).
+    /// One chunk's search result, per piece (`stray`: see `stray_line_bom`,
+    /// `long`: `long_lines`, `whole`: `whole_lines`).
+    #[allow(clippy::too_many_arguments)]
     fn results(
         &self,
         job: &Job,
         found: Result<ChunkFound, GpuError>,
+        stray: bool,
         long: &[bool],
         whole: &[std::ops::Range<usize>],
         untallied: Option<Fallback>,
@@ -270,6 +301,7 @@ impl<'r> Flow<'_, 'r> {
                 });
                 None
             }
+            Ok(ChunkFound::Dense(_)) if stray => Some(Fallback::LineByteOrderMark),
             Ok(ChunkFound::Dense(_)) => {
                 stats::add(&self.stages.dense_chunks, 1);
                 Some(Fallback::Dense)

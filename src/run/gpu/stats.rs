@@ -94,6 +94,10 @@ pub enum Fallback {
     /// `-w`: a byte beside a match is not ASCII (the GPU checks ASCII word
     /// characters only).
     NonAsciiBesideWord,
+    /// `-w` in a rule pack's automata: a UTF-8 byte-order mark starts a
+    /// line of the chunk that is not a file's first (the automata step
+    /// over it as they may only there, `glushkov::word::BOM`).
+    LineByteOrderMark,
     /// `--decompress`: the stream failed while poured into chunks (the CPU
     /// engine decompresses it again and reports the damage).
     Damaged,
@@ -108,7 +112,7 @@ pub enum Fallback {
 }
 
 impl Fallback {
-    pub const ALL: [Fallback; 12] = [
+    pub const ALL: [Fallback; 13] = [
         Fallback::Dense,
         Fallback::LineAcrossCut,
         Fallback::Unreadable,
@@ -117,6 +121,7 @@ impl Fallback {
         Fallback::Stopped,
         Fallback::ByteOrderMark,
         Fallback::NonAsciiBesideWord,
+        Fallback::LineByteOrderMark,
         Fallback::Damaged,
         Fallback::CutChunk,
         Fallback::LongLine,
@@ -150,6 +155,9 @@ impl Fallback {
                 "byte-order mark (UTF-16, decoded)"
             }
             Fallback::NonAsciiBesideWord => "-w: a non-ASCII byte beside a match",
+            Fallback::LineByteOrderMark => {
+                "-w: a byte-order mark starting a line other than a file's first in the chunk"
+            }
             Fallback::Damaged => "a compressed file damaged or cut short",
             Fallback::CutChunk => "chunk holds a piece of a file cut at a chunk end",
             Fallback::LongLine => "a line longer than 256 KiB in the chunk",

@@ -5,7 +5,7 @@
 
 use super::trigrams::{line_mask, may_match, Mask, MASK_WORDS};
 use super::{book_hash, head, key3, RuleBook, HEAD, NO_SLOT, RULE_POSITIONS};
-use crate::pattern::glushkov::word::is_word_byte;
+use crate::pattern::glushkov::word::{is_word_byte, BOM};
 
 impl RuleBook {
     /// What the `confirm` kernel marks in `text` given the literal starts
@@ -31,8 +31,13 @@ impl RuleBook {
             let s = memchr::memrchr(t, &text[..p]).map_or(0, |x| x + 1);
             let e = memchr::memchr(t, &text[p..]).map_or(text.len(), |x| p + x);
             let line_end = cand.partition_point(|&c| (c as usize) < e);
+            // -w: a byte-order mark first leaves the line ASCII (confirm.cu).
+            let body = match self.word && text[s..e].starts_with(BOM) {
+                true => s + BOM.len(),
+                false => s,
+            };
             let mut line = Line {
-                ascii: text[s..e].is_ascii(),
+                ascii: text[body..e].is_ascii(),
                 trigrams: None,
                 tried: Tried::default(),
                 matched: false,

@@ -306,3 +306,19 @@ proptest! {
         prop_assert_eq!(a.is_match_line(line.as_bytes()), re.is_match(line.as_bytes()), "{}", r);
     }
 }
+
+/// Under `-w` a line of ASCII bytes after a byte-order mark runs the
+/// ASCII automata (the mark matching no position), and is sure; a line
+/// with another byte past ASCII is unsure.
+#[test]
+fn word_books_run_a_marked_lines_ascii_automata() {
+    let rules = vec![r"\b{start-half}(?:err [0-9]+)\b{end-half}".to_string()];
+    let (literals, owners) = book_literals(1, &[0], false);
+    let hirs = super::super::parse_rules(&rules, &cfg(&["-E"])).unwrap();
+    let b = RuleBook::build(&hirs, &literals, &owners, &cfg(&["-E", "-w"])).unwrap();
+    assert!(b.word && b.exact);
+    let text = "\u{feff}err 1\n\u{feff}xerr 2\nerr 3x\n".as_bytes();
+    assert_eq!(b.confirm(text, &starts(text, LITERALS)), (vec![0], false));
+    let text = "\u{feff}err 1\né err 2\n".as_bytes();
+    assert_eq!(b.confirm(text, &starts(text, LITERALS)), (vec![0, 9], true));
+}
