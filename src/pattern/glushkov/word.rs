@@ -5,8 +5,8 @@
 //! `-w` exactly (the word characters there are `[0-9A-Za-z_]` for both).
 //! Dropping the boundaries made the GPU's marks candidates, and where
 //! nearly every line holds a match (loghub's 1,733 templates over its own
-//! logs) the CPU confirmed every line: 10 s over 16 GiB on 16 cores against
-//! `-c`'s 1.7 s. The boundaries are a step's neighbours, so the automaton
+//! logs) the CPU confirmed every line: 10-12 s over 16 GiB on 16 cores
+//! against `-c`'s 1.8 s. The boundaries are a step's neighbours, so the automaton
 //! keeps them: a start position is entered only after a byte that is not
 //! a word byte (or at the line's start), and a final position reached at
 //! a byte counts only when the next byte is not a word byte (or the line
@@ -24,8 +24,8 @@ use regex_syntax::hir::{Hir, HirKind, Look};
 
 /// A UTF-8 byte-order mark: at a line's start the automata step over it
 /// as a byte that is not a word byte, the line staying ASCII (a file's
-/// first line, which the CPU judges again after the mark; the host leaves
-/// a chunk with such a line elsewhere unsure, `run::gpu::lane`).
+/// first line, which the CPU judges again after the mark; the host sends
+/// a chunk with such a line elsewhere to the CPU engine, `run::gpu::lane`).
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A word byte for `-w` on ASCII text: `[0-9A-Za-z_]`.
