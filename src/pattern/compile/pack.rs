@@ -342,23 +342,19 @@ impl<'a> Parts<'a> {
         Some(&self.halves).filter(|_| self.mixed && forced() != Some(RulePack::Pack))
     }
 
-    /// -w: the rules for the GPU's plan. Where each rule is `-w`'s
-    /// boundaries around a rule without assertions of its own
-    /// (`glushkov::word`), as written: the automata keep the boundaries and
-    /// are exact on lines of ASCII bytes (`RuleBook::build`,
-    /// `glushkov::for_hirs`). Else their word boundaries dropped and then
-    /// their ends trimmed, as where only lines count: the GPU's marks are
-    /// candidates that the word matcher confirms; a boundary stops the
-    /// trimming, and gitleaks' rules whole took 18.9 s of kernel over 16
-    /// GiB (4 streams), 7 s of wall against `-c`'s 2.
+    /// -w: the rules for the GPU's plan where they are not the pack's own
+    /// (`None`: the pack's). Where each rule is `-w`'s boundaries around a
+    /// rule without assertions of its own (`glushkov::word`), the pack's:
+    /// the automata keep the boundaries and are exact on lines of ASCII
+    /// bytes (`RuleBook::build`, `glushkov::for_hirs`). Else their word
+    /// boundaries dropped and then their ends trimmed, as where only lines
+    /// count: the GPU's marks are candidates that the word matcher
+    /// confirms; a boundary stops the trimming, and gitleaks' rules whole
+    /// took 18.9 s of kernel over 16 GiB (4 streams), 7 s of wall against
+    /// `-c`'s 2.
     fn relaxed_for_gpu(&self) -> Option<Vec<Hir>> {
-        if !self.word() {
-            return None;
-        }
-        Some(match glushkov::word::inners(&self.hirs) {
-            Some(_) => self.hirs.clone(),
-            None => self.relaxed_for_lines(),
-        })
+        (self.word() && glushkov::word::inners(&self.hirs).is_none())
+            .then(|| self.relaxed_for_lines())
     }
 
     /// -w: the rules relaxed and trimmed for the mixed pack's CPU line

@@ -198,10 +198,7 @@ type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
 /// lines past ASCII are unsure).
 fn automata(rules: &[Hir], t: u8, word: bool) -> Vec<Built> {
     let one = |h: &Hir| {
-        let ascii = automaton(&ascii_only(h), t, RULE_POSITIONS, word).map(|mut a| {
-            a.word = word;
-            a
-        });
+        let ascii = automaton(&ascii_only(h), t, RULE_POSITIONS, word);
         let full = match (word, reaches_past_ascii(h), &ascii) {
             (true, ..) => Err(WORD_PAST_ASCII.to_string()),
             (false, false, a) => a.clone(),
