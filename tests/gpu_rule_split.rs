@@ -388,7 +388,7 @@ fn gpu_split_packs_agree() {
 /// says).
 #[test]
 fn kernels_match_reference() {
-    use gpugrep::engine::gpu::{MatchCount, Select, Tally};
+    use gpugrep::engine::gpu::{unsure, MatchCount, Select, Tally};
     use gpugrep::pattern::compile::GpuPlan;
     let mut rng = XorShift(0x17_5e12);
     let engine = GpuEngine::open();
@@ -446,7 +446,7 @@ fn kernels_match_reference() {
         }
     };
     let mut lane = engine.lane().expect("a lane");
-    let (mut mismatches, mut unsure) = (0, 0);
+    let (mut mismatches, mut unsure, mut unsure_tallied) = (0, 0, 0);
     for (case, (target, txt)) in cases.iter().enumerate() {
         let (want, sure) = target.reference_sure(txt);
         let got = match lane.search_target(txt, target, None, u64::MAX, None) {
@@ -486,10 +486,19 @@ fn kernels_match_reference() {
                 }
             }
             Ok(ChunkFound::Unsure(v)) if !sure => assert_eq!(&v, &want, "case {case}"),
+            // Unsure only of lines past ASCII: those lines taken out of the
+            // tally of the reference's marks (`engine::gpu::unsure`).
+            Ok(ChunkFound::CountsUnsure(c, taken)) if !sure => {
+                let mut counts = tally.reference(txt, &want, &|_| vec![1]).unwrap();
+                let lines = unsure::take_lines_past_ascii(txt, &want, &tally, &mut counts);
+                assert!(target.unsure_only_past_ascii(), "case {case}");
+                assert_eq!((c, Some(taken)), (counts, lines), "case {case}");
+                unsure_tallied += 1;
+            }
             other => panic!("case {case} (sure: {sure}): unexpected {other:?}"),
         }
     }
-    eprintln!("{n} cases, {books} with a rule book, {unsure} unsure");
+    eprintln!("{n} cases, {books} with a rule book, {unsure} unsure ({unsure_tallied} tallied)");
     assert_eq!(mismatches, 0);
 }
 
@@ -559,9 +568,10 @@ fn mixed_pack_goes_both_ways() {
 /// Under `-w` a pack of plain rules keeps the boundaries in its automata
 /// (`glushkov::word`): its marks on lines of ASCII bytes are exactly the
 /// selected lines, so a file of them is counted on the GPU, where before
-/// every marked line went to the CPU's word matcher. A file with a word
-/// character past ASCII beside a match (`é`, which GNU counts as one) is
-/// left to the CPU, and its count is still the word matcher's. A file that
+/// every marked line went to the CPU's word matcher. In a file with lines
+/// past ASCII (`é` beside a match, which GNU counts as a word character,
+/// and `é` apart from one) the GPU counts the other lines and the CPU
+/// judges those two (`engine::gpu::unsure`), as the word matcher. A file that
 /// starts with a byte-order mark is counted on the GPU too (its first line
 /// judged again after the mark); one with a mark starting a later line goes
 /// to the CPU engine, named under `--stats`.
@@ -588,7 +598,7 @@ fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
         ascii.push('\n');
     }
     std::fs::write(dir.path().join("ascii.txt"), &ascii).unwrap();
-    let other = format!("{ascii}job1 done in 5sé\nzjob2 done in 7s\n");
+    let other = format!("{ascii}job1 done in 5sé\nzjob2 done in 7s\né job4 done in 9s\n");
     std::fs::write(dir.path().join("bom.txt"), format!("\u{feff}{ascii}")).unwrap();
     // A byte-order mark starting a line inside a file: the automata step
     // over it only at a file's start, so this file goes to the CPU.
@@ -600,7 +610,7 @@ fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
     let env = [("GPUGREP_GPU_SIMULATE", "1".to_string())];
     for (file, count, tallied) in [
         ("ascii.txt", want, 1),
-        ("other.txt", want, 0),
+        ("other.txt", want + 1, 1),
         ("bom.txt", want, 1),
         ("inside.txt", want + 2, 0),
     ] {
@@ -617,6 +627,12 @@ fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
         assert_eq!(
             err.contains("a byte-order mark starting a line other than a file's first"),
             file == "inside.txt",
+            "{file}: {err}"
+        );
+        // The two lines past ASCII, judged on the CPU (`engine::gpu::unsure`).
+        assert_eq!(
+            err.contains("gpu unsure lines: 2 lines past ASCII"),
+            file == "other.txt",
             "{file}: {err}"
         );
     }

@@ -20,7 +20,7 @@ use super::context::{cuda, Device};
 use super::kernels::{self, BLOCK};
 use super::kind::Kind;
 use super::memory::ptr;
-use super::{ChunkFound, FileCount, GpuError, Tally};
+use super::{unsure, ChunkFound, FileCount, GpuError, Tally};
 
 impl Device {
     /// Searches one chunk for `kind`: copies `text` (pinned memory for an
@@ -83,18 +83,28 @@ impl Device {
         if count == 0 && !tally.is_some_and(|t| t.total) {
             return Ok(none());
         }
-        // A mark the kind is unsure of: never counted, and said so.
+        // A mark the kind is unsure of: never counted, and said so; unless
+        // it can only be on a line past ASCII, which the host finds
+        // (`unsure`): the other lines are counted.
         let unsure = !kind.sure(self)?;
         if let Some(t) = tally {
             let started = std::time::Instant::now();
             let counts = match unsure {
+                true if kind.unsure_only_past_ascii() => match self.tally(t, kind)? {
+                    Some(mut c) => {
+                        let marks = self.fetch(n, count)?;
+                        unsure::take_lines_past_ascii(text, &marks, t, &mut c)
+                            .map(|lines| ChunkFound::CountsUnsure(c, lines))
+                    }
+                    None => None,
+                },
                 true => None,
-                false => self.tally(t, kind)?,
+                false => self.tally(t, kind)?.map(ChunkFound::Counts),
             };
             self.timings.readback_ms += started.elapsed().as_secs_f64() * 1e3;
             if let Some(c) = counts {
                 self.last_shipped = "counts";
-                return Ok(ChunkFound::Counts(c));
+                return Ok(c);
             }
         }
         if count > cap {

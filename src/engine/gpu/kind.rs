@@ -53,6 +53,11 @@ pub(crate) trait Kind {
     fn sure(&self, _dev: &Device) -> Result<bool, GpuError> {
         Ok(true)
     }
+    /// Every line the kind may leave unsure holds a byte past ASCII (the
+    /// host finds those itself: `unsure::take_lines_past_ascii`).
+    fn unsure_only_past_ascii(&self) -> bool {
+        false
+    }
     /// `reference`, and the CPU mirror of `sure` for `text`, in one pass.
     fn reference_sure(&self, text: &[u8]) -> (Vec<u64>, bool) {
         (self.reference(text), true)
@@ -171,6 +176,12 @@ impl Target {
     /// (`GpuPlan::exact_lines`): tallied like matches of one byte.
     pub fn exact_lines(&self) -> bool {
         matches!(self, Target::Split(s) if s.exact_lines)
+    }
+
+    /// Every line the kind may leave unsure holds a byte past ASCII
+    /// (`Kind::unsure_only_past_ascii`).
+    pub fn unsure_only_past_ascii(&self) -> bool {
+        self.with(|k| k.unsure_only_past_ascii())
     }
 
     /// Its automata hold `-w` (`glushkov::word`) and step over a

@@ -47,6 +47,7 @@ pub mod multi;
 mod split;
 pub mod tables;
 mod tally;
+pub mod unsure;
 
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -218,6 +219,10 @@ pub enum ChunkFound {
     /// A tally was asked for, but the kind was not sure of every mark
     /// (`Kind::sure`): the starts, ascending, as candidates.
     Unsure(Vec<u64>),
+    /// A tally whose kind was unsure only of lines past ASCII
+    /// (`unsure`): per file, the count of the other lines; and those
+    /// lines, each (file, line start), for the CPU to judge.
+    CountsUnsure(Vec<FileCount>, Vec<(usize, u64)>),
 }
 
 /// Page-locked host memory from the GPU's context: a staging buffer that

@@ -120,6 +120,14 @@ impl Kind for Split {
         })
     }
 
+    /// The book's unsure lines, and under `-w` the automaton's (its lines
+    /// past ASCII, which it leaves to the book's flag).
+    fn unsure_only_past_ascii(&self) -> bool {
+        self.book
+            .as_ref()
+            .is_some_and(RuleBook::unsure_only_past_ascii)
+    }
+
     fn sure(&self, dev: &Device) -> Result<bool, GpuError> {
         match (&self.book, dev.tables::<Tables>()) {
             (Some(_), Some(t)) => confirm::sure(dev, &t.book),

@@ -56,6 +56,10 @@ pub const RULE_POSITIONS: usize = 64 * 32;
 /// (`full_limit`).
 pub const FULL_POSITIONS: usize = 16 * 32;
 
+/// Automata a queued run can name (confirm.cu: a line whose rule's
+/// automaton is numbered past it is unsure).
+const QUEUED_AUTOMATA: usize = 1 << 20;
+
 /// Slot meaning "none" in the literal index and in `exc_map`.
 pub const NO_SLOT: u32 = u32::MAX;
 
@@ -287,6 +291,15 @@ impl RuleBook {
         }
         b.index(literals, owners);
         Some(b)
+    }
+
+    /// Whether every line the `confirm` kernel may leave unsure holds a
+    /// byte past ASCII: each rule has its ASCII automaton (so an ASCII
+    /// line is decided), and every automaton's number fits the kernel's
+    /// queue field (past it a line is unsure whatever its bytes).
+    pub fn unsure_only_past_ascii(&self) -> bool {
+        2 * self.rules < QUEUED_AUTOMATA
+            && (0..self.rules).all(|r| self.heads[2 * r * HEAD + head::PRESENT] != 0)
     }
 
     /// Appends one automaton (`None`: absent) and its head.

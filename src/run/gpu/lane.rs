@@ -15,7 +15,7 @@ use super::stats::{self, Fallback};
 use super::trace::Event;
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
-use crate::engine::gpu::{ChunkFound, GpuError, Tally};
+use crate::engine::gpu::{ChunkFound, FileCount, GpuError, Tally};
 use crate::pattern::glushkov::word::BOM;
 use crate::search::splits_at;
 use std::sync::mpsc::Receiver;
@@ -87,6 +87,9 @@ impl<'r> Flow<'_, 'r> {
                 };
                 match found {
                     Ok(_) if stray => Ok(ChunkFound::Dense(0)),
+                    Ok(ChunkFound::CountsUnsure(counts, lines)) => {
+                        Ok(self.judge_unsure(text, counts, &lines))
+                    }
                     other => other,
                 }
             };
@@ -138,6 +141,28 @@ impl<'r> Flow<'_, 'r> {
             self.board.post(plan, &chunk, posted);
             self.stages.trace.note(job.id, Event::Posted);
         }
+    }
+
+    /// A tally's counts with the lines its kind was unsure of (each
+    /// (file, line start), taken out of its file's count) judged by the
+    /// CPU engine's line matcher and counted back where they match.
+    fn judge_unsure(
+        &self,
+        text: &[u8],
+        mut counts: Vec<FileCount>,
+        lines: &[(usize, u64)],
+    ) -> ChunkFound {
+        let t = self.search.terminator;
+        for &(k, s) in lines {
+            let line = &text[s as usize..];
+            let line = &line[..memchr::memchr(t, line).unwrap_or(line.len())];
+            if self.search.line_matcher.is_match_line(line) {
+                counts[k].lines += 1;
+            }
+        }
+        stats::add(&self.stages.unsure_chunks, 1);
+        stats::add(&self.stages.unsure_lines, lines.len() as u64);
+        ChunkFound::Counts(counts)
     }
 
     /// What a chunk's files are tallied by, when the run tallies and the
@@ -293,7 +318,8 @@ impl<'r> Flow<'_, 'r> {
                 counts = Some(c);
                 None
             }
-            Ok(ChunkFound::Counts(_)) => Some(Fallback::GpuFailed),
+            // (Unsure counts were judged into counts: `judge_unsure`.)
+            Ok(ChunkFound::Counts(_) | ChunkFound::CountsUnsure(..)) => Some(Fallback::GpuFailed),
             Ok(ChunkFound::Offsets(v) | ChunkFound::Unsure(v)) => {
                 let shortest = self.search.target.shortest();
                 let owned = |p: usize, off: u64| {

@@ -210,6 +210,7 @@ pub fn search(
     }
     let search = Search {
         target: &target,
+        line_matcher: shared.compiled.line_matcher(),
         scheme,
         terminator,
         tally,

@@ -13,7 +13,7 @@
 use crate::engine::gpu::backread::{self, Backread};
 pub use crate::engine::gpu::Target;
 use crate::engine::gpu::{
-    line_blocks_reference, ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings,
+    line_blocks_reference, unsure, ChunkFound, GpuEngine, GpuError, GpuLane, Tally, Timings,
 };
 
 /// Searches whole chunks; one per pipeline lane, each driven by its own
@@ -130,9 +130,20 @@ impl ChunkSearcher for CpuMirror {
             Target::Automaton(_) | Target::Split(_) => vec![1],
         };
         let unsure = !starts.is_empty() && !sure;
-        if !unsure {
-            if let Some(counts) = tally.and_then(|t| t.reference(text, &starts, &lens_at)) {
-                return Ok(ChunkFound::Counts(counts));
+        if !unsure || target.unsure_only_past_ascii() {
+            if let Some(t) = tally {
+                if let Some(mut counts) = t.reference(text, &starts, &lens_at) {
+                    match unsure {
+                        false => return Ok(ChunkFound::Counts(counts)),
+                        true => {
+                            let lines =
+                                unsure::take_lines_past_ascii(text, &starts, t, &mut counts);
+                            if let Some(lines) = lines {
+                                return Ok(ChunkFound::CountsUnsure(counts, lines));
+                            }
+                        }
+                    }
+                }
             }
         }
         Ok(match starts.len() as u64 {

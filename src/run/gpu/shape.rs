@@ -7,6 +7,7 @@ use super::searcher::Target;
 use super::setup::TallyMode;
 use crate::encoding::boundary::Scheme;
 use crate::encoding::EncodingPlan;
+use crate::engine::Matcher;
 
 /// Sizes and policies of one run.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +30,9 @@ pub struct Shape {
 /// What every chunk is searched for, and how.
 pub struct Search<'a> {
     pub target: &'a Target,
+    /// What decides a line on the CPU (the CPU engine's line matcher):
+    /// the lines a tally's kind was unsure of (`ChunkFound::CountsUnsure`).
+    pub line_matcher: &'a dyn Matcher,
     /// The back-read chunks get (patterns transcoded into a multi-byte
     /// encoding whose sure bytes include the terminator).
     pub scheme: Option<Scheme>,

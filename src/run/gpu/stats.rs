@@ -46,6 +46,10 @@ pub struct Stages {
     pub tallied_chunks: AtomicU64,
     /// `-n`: chunks whose line terminators the GPU counted (`lines`).
     pub line_counted_chunks: AtomicU64,
+    /// Tallied chunks whose kind was unsure of lines past ASCII, and those
+    /// lines, judged on the CPU (`engine::gpu::unsure`).
+    pub unsure_chunks: AtomicU64,
+    pub unsure_lines: AtomicU64,
     /// Bytes left unread: pieces of files a match had settled.
     pub settled_bytes: AtomicU64,
     /// Bytes left unread: pieces of files given to the CPU engine.
@@ -297,6 +301,13 @@ pub fn report(
         lines.push(format!(
             "gpu lines: {} chunks' line terminators counted on the GPU (-n)",
             get(&st.line_counted_chunks)
+        ));
+    }
+    if get(&st.unsure_chunks) > 0 {
+        lines.push(format!(
+            "gpu unsure lines: {} lines past ASCII the GPU could not decide, judged on the CPU ({} chunks tallied all the same)",
+            get(&st.unsure_lines),
+            get(&st.unsure_chunks)
         ));
     }
     lines.extend(st.fallback_lines());
