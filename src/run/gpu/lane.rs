@@ -153,12 +153,18 @@ impl<'r> Flow<'_, 'r> {
         lines: &[(usize, u64)],
     ) -> ChunkFound {
         let t = self.search.terminator;
+        // Each names a file of the tally and a line in the chunk (`unsure`);
+        // should one not, the CPU engine searches the chunk's files.
+        if lines
+            .iter()
+            .any(|&(k, s)| k >= counts.len() || s as usize >= text.len())
+        {
+            return ChunkFound::Dense(0);
+        }
         for &(k, s) in lines {
             let line = &text[s as usize..];
             let line = &line[..memchr::memchr(t, line).unwrap_or(line.len())];
-            if self.search.line_matcher.is_match_line(line) {
-                counts[k].lines += 1;
-            }
+            counts[k].lines += u64::from(self.search.line_matcher.is_match_line(line));
         }
         stats::add(&self.stages.unsure_chunks, 1);
         stats::add(&self.stages.unsure_lines, lines.len() as u64);
