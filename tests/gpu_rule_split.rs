@@ -652,6 +652,20 @@ fn word_packs_are_counted_on_the_gpu_on_ascii_lines() {
         );
         same_as_cpu(&args, dir.path(), &env, flags);
     }
+    // Printed, other.txt's marks stand but for its two lines past ASCII,
+    // judged on the CPU: the one that matches is printed, not the other.
+    let args = ["--stats", "-w", "-n", "-E", "-f", "rules.txt", "other.txt"].map(String::from);
+    let err = same_as_cpu(&args, dir.path(), &env, &["-w", "-n"]);
+    assert!(
+        err.contains("gpu unsure lines: 2 lines past ASCII"),
+        "{err}"
+    );
+    assert!(!err.contains("could not decide in the chunk"), "{err}");
+    let gpu = String::from_utf8(run("gpu", &args, dir.path(), &env).stdout).unwrap();
+    assert!(
+        gpu.contains(":é job4 done in 9s\n") && !gpu.contains("5sé"),
+        "{gpu}"
+    );
 }
 
 /// Regression: a file that starts with a UTF-8 byte-order mark went whole

@@ -11,7 +11,10 @@
 //! (`RuleBook::unsure_only_past_ascii`), only lines holding a byte past
 //! ASCII can be unsure: the chunk is tallied all the same, and each marked
 //! line past ASCII is taken out of its file's count here and judged by
-//! the CPU (`Lane`), which adds it back if it matches.
+//! the CPU (`Lane`), which adds it back if it matches. Where the marks
+//! ship instead (printed lines), the CPU judges the same lines and drops
+//! those that do not match: the others are the selected lines, printed
+//! as they are.
 
 use super::{FileCount, Tally};
 
@@ -26,28 +29,39 @@ const BLOCK: usize = 256;
 const BYTES_PER_LINE: usize = 16 << 10;
 const LINES_MIN: usize = 64;
 
-/// Each line of `text` holding a byte past ASCII whose start is marked
-/// (`marks`, ascending) and lies in one of `t`'s files: taken out of that
-/// file's count in `counts` (which `t` counted it in) and returned as
-/// (file, line start), ascending. `None` (and `counts` left in any state)
-/// past `text.len() / BYTES_PER_LINE` such lines, or where a count would
-/// go below zero, which a tally of these marks never leaves.
+/// The start of each line of `text` (lines end at `term`) that holds a
+/// byte past ASCII and whose start is marked (`marks`, ascending), in
+/// order; `None` past `text.len() / BYTES_PER_LINE` of them.
+pub fn marked_lines_past_ascii(text: &[u8], marks: &[u64], term: u8) -> Option<Vec<u64>> {
+    let most = (text.len() / BYTES_PER_LINE).max(LINES_MIN);
+    let mut found = Vec::new();
+    let mut at = 0;
+    while let Some(p) = next_past_ascii(text, at) {
+        let start = memchr::memrchr(term, &text[..p]).map_or(0, |i| i + 1) as u64;
+        at = memchr::memchr(term, &text[p..]).map_or(text.len(), |i| p + i + 1);
+        if marks.binary_search(&start).is_ok() {
+            found.push(start);
+            if found.len() > most {
+                return None;
+            }
+        }
+    }
+    Some(found)
+}
+
+/// Each of [`marked_lines_past_ascii`] that lies in one of `t`'s files:
+/// taken out of that file's count in `counts` (which `t` counted it in)
+/// and returned as (file, line start), ascending. `None` (and `counts`
+/// left in any state) where there are too many, or where a count would go
+/// below zero, which a tally of these marks never leaves.
 pub fn take_lines_past_ascii(
     text: &[u8],
     marks: &[u64],
     t: &Tally,
     counts: &mut [FileCount],
 ) -> Option<Vec<(usize, u64)>> {
-    let most = (text.len() / BYTES_PER_LINE).max(LINES_MIN);
     let mut taken = Vec::new();
-    let mut at = 0;
-    while let Some(p) = next_past_ascii(text, at) {
-        let start = memchr::memrchr(t.term, &text[..p]).map_or(0, |i| i + 1);
-        at = memchr::memchr(t.term, &text[p..]).map_or(text.len(), |i| p + i + 1);
-        let s = start as u64;
-        if marks.binary_search(&s).is_err() {
-            continue;
-        }
+    for s in marked_lines_past_ascii(text, marks, t.term)? {
         let k = t.starts.partition_point(|&f| f <= s);
         if k == 0 || s >= t.ends[k - 1] {
             continue;
@@ -55,9 +69,6 @@ pub fn take_lines_past_ascii(
         let c = &mut counts[k - 1];
         c.lines = c.lines.checked_sub(1)?;
         taken.push((k - 1, s));
-        if taken.len() > most {
-            return None;
-        }
     }
     Some(taken)
 }

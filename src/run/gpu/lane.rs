@@ -15,7 +15,7 @@ use super::stats::{self, Fallback};
 use super::trace::Event;
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::engine::gpu::backread::Backread;
-use crate::engine::gpu::{ChunkFound, FileCount, GpuError, Tally};
+use crate::engine::gpu::{unsure, ChunkFound, FileCount, GpuError, Tally};
 use crate::pattern::glushkov::word::BOM;
 use crate::search::splits_at;
 use std::sync::mpsc::Receiver;
@@ -89,6 +89,11 @@ impl<'r> Flow<'_, 'r> {
                     Ok(_) if stray => Ok(ChunkFound::Dense(0)),
                     Ok(ChunkFound::CountsUnsure(counts, lines)) => {
                         Ok(self.judge_unsure(text, counts, &lines))
+                    }
+                    Ok(ChunkFound::Unsure(marks))
+                        if self.search.target.unsure_only_past_ascii() =>
+                    {
+                        Ok(self.judge_unsure_marks(text, marks))
                     }
                     other => other,
                 }
@@ -169,6 +174,31 @@ impl<'r> Flow<'_, 'r> {
         stats::add(&self.stages.unsure_chunks, 1);
         stats::add(&self.stages.unsure_lines, lines.len() as u64);
         ChunkFound::Counts(counts)
+    }
+
+    /// An unsure chunk's marks (ascending line starts) whose kind was
+    /// unsure only of lines past ASCII: each marked line past ASCII judged
+    /// by the CPU engine's line matcher and dropped unless it matches, so
+    /// that the others are the selected lines (`Offsets`); as they came
+    /// (`Unsure`, candidates) past `unsure::marked_lines_past_ascii`'s bound.
+    fn judge_unsure_marks(&self, text: &[u8], mut marks: Vec<u64>) -> ChunkFound {
+        let t = self.search.terminator;
+        let Some(lines) = unsure::marked_lines_past_ascii(text, &marks, t) else {
+            return ChunkFound::Unsure(marks);
+        };
+        let unmatched: Vec<u64> = lines
+            .iter()
+            .copied()
+            .filter(|&s| {
+                let line = &text[s as usize..];
+                let line = &line[..memchr::memchr(t, line).unwrap_or(line.len())];
+                !self.search.line_matcher.is_match_line(line)
+            })
+            .collect();
+        marks.retain(|m| unmatched.binary_search(m).is_err());
+        stats::add(&self.stages.unsure_chunks, 1);
+        stats::add(&self.stages.unsure_lines, lines.len() as u64);
+        ChunkFound::Offsets(marks)
     }
 
     /// What a chunk's files are tallied by, when the run tallies and the

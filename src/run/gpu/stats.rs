@@ -46,7 +46,7 @@ pub struct Stages {
     pub tallied_chunks: AtomicU64,
     /// `-n`: chunks whose line terminators the GPU counted (`lines`).
     pub line_counted_chunks: AtomicU64,
-    /// Tallied chunks whose kind was unsure of lines past ASCII, and those
+    /// Chunks whose kind was unsure only of lines past ASCII, and those
     /// lines, judged on the CPU (`engine::gpu::unsure`).
     pub unsure_chunks: AtomicU64,
     pub unsure_lines: AtomicU64,
@@ -305,7 +305,7 @@ pub fn report(
     }
     if get(&st.unsure_chunks) > 0 {
         lines.push(format!(
-            "gpu unsure lines: {} lines past ASCII the GPU could not decide, judged on the CPU ({} chunks tallied all the same)",
+            "gpu unsure lines: {} lines past ASCII the GPU could not decide, judged on the CPU (in {} chunks, whose other marks stand)",
             get(&st.unsure_lines),
             get(&st.unsure_chunks)
         ));
