@@ -157,7 +157,6 @@ impl<'r> Flow<'_, 'r> {
         mut counts: Vec<FileCount>,
         lines: &[(usize, u64)],
     ) -> ChunkFound {
-        let t = self.search.terminator;
         // Each names a file of the tally and a line in the chunk (`unsure`);
         // should one not, the CPU engine searches the chunk's files.
         if lines
@@ -167,9 +166,7 @@ impl<'r> Flow<'_, 'r> {
             return ChunkFound::Dense(0);
         }
         for &(k, s) in lines {
-            let line = &text[s as usize..];
-            let line = &line[..memchr::memchr(t, line).unwrap_or(line.len())];
-            counts[k].lines += u64::from(self.search.line_matcher.is_match_line(line));
+            counts[k].lines += u64::from(self.line_matches(text, s));
         }
         stats::add(&self.stages.unsure_chunks, 1);
         stats::add(&self.stages.unsure_lines, lines.len() as u64);
@@ -189,16 +186,20 @@ impl<'r> Flow<'_, 'r> {
         let unmatched: Vec<u64> = lines
             .iter()
             .copied()
-            .filter(|&s| {
-                let line = &text[s as usize..];
-                let line = &line[..memchr::memchr(t, line).unwrap_or(line.len())];
-                !self.search.line_matcher.is_match_line(line)
-            })
+            .filter(|&s| !self.line_matches(text, s))
             .collect();
         marks.retain(|m| unmatched.binary_search(m).is_err());
         stats::add(&self.stages.unsure_chunks, 1);
         stats::add(&self.stages.unsure_lines, lines.len() as u64);
         ChunkFound::Offsets(marks)
+    }
+
+    /// Whether the line of `text` starting at `s` (< its length) holds a
+    /// match, as the CPU engine decides lines.
+    fn line_matches(&self, text: &[u8], s: u64) -> bool {
+        let line = &text[s as usize..];
+        let end = memchr::memchr(self.search.terminator, line).unwrap_or(line.len());
+        self.search.line_matcher.is_match_line(&line[..end])
     }
 
     /// What a chunk's files are tallied by, when the run tallies and the
