@@ -183,7 +183,7 @@ fn run(engine: &str, args: &[String], dir: &std::path::Path, env: &[(&str, Strin
 fn differential(simulated: bool) {
     let n = cases("GPUGREP_E2E_CASES", 60);
     let mut rng = XorShift(0x17_e2e);
-    let mut on_automaton = 0;
+    let (mut on_automaton, mut tallied) = (0, 0);
     for case in 0..n {
         let dir = tempfile::tempdir().unwrap();
         let files = 1 + rng.below(4);
@@ -229,6 +229,13 @@ fn differential(simulated: bool) {
         let err = String::from_utf8_lossy(&gpu.stderr);
         if err.contains("gpu: automaton kernel") {
             on_automaton += 1;
+            // An exact automaton's marks are its lines: counted on the GPU.
+            let tallied_chunks = err
+                .split(" tallied on the GPU")
+                .next()
+                .and_then(|head| head.rsplit(' ').next())
+                .and_then(|n| n.parse::<u64>().ok());
+            tallied += usize::from(tallied_chunks.is_some_and(|n| n > 0));
         }
         assert_eq!(
             (gpu.status.code(), &gpu.stdout),
@@ -236,11 +243,12 @@ fn differential(simulated: bool) {
             "case {case}: {args:?} {env:?}\n{err}"
         );
     }
-    eprintln!("{n} cases, {on_automaton} of them on the automaton");
+    eprintln!("{n} cases, {on_automaton} of them on the automaton, {tallied} tallied there");
     assert!(
         on_automaton * 3 >= n,
         "{on_automaton} of {n} cases took the automaton"
     );
+    assert!(tallied > 0, "no case of {n} was tallied on the GPU");
 }
 
 #[test]

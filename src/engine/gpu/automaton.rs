@@ -168,7 +168,8 @@ impl Kind for Automaton {
     }
 
     fn chain(&self, _: &Device) -> Result<Chain, GpuError> {
-        // Never tallied (its offsets are candidates, never final).
+        // Tallied only when its marks are exactly the selected lines' starts
+        // (`Target::exact_lines`): one "match" of one byte per line.
         Ok(Chain::fixed(1))
     }
 }

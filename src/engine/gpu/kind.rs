@@ -175,7 +175,11 @@ impl Target {
     /// What the kind marks are exactly the starts of the selected lines
     /// (`GpuPlan::exact_lines`): tallied like matches of one byte.
     pub fn exact_lines(&self) -> bool {
-        matches!(self, Target::Split(s) if s.exact_lines)
+        match self {
+            Target::Split(s) => s.exact_lines,
+            Target::Automaton(a) => a.exact && !a.word,
+            _ => false,
+        }
     }
 
     /// Every line the kind may leave unsure holds a byte past ASCII

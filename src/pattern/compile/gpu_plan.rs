@@ -73,15 +73,17 @@ impl GpuPlan {
 
     /// The GPU marks exactly the selected lines (a split pack whose rules
     /// are all exact on the GPU; under `-w`, with its boundaries in their
-    /// automata, `glushkov::word`): in a chunk where no line was unsure, a
-    /// line's start is marked iff the line matches, so counts need no CPU
-    /// pass.
+    /// automata, `glushkov::word`; or an exact automaton alone, but for
+    /// `-w`'s, whose lines past ASCII are candidates): in a chunk where no
+    /// line was unsure, a line's start is marked iff the line matches, so
+    /// counts need no CPU pass.
     pub fn exact_lines(&self) -> bool {
         match self {
             GpuPlan::Split(p) => {
                 p.book.as_ref().is_some_and(|b| b.exact)
                     && p.automaton.as_ref().is_none_or(|a| a.exact)
             }
+            GpuPlan::Automaton(a) => a.exact && !a.word,
             _ => false,
         }
     }

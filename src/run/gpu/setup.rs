@@ -59,6 +59,9 @@ pub fn gpu_far_ahead(cfg: &Config, compiled: &Compiled, target: &Target) -> Opti
         {
             Some(early)
         }
+        // An exact automaton alone (a regex without good literals) is not
+        // known to be far ahead: auto's gate decides as before.
+        Some(GpuPlan::Automaton(_)) => None,
         _ => target.exact_lines().then_some(early),
     }
 }
