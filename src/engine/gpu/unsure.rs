@@ -11,7 +11,7 @@
 //! (`RuleBook::unsure_only_past_ascii`), only lines holding a byte past
 //! ASCII can be unsure: the chunk is tallied all the same, and each marked
 //! line past ASCII is taken out of its file's count here and judged by
-//! the CPU (`Lane`), which adds it back if it matches. Where the marks
+//! the CPU (`run/gpu/judge.rs`), which adds it back if it matches. Where the marks
 //! ship instead (printed lines), the CPU judges the same lines and drops
 //! those that do not match: the others are the selected lines, printed
 //! as they are.

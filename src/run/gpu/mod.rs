@@ -36,6 +36,7 @@ mod board;
 mod bom_line;
 mod choose;
 mod flow;
+mod judge;
 mod lane;
 mod lines;
 mod offsets;
