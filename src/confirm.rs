@@ -72,8 +72,10 @@ pub fn word_after(hay: &[u8], pos: usize) -> bool {
     }
 }
 
-/// [`is_word_char`] for an ASCII byte (the common case, without decoding).
-fn is_ascii_word(b: u8) -> bool {
+/// [`is_word_char`] for an ASCII byte (the common case, without decoding):
+/// `[0-9A-Za-z_]`, the word bytes of `-w` on ASCII text wherever it is
+/// decided (the GPU's automata, its tallies).
+pub fn is_ascii_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 

@@ -20,6 +20,7 @@ use super::kernels;
 use super::kind::Kind;
 use super::memory::{ptr, up};
 use super::GpuError;
+use crate::confirm::is_ascii_word;
 
 /// Longest walk back (bytes) the tally kernel takes to find a line's start
 /// before it gives up and the chunk's offsets ship instead.
@@ -80,11 +81,6 @@ impl Select {
     }
 }
 
-/// An ASCII word character, as `-w` has it (GNU grep's `_` and alnum).
-fn ascii_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
 /// `-w` at match start `q` of the file `s..e` whose patterns there are
 /// `lens` long, longest first (the kernel's `word_at`): `Some(true)` when
 /// one has no word character on either side, `Some(false)` when none,
@@ -96,7 +92,7 @@ fn word_at(text: &[u8], q: u64, s: u64, e: u64, lens: &[u64]) -> Option<bool> {
     if !before.is_ascii() {
         return None;
     }
-    if ascii_word(before) {
+    if is_ascii_word(before) {
         return Some(false);
     }
     for &len in lens {
@@ -104,7 +100,7 @@ fn word_at(text: &[u8], q: u64, s: u64, e: u64, lens: &[u64]) -> Option<bool> {
         if !after.is_ascii() {
             return None;
         }
-        if !ascii_word(after) {
+        if !is_ascii_word(after) {
             return Some(true);
         }
     }

@@ -29,9 +29,7 @@ use regex_syntax::hir::{Hir, HirKind, Look};
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A word byte for `-w` on ASCII text: `[0-9A-Za-z_]`.
-pub fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
+pub use crate::confirm::is_ascii_word as is_word_byte;
 
 /// `R` when `h` is `\b{start-half}(?:R)\b{end-half}` as `-w` wraps a rule
 /// and `R` suits the automaton's boundaries (the module doc).
