@@ -311,6 +311,13 @@ fn build_as_written(
 }
 
 impl Automaton {
+    /// Its marks are exactly the selected lines: exact, and not `-w`'s
+    /// word automaton, whose lines past ASCII are candidates (with no
+    /// unsure flag of its own where it runs alone).
+    pub fn exact_lines(&self) -> bool {
+        self.exact && !self.word
+    }
+
     /// The words a step runs on a line of ASCII bytes.
     pub fn ascii_run_words(&self) -> usize {
         match self.ascii_words {

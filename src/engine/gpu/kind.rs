@@ -177,7 +177,7 @@ impl Target {
     pub fn exact_lines(&self) -> bool {
         match self {
             Target::Split(s) => s.exact_lines,
-            Target::Automaton(a) => a.exact && !a.word,
+            Target::Automaton(a) => a.exact_lines(),
             _ => false,
         }
     }

@@ -83,7 +83,7 @@ impl GpuPlan {
                 p.book.as_ref().is_some_and(|b| b.exact)
                     && p.automaton.as_ref().is_none_or(|a| a.exact)
             }
-            GpuPlan::Automaton(a) => a.exact && !a.word,
+            GpuPlan::Automaton(a) => a.exact_lines(),
             _ => false,
         }
     }

@@ -130,20 +130,17 @@ impl ChunkSearcher for CpuMirror {
             Target::Automaton(_) | Target::Split(_) => vec![1],
         };
         let unsure = !starts.is_empty() && !sure;
-        if !unsure || target.unsure_only_past_ascii() {
-            if let Some(t) = tally {
-                if let Some(mut counts) = t.reference(text, &starts, &lens_at) {
-                    match unsure {
-                        false => return Ok(ChunkFound::Counts(counts)),
-                        true => {
-                            let lines =
-                                unsure::take_lines_past_ascii(text, &starts, t, &mut counts);
-                            if let Some(lines) = lines {
-                                return Ok(ChunkFound::CountsUnsure(counts, lines));
-                            }
-                        }
-                    }
-                }
+        // As `Device::search_chunk`: counted unless unsure, or unsure
+        // only of lines past ASCII, which are taken out (`unsure`).
+        let countable = tally.filter(|_| !unsure || target.unsure_only_past_ascii());
+        if let Some((t, mut counts)) =
+            countable.and_then(|t| Some((t, t.reference(text, &starts, &lens_at)?)))
+        {
+            if !unsure {
+                return Ok(ChunkFound::Counts(counts));
+            }
+            if let Some(lines) = unsure::take_lines_past_ascii(text, &starts, t, &mut counts) {
+                return Ok(ChunkFound::CountsUnsure(counts, lines));
             }
         }
         Ok(match starts.len() as u64 {
