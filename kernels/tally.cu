@@ -90,18 +90,13 @@ __device__ __forceinline__ u32 longest_at(const unsigned char* __restrict__ text
     return len == 0 ? 1u : len;
 }
 
-__device__ __forceinline__ bool ascii_word(u32 b)
-{
-    return (b >= '0' && b <= '9') || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || b == '_';
-}
-
 // -w after a match start whose byte before is no word character: the
 // match ending at `end` (file k ends at e) is a word (1) unless the byte
 // at `end` is a word character (0); 2: that byte is not ASCII.
 __device__ __forceinline__ u32 word_end(const unsigned char* __restrict__ text, u64 end, u64 e)
 {
     const u32 after = end < e ? text[end] : ' ';
-    return after >= 0x80u ? 2u : ascii_word(after) ? 0u : 1u;
+    return after >= 0x80u ? 2u : is_word_byte(after) ? 0u : 1u;
 }
 
 // -w at a set bit q of file [s, e): 1 when a pattern occurring at q has no
@@ -122,7 +117,7 @@ __device__ __forceinline__ u32 word_at(const unsigned char* __restrict__ text, u
 {
     const u32 before = q > s ? text[q - 1] : ' ';
     if (before >= 0x80u) return 2u;
-    if (ascii_word(before)) return 0u;
+    if (is_word_byte(before)) return 0u;
     if (fixed) return word_end(text, q + fixed, e);
     const u64 rem = n - q;
     const u32 fold = fold_mask(classes);
