@@ -139,5 +139,15 @@ fn main() {
         eprintln!("{prog}: {e}");
         ExitStatus::Error
     });
+    if gpugrep::run::gpu_driver_busy() {
+        // A CUDA start or release still under way: leave without the exit
+        // handlers, the driver's among them (`run::gpu::release::InDriver`);
+        // the kernel frees what the process held.
+        let _ = std::io::stdout().flush();
+        let _ = std::io::stderr().flush();
+        // SAFETY: _exit ends the process at once; every output was written
+        // and flushed above.
+        unsafe { libc::_exit(status.code()) }
+    }
     std::process::exit(status.code());
 }

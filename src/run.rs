@@ -23,6 +23,7 @@ use crate::output::json::write_summary;
 use crate::output::standard::PrintOptions;
 use crate::pattern::{self, Compiled};
 use crate::search::Helpers;
+pub use gpu::driver_busy as gpu_driver_busy;
 pub use gpu::on_pipeline as on_gpu_pipeline;
 use parallel::{search_items, search_walked_in_turn, search_walking, BYTES_AHEAD};
 use printed::Printed;
@@ -118,7 +119,7 @@ fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         let compiled = pattern::compile(patterns, &cfg);
         (compiled, early.and_then(|h| h.join().ok()))
     });
-    let compiled = compiled.map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
+    let mut compiled = compiled.map_err(|e| pattern::compile::locate(e, &located, &cfg))?;
     for w in &compiled.warnings {
         eprintln!("{prog}: warning: {w}");
     }
@@ -175,6 +176,7 @@ fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         }
         (wanted, None) => (wanted, for_gpu(list(gpu_possible.then_some(&|_| {})))),
     };
+    let wanted = gpu::settle(wanted, &mut compiled, &cfg, &sizes, prog);
     let gpu = gpu::start(wanted, &cfg, &sizes, prog);
     let mut print = PrintOptions::from_config(&cfg);
     print.decode = compiled.encoding.printed_decoding();

@@ -44,6 +44,24 @@ fn run(s: &Sandbox, engine: &str, args: &[&str], env: &[(&str, &str)]) -> Output
     cmd.run()
 }
 
+/// As [`run`], over files named (no `-r`): `files`.
+fn run_named(
+    s: &Sandbox,
+    engine: &str,
+    args: &[&str],
+    files: &[String],
+    env: &[(&str, &str)],
+) -> Output {
+    let engine = format!("--engine={engine}");
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let all: Vec<&str> = [&[engine.as_str()], args, &names].concat();
+    let mut cmd = s.grep(&all);
+    for (k, v) in env {
+        cmd = cmd.env(k, v);
+    }
+    cmd.run()
+}
+
 #[test]
 fn files_claimed_before_the_gpu_is_ready_print_what_the_cpu_prints() {
     let s = Sandbox::new();
@@ -170,4 +188,133 @@ fn auto_keeps_a_literal_sets_dense_printed_lines_on_the_cpu() {
         );
         assert!(got.stderr.contains("engine cpu"), "{}", got.stderr);
     }
+}
+
+/// Auto and regexes without good literals over files named
+/// (`choose::settle`): under `-c` the automaton is built once the files
+/// are listed (from 0 bytes when simulated) and CUDA starts by the CPU
+/// engine's pace; printed lines, a candidate automaton (`\b`), one regex
+/// and `-r` stay on the CPU engine, which builds none. Every answer is the CPU engine's, with the GPU starting,
+/// late, or failing.
+#[test]
+fn auto_counts_literal_less_regexes_as_the_cpu_does() {
+    let s = Sandbox::new();
+    let mut rng = XorShift(17);
+    corpus(&s, &mut rng);
+    let files: Vec<String> = (0..4)
+        .flat_map(|d| (0..30).map(move |f| format!("d{d}/f{f}.txt")))
+        .collect();
+    let built = "engine: auto: the GPU may run the regex's automaton";
+    let two = ["-E", "-e", "[a-e]+[ ][m-z]{2,}", "-e", "[d-h]{2}[ ][a-c]"];
+    for (args, builds) in [
+        ([&["-c"][..], &two].concat(), true),
+        ([&["-c", "-v"][..], &two].concat(), true),
+        (
+            vec!["-c", "-x", "-E", "-e", "([a-z]+ ){2,3}", "-e", "[a-d]+ "],
+            true,
+        ),
+        (
+            vec!["-c", "-E", "-e", r"\b[a-h]{4}\b", "-e", "[a-c]{3} "],
+            false,
+        ),
+        (vec!["-c", "-E", "[a-e]+[ ][m-z]{2,}"], false),
+        ([&["-n"][..], &two].concat(), false),
+        ([&["-l"][..], &two].concat(), false),
+    ] {
+        let args = &args[..];
+        let want = run_named(&s, "cpu", args, &files, &[]);
+        for (delay, fail) in [("0", "0"), ("15", "0"), ("0", "1")] {
+            let mut env = SIMULATED.to_vec();
+            env.extend([
+                ("GPUGREP_GPU_SIMULATE_DELAY", delay),
+                ("GPUGREP_GPU_SIMULATE_FAIL", fail),
+            ]);
+            let debug: Vec<&str> = [args, &["--debug"]].concat();
+            let got = run_named(&s, "auto", &debug, &files, &env);
+            assert_eq!(got.stdout, want.stdout, "{args:?} {env:?}");
+            assert_eq!(got.code, want.code, "{args:?} {env:?}");
+            assert_eq!(
+                got.stderr.contains(built),
+                builds,
+                "{args:?}: {}",
+                got.stderr
+            );
+        }
+    }
+    // The same search over the tree (-r): walked while searched.
+    let args = [
+        "-c",
+        "-E",
+        "-e",
+        "[a-e]+[ ][m-z]{2,}",
+        "-e",
+        "[d-h]{2}[ ][a-c]",
+        "--debug",
+    ];
+    let got = run(&s, "auto", &args, &SIMULATED);
+    assert!(!got.stderr.contains(built), "{}", got.stderr);
+    assert_eq!(got.stdout, run(&s, "cpu", &args[..6], &[]).stdout);
+}
+
+/// The same where the CPU engine is slow enough (one thread, 3 regexes
+/// without literals over 120 MB) that auto's gate usually opens and the
+/// simulated GPU counts most files: the counts are the CPU engine's
+/// either way. (Whether the gate opens is the CPU's pace on this machine,
+/// so it is printed, not asserted.)
+#[test]
+fn auto_shares_a_slow_regexs_count_with_the_simulated_gpu() {
+    let s = Sandbox::new();
+    let mut rng = XorShift(23);
+    for f in 0..10 {
+        let mut text = Vec::with_capacity(12 << 20);
+        while text.len() < 12 << 20 {
+            let line = format!(
+                "2026-11-{:02} {:02}:{:02} {}.{}.{}.{} id {:08x}-{:04x} {}\n",
+                1 + rng.below(28),
+                rng.below(24),
+                rng.below(60),
+                rng.below(256),
+                rng.below(256),
+                rng.below(9),
+                rng.below(256),
+                rng.below(u32::MAX as usize),
+                rng.below(0x10000),
+                rng.pick(&["IOException", "reset", "Timeout x", "ok"]),
+            );
+            text.extend_from_slice(line.as_bytes());
+        }
+        s.write(&format!("f{f}.log"), text);
+    }
+    s.write(
+        "rules.txt",
+        b"[0-9]+\\.[0-9]+\\.[0-9]+\\.[0-9]+ id f\n[0-9a-f]{8}-[0-9a-f]{4} [A-Z]\n[A-Z][a-z]+Exception\n",
+    );
+    let args = ["-j1", "-c", "-E", "-f", "rules.txt"];
+    let files: Vec<String> = (0..10).map(|f| format!("f{f}.log")).collect();
+    let want = run_named(&s, "cpu", &args, &files, &[]);
+    let counts = String::from_utf8_lossy(&want.stdout).into_owned();
+    assert!(
+        counts.lines().count() == 10 && counts.lines().all(|l| !l.ends_with(":0")),
+        "{counts}"
+    );
+    let env = [
+        ("GPUGREP_GPU_SIMULATE", "1"),
+        ("GPUGREP_GPU_CHUNK", "1M"),
+        ("GPUGREP_GPU_STAGING", "8M"),
+    ];
+    let with_stats: Vec<&str> = [&args[..], &["--stats"]].concat();
+    let got = run_named(&s, "auto", &with_stats, &files, &env);
+    assert_eq!(got.stdout, want.stdout);
+    assert_eq!(got.code, want.code);
+    let shared = got
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("gpu: "))
+        .unwrap_or("");
+    eprintln!("{shared}");
+    assert!(
+        got.stderr.contains("rules on the automaton"),
+        "{}",
+        got.stderr
+    );
 }

@@ -12,7 +12,7 @@
 //! [`BoundaryMatcher`] (the back-read); other searches in such an encoding
 //! compile for UTF-8 and are run on decoded files (see `crate::encoding`).
 
-use crate::config::{Config, EngineChoice, Syntax};
+use crate::config::{Config, EngineChoice, Mode, Syntax};
 use crate::confirm::LineLiterals;
 use crate::encoding::boundary::{BoundaryMatcher, Scheme};
 use crate::encoding::{self, EncodingChoice, EncodingPlan};
@@ -72,6 +72,11 @@ pub struct Compiled {
     /// How files are searched: as they are, raw in a legacy encoding, or
     /// decoded to UTF-8.
     pub encoding: EncodingPlan,
+    /// Under auto, a regex without good literals whose automaton the GPU
+    /// may run (`--engine gpu` builds it at once, into `gpu`): its
+    /// alternatives, built only once the inputs prove large
+    /// (`run::gpu::settle`).
+    pub automaton_later: Option<Vec<String>>,
 }
 
 impl Compiled {
@@ -194,6 +199,7 @@ fn compile_transcoded(
         ),
         warnings: Vec::new(),
         encoding: EncodingPlan::Transcoded(enc),
+        automaton_later: None,
     }))
 }
 
@@ -207,6 +213,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             description: "no patterns: nothing matches".into(),
             warnings: Vec::new(),
             encoding: EncodingPlan::Raw { sniff_utf16: true },
+            automaton_later: None,
         });
     }
     let t = cfg.terminator;
@@ -272,9 +279,10 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         false => compile_regex(&alternatives, cfg)?,
     };
     compiled.warnings = translated.into_iter().flat_map(|t| t.warnings).collect();
-    // A pack's GPU plan is its own (`split`). Otherwise only `--engine gpu`
-    // runs the automaton (auto: not measured yet), so only it pays for
-    // building one.
+    // A pack's GPU plan is its own (`split`). Otherwise `--engine gpu`
+    // runs the automaton; auto may, for a count, and builds it only once
+    // the inputs prove large (0.3-4 ms on the development VM: more than
+    // some small everyday searches' margin over rg).
     let weak = !is_pack
         && match &compiled.gpu {
             None => true,
@@ -283,6 +291,8 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         };
     if weak && cfg.engine == EngineChoice::Gpu {
         automaton_plan(&mut compiled, &alternatives, cfg);
+    } else if weak && automaton_under_auto(cfg, alternatives.len()) {
+        compiled.automaton_later = Some(alternatives);
     }
     Ok(compiled)
 }
@@ -337,6 +347,29 @@ fn weak_literals(lits: &[Vec<u8>]) -> bool {
 
 /// See [`weak_literals`].
 const MAX_STRONG_LITERALS: usize = 64;
+
+/// Whether auto may run the automaton of `rules` regular expressions on
+/// the GPU: for `-c` (lines, with or without `-v`), whose count the GPU
+/// tallies from the automaton's marks, for two expressions or more, over
+/// files named (not `-r`). Printed lines were not faster on the GPU (16
+/// GiB of loghub, 3 and 10 regexes, `-n`: 4.62 / 6.40 s, the CPU engine
+/// 4.61 / 5.45 s); `-l`, `-L`, `-q` were not measured. Wherever auto may
+/// start the GPU it lists the inputs first, with their sizes, where the
+/// CPU engine alone walks a tree while searching it; for a regex, or a
+/// tree, that cost more than the GPU was seen to save (H200 host, 16
+/// threads, `-c`; benches/RESULTS.md, forty-seventh session): one hex id,
+/// IPv4 or e-mail regex over the Linux tree 0.031-0.033 → 0.046-0.054 s,
+/// over 100,000 small logs 0.105-0.129 → 0.174-0.204 s; 3 and 10
+/// regexes without literals 0.046-0.056 → 0.063-0.074 s and 0.113-0.125
+/// → 0.185-0.210 s.
+fn automaton_under_auto(cfg: &Config, rules: usize) -> bool {
+    cfg.engine == EngineChoice::Auto
+        && cfg.mode == Mode::Count
+        && !cfg.json
+        && cfg.max_count.is_none()
+        && !cfg.recursive
+        && rules >= 2
+}
 
 /// A regex without literals for the GPU (or, with `--engine gpu`, with
 /// weak ones) gets its rules' automaton, when it can be built; `--debug`

@@ -77,6 +77,7 @@ pub(super) fn compile_regex(
         gpu: required.map(|r| GpuPlan::Required(r.literals)),
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
+        automaton_later: None,
     })
 }
 

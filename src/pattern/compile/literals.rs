@@ -211,6 +211,7 @@ pub(super) fn compile_literal_set(
         },
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
+        automaton_later: None,
     })
 }
 

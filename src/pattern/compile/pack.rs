@@ -198,6 +198,7 @@ pub(super) fn compile_pack(
         gpu,
         warnings: Vec::new(),
         encoding: EncodingPlan::Raw { sniff_utf16: true },
+        automaton_later: None,
     })
 }
 

@@ -68,6 +68,13 @@ pub const AUTO_REGEX_MIN_LITERALS: usize = 100;
 pub const AUTO_SPLIT_MIN_BYTES: u64 = 64 << 20;
 pub const AUTO_SPLIT_MAX_WORDS: usize = 64;
 
+/// Whether auto sends a regex's required literals to the GPU's `multi`
+/// kernel (`AUTO_REGEX_MIN_LITERALS` or more, not `-i`): measured, and
+/// taken before its automaton (`settle`).
+pub(super) fn literals_to_gpu(cfg: &Config, c: &Compiled) -> bool {
+    matches!(&c.gpu, Some(GpuPlan::Required(s)) if s.len() >= AUTO_REGEX_MIN_LITERALS && !cfg.ignore_case)
+}
+
 /// What the run will do with the GPU.
 pub enum Wanted {
     No,
@@ -127,18 +134,34 @@ pub fn wanted(
         return cpu_instead("--json with -m");
     }
     let c = compiled;
-    if c.gpu.is_none() {
+    if cfg.engine == EngineChoice::Auto
+        && c.automaton_later.is_some()
+        && !literals_to_gpu(cfg, c)
+        && !simulated()
+    {
+        // The driver is loaded only once the files prove large (`settle`);
+        // without NVIDIA's device nodes the tree is walked while searched.
+        if !super::settle::nvidia_device_node() {
+            debug(cfg, prog, "engine: cpu (auto: no NVIDIA device)");
+            return Ok(Wanted::No);
+        }
+        let min = super::settle::AUTO_AUTOMATON_BYTES_PER_THREAD
+            .saturating_mul(cfg.threads.max(1) as u64);
+        return Ok(Wanted::Auto(min));
+    }
+    if c.gpu.is_none() && c.automaton_later.is_none() {
         return cpu_instead(&format!(
             "the GPU engine takes literals (with -i: ASCII-folded in the kernel, plus case variants beyond ASCII), regexes whose every match contains one of a few literals, and regexes its automaton can take; this search is {}",
             compiled.description
         ));
     }
     if cfg.engine == EngineChoice::Auto && matches!(c.gpu, Some(GpuPlan::Automaton(_))) {
-        // Not measured yet: the rule-pack automaton runs only when asked.
+        // Auto's automaton comes late (`settle`), for fewer than 200
+        // regexes; a pack's automaton alone was not measured under auto.
         debug(
             cfg,
             prog,
-            "engine: cpu (auto: the rule-pack automaton runs on the GPU only with --engine gpu)",
+            "engine: cpu (auto: a rule pack's automaton alone runs on the GPU only with --engine gpu)",
         );
         return Ok(Wanted::No);
     }
@@ -244,6 +267,7 @@ pub fn open_in_background(debug_on: bool, prog: &str) -> Wanted {
     let (tx, rx) = mpsc::channel();
     let prog = prog.to_string();
     let opening = move || {
+        let _in_driver = super::release::InDriver::enter();
         let t = std::time::Instant::now();
         let opened = super::prewarm::open().map(|engine| {
             if debug_on {
@@ -321,6 +345,9 @@ pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) ->
                 .name("gpu-init".into())
                 .spawn(move || {
                     if go.wait() {
+                        // An engine the run no longer waits for is
+                        // dropped here, inside the guard.
+                        let _in_driver = super::release::InDriver::enter();
                         let _ = tx.send(super::prewarm::open().map(|e| Backend::Gpu(Box::new(e))));
                     }
                 });

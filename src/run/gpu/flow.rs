@@ -69,16 +69,17 @@ pub(super) const EARLY_GPU_AHEAD_BYTES: u64 = 256 << 20;
 /// the pipeline, the packer claiming files at once (`EARLY_MIN_RINGS`, or
 /// where the GPU is far ahead, the bytes from which the CPU waits for it:
 /// `far_ahead`); `None` where it waits on the CPU engine's pace
-/// (`open_gate`): a search that may stop early in a file, or a literal
-/// set's lines printed. `ring_bytes`: the ring's size.
+/// (`open_gate`): a search that may stop early in a file, or `by_pace`
+/// (a literal set's lines printed, a regex's automaton: `Search::paced`).
+/// `ring_bytes`: the ring's size.
 pub(super) fn at_once_from(
     shape: &Shape,
     ring_bytes: u64,
     far_ahead: Option<u64>,
-    printed: bool,
+    by_pace: bool,
 ) -> Option<u64> {
     let many = EARLY_MIN_RINGS.saturating_mul(ring_bytes);
-    (shape.yield_when_ready && !printed).then_some(match far_ahead {
+    (shape.yield_when_ready && !by_pace).then_some(match far_ahead {
         Some(from) => many.min(from),
         None => many,
     })
@@ -218,9 +219,9 @@ impl<'a, 'r> Flow<'a, 'r> {
     ) {
         let bytes: u64 = self.sizes.iter().flatten().sum();
         let ring_bytes = (ring.slots() * self.shape.chunk) as u64;
-        let printed = self.search.printed_lines.is_some();
+        let by_pace = self.search.printed_lines.is_some() || self.search.paced;
         let early = self.shape.gpu_only
-            || at_once_from(&self.shape, ring_bytes, self.search.far_ahead, printed)
+            || at_once_from(&self.shape, ring_bytes, self.search.far_ahead, by_pace)
                 .is_some_and(|from| bytes >= from);
         let mut ready = None;
         if early {

@@ -47,6 +47,7 @@ mod read;
 mod release;
 mod ring;
 mod searcher;
+mod settle;
 mod setup;
 mod shape;
 mod start;
@@ -68,9 +69,10 @@ pub use choose::{open_in_background, start, wanted, Pending, Wanted};
 use flow::Flow;
 use offsets::{Counted, FileOffsets};
 pub use prewarm::{beside_compile, prewarm, release as release_ahead, OpenAt};
-pub use release::{awaited as await_released, AWAIT_MAX};
+pub use release::{awaited as await_released, driver_busy, AWAIT_MAX};
 use ring::Ring;
 use searcher::Target;
+pub use settle::settle;
 pub use setup::opens_at_once;
 use shape::{PrintedLines, Search};
 use stats::{Fallback, Stages};
@@ -219,6 +221,7 @@ pub fn search(
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
         far_ahead: setup::gpu_far_ahead(&shared.cfg, &shared.compiled, &target),
+        paced: matches!(target, Target::Automaton(_)),
         count_lines: shared.cfg.line_number
             && shared.cfg.mode == Mode::Lines
             && !shared.cfg.decompress,

@@ -185,7 +185,10 @@ pub fn release() {
     if let Some(rx) = AHEAD.lock().ok().and_then(|mut a| a.take()) {
         let _ = std::thread::Builder::new()
             .name("gpu-release".into())
-            .spawn(move || drop(rx.recv()));
+            .spawn(move || {
+                let _in_driver = super::release::InDriver::enter();
+                drop(rx.recv())
+            });
     }
 }
 
@@ -195,6 +198,9 @@ fn open_ahead() {
     let spawned = std::thread::Builder::new()
         .name("gpu-prewarm".into())
         .spawn(move || {
+            // Until the engine is taken (`open`) or released: dropped
+            // here when the receiver went away.
+            let _in_driver = super::release::InDriver::enter();
             let _ = tx.send(GpuEngine::open());
         });
     if let (Ok(_), Ok(mut ahead)) = (spawned, AHEAD.lock()) {

@@ -17,9 +17,41 @@
 //! opened ahead and not used, `prewarm::release`, is not awaited: it may
 //! still be starting when a short search ends.)
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Threads inside the CUDA driver beside the search: a start that auto's
+/// gate opened, an engine opened ahead, a release ([`InDriver`]).
+static IN_DRIVER: AtomicUsize = AtomicUsize::new(0);
+
+/// Held by a thread while it opens or releases CUDA outside the pipeline.
+/// Where one is still held when the run ends (a start the CPU engine
+/// outran, a release past [`AWAIT_MAX`]), the process leaves without the
+/// exit handlers ([`driver_busy`], `main`): the driver's own handlers,
+/// run beside a thread still inside it, crashed the process (H200 host,
+/// auto over 2 GiB, a CUDA start under way at the exit: status 139 in 1 of
+/// 10 such runs; with `_exit`, none of 55).
+pub struct InDriver(());
+
+impl InDriver {
+    pub fn enter() -> InDriver {
+        IN_DRIVER.fetch_add(1, Ordering::AcqRel);
+        InDriver(())
+    }
+}
+
+impl Drop for InDriver {
+    fn drop(&mut self) {
+        IN_DRIVER.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Whether some thread is inside the driver (see [`InDriver`]).
+pub fn driver_busy() -> bool {
+    IN_DRIVER.load(Ordering::Acquire) > 0
+}
 
 /// Longest the run waits for the releases still under way (they took
 /// about 0.1 s); past this the exit takes what is left.
@@ -36,6 +68,7 @@ pub fn in_background(name: &str, release: impl FnOnce() + Send + 'static) {
     let spawned = std::thread::Builder::new()
         .name(name.into())
         .spawn(move || {
+            let _in_driver = InDriver::enter();
             release();
             let _ = done.send(());
         });

@@ -82,6 +82,10 @@ pub fn prints_set_lines(cfg: &Config, compiled: &Compiled) -> bool {
 /// the GPU at all; `None` where it waits on the CPU engine's pace, or the
 /// GPU has nothing to search.
 pub fn opens_at_once(cfg: &Config, compiled: &Compiled, min: u64) -> Option<u64> {
+    if compiled.automaton_later.is_some() {
+        // Built once the inputs are listed; its start goes by pace.
+        return None;
+    }
     let (target, _) = target(compiled)?;
     let large = shape(cfg, false, None, u64::MAX);
     let ring_bytes = (large.ring as u64).saturating_mul(large.chunk.max(target.longest()) as u64);

@@ -52,6 +52,11 @@ pub struct Search<'a> {
     /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA from
     /// this many bytes of files.
     pub far_ahead: Option<u64>,
+    /// Whether the GPU's lead depends on the search itself (a regex's
+    /// automaton, whose CPU engine ran 0.29-2.95 s where the GPU took about
+    /// 1 s: `settle::AUTO_AUTOMATON_BYTES_PER_THREAD`): under auto, CUDA starts
+    /// only when the CPU engine's pace says the GPU would finish first.
+    pub paced: bool,
     /// Printed lines are numbered: each chunk's line terminators are
     /// counted on the GPU too (`lane`, `lines`).
     pub count_lines: bool,

@@ -77,6 +77,19 @@ const WINDOW: Duration = Duration::from_millis(10);
 /// GB/s), taken lower so that a CPU engine about as fast keeps the search.
 const GPU_PACE: f64 = 25e9;
 
+/// A regex's automaton under auto (`Search::paced`) starts CUDA only where
+/// the CPU engine would take this many times the GPU's time: the GPU's
+/// pace there depends on the regexes (16 GiB, `--engine gpu`: 0.9-1.6 s),
+/// and a start the CPU engine outran cost the run 0.05-0.1 s (2 GiB of
+/// loghub: auto 0.32-0.45 s, the CPU engine 0.30-0.35 s, the GPU never
+/// ready). With it (H200 host, forty-seventh session, call 4), a hex id
+/// over 16 GiB of 1 MiB files, whose pace is known early, stayed on the CPU
+/// engine (auto 0.85-0.96 s, the CPU engine 0.81-0.82, the GPU alone
+/// 0.96), and 3, 10 and 30 regexes without literals there started the GPU
+/// (auto 1.17-1.50 s against 1.86-2.74). Not measured without it. Where
+/// no file is done yet the gate opens regardless (`worth_starting`).
+const PACED_MARGIN: f64 = 1.5;
+
 /// A literal set's printed lines this dense or denser (one selected line
 /// in this many bytes searched, so far) keep the search on the CPU: both
 /// engines print them through one thread, and the pipeline adds its own
@@ -109,12 +122,14 @@ const SELECTED_LINE_COST: f64 = 2e-6;
 /// their rate so far cost the pipeline [`SELECTED_LINE_COST`] each; with
 /// nothing taken yet, not yet (10,000 words, `-o`: no file of 860 KB was
 /// done after 20 ms, and the GPU, started, took 97 s against the CPU
-/// engine's 48 s).
+/// engine's 48 s). `margin`: how many times the GPU's time the CPU's
+/// must be ([`PACED_MARGIN`] for a regex's automaton, else 1).
 pub(super) fn worth_starting(
     pace: f64,
     done: u64,
     total: u64,
     printed: Option<(u64, PrintedLines)>,
+    margin: f64,
 ) -> bool {
     if done == 0 || pace <= 0.0 {
         return printed.is_none();
@@ -129,7 +144,7 @@ pub(super) fn worth_starting(
     };
     let cpu = left / pace;
     let gpu = CUDA_START.as_secs_f64() + left / GPU_PACE + lines;
-    cpu > gpu
+    cpu > gpu * margin
 }
 
 /// The CPU engine's pace, bytes a second, `now` into the look with `done`
@@ -247,7 +262,8 @@ impl<'r> Flow<'_, 'r> {
             }
             let elapsed = t.elapsed();
             let pace = pace(&mut samples, elapsed, done);
-            if elapsed >= FIRST_LOOK && worth_starting(pace, done, total, printed) {
+            let margin = if self.search.paced { PACED_MARGIN } else { 1.0 };
+            if elapsed >= FIRST_LOOK && worth_starting(pace, done, total, printed, margin) {
                 self.note(format!(
                     "GPU started after {:.3} s: the CPU engine had searched {done} of {total} bytes ({:.1} GB/s)",
                     elapsed.as_secs_f64(),
@@ -372,21 +388,21 @@ mod tests {
                 searched_again,
                 threads: 16,
             };
-            worth_starting(pace, done, 16 * gib, Some((done / every, printed)))
+            worth_starting(pace, done, 16 * gib, Some((done / every, printed)), 1.0)
         };
         // Nothing done yet: the density is not known.
         let lines = PrintedLines {
             searched_again: false,
             threads: 16,
         };
-        assert!(!worth_starting(0.0, 0, 16 * gib, Some((0, lines))));
+        assert!(!worth_starting(0.0, 0, 16 * gib, Some((0, lines)), 1.0));
         // 1,000 words over prose, a selected line in 196 bytes: neither
         // `-n` nor `-o`, however slow the CPU looks.
         assert!(!starts(0.1e9, 196, false));
         assert!(!starts(0.1e9, 196, true));
         // A line in 100 KB: as where nothing is printed.
         assert!(starts(2e9, 100_000, false));
-        assert!(worth_starting(2e9, done, 16 * gib, None));
+        assert!(worth_starting(2e9, done, 16 * gib, None, 1.0));
         // A line in 2 KB with matches printed: 8.4 M lines left cost the
         // pipeline 1.05 s, more than it saves on a CPU at 10 GB/s (1.7 s
         // left against 0.3 + 0.69 + 1.05 s), less than on one at 4 GB/s.
@@ -399,17 +415,36 @@ mod tests {
     fn cuda_starts_when_the_cpu_would_take_longer_than_the_gpu() {
         let gib = 1u64 << 30;
         // Nothing taken yet: start.
-        assert!(worth_starting(0.0, 0, gib, None));
+        assert!(worth_starting(0.0, 0, gib, None, 1.0));
         // 1.2 % of 16 GiB at 20 GB/s: 0.85 s left, the GPU 0.3 + 0.68 s.
-        assert!(!worth_starting(20e9, gib * 16 * 12 / 1000, gib * 16, None));
+        assert!(!worth_starting(
+            20e9,
+            gib * 16 * 12 / 1000,
+            gib * 16,
+            None,
+            1.0
+        ));
         // 1 % at 3.4 GB/s: 5 s left.
-        assert!(worth_starting(3.4e9, gib * 16 / 100, gib * 16, None));
+        assert!(worth_starting(3.4e9, gib * 16 / 100, gib * 16, None, 1.0));
         // Half of 2 GiB at 10.7 GB/s: 0.1 s left, less than CUDA's start.
-        assert!(!worth_starting(10.7e9, gib, 2 * gib, None));
+        assert!(!worth_starting(10.7e9, gib, 2 * gib, None, 1.0));
         // Half at 2.7 GB/s: 0.4 s left, the GPU 0.34 s.
-        assert!(worth_starting(2.7e9, gib, 2 * gib, None));
+        assert!(worth_starting(2.7e9, gib, 2 * gib, None, 1.0));
         // All taken: nothing left.
-        assert!(!worth_starting(1e9, 100, 100, None));
+        assert!(!worth_starting(1e9, 100, 100, None, 1.0));
+    }
+
+    /// A regex's automaton: the CPU must need `PACED_MARGIN` times the
+    /// GPU's time. 2 GiB of loghub, 3 regexes, the CPU engine's whole
+    /// pace 6.4 GB/s, estimated 5 GB/s after 100 MB: 0.41 s left against
+    /// the GPU's 0.38 s, stays; 16 GiB at 5.5 GB/s: 3.1 s against 0.98 s,
+    /// starts.
+    #[test]
+    fn a_regexs_automaton_starts_cuda_only_well_ahead() {
+        let (gib, mb) = (1u64 << 30, 100 << 20);
+        assert!(worth_starting(5e9, mb, 2 * gib, None, 1.0));
+        assert!(!worth_starting(5e9, mb, 2 * gib, None, PACED_MARGIN));
+        assert!(worth_starting(5.5e9, mb, 16 * gib, None, PACED_MARGIN));
     }
 
     #[test]
