@@ -35,13 +35,8 @@ const SIMULATED: [(&str, &str); 3] = [
 ];
 
 fn run(s: &Sandbox, engine: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let engine = format!("--engine={engine}");
-    let all: Vec<&str> = [&[engine.as_str(), "-r"], args, &["."]].concat();
-    let mut cmd = s.grep(&all);
-    for (k, v) in env {
-        cmd = cmd.env(k, v);
-    }
-    cmd.run()
+    let recursive: Vec<&str> = [&["-r"], args].concat();
+    run_named(s, engine, &recursive, &[".".to_string()], env)
 }
 
 /// As [`run`], over files named (no `-r`): `files`.

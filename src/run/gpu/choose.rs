@@ -69,8 +69,10 @@ pub const AUTO_SPLIT_MIN_BYTES: u64 = 64 << 20;
 pub const AUTO_SPLIT_MAX_WORDS: usize = 64;
 
 /// Whether auto sends a regex's required literals to the GPU's `multi`
-/// kernel (`AUTO_REGEX_MIN_LITERALS` or more, not `-i`): measured, and
-/// taken before its automaton (`settle`).
+/// kernel (`AUTO_REGEX_MIN_LITERALS` or more): measured, and taken before
+/// its automaton (`settle`). Not under `-i`, where they are case variants
+/// (a regex's, or those of literals kept as a regex), which stay on the
+/// CPU as before.
 pub(super) fn literals_to_gpu(cfg: &Config, c: &Compiled) -> bool {
     matches!(&c.gpu, Some(GpuPlan::Required(s)) if s.len() >= AUTO_REGEX_MIN_LITERALS && !cfg.ignore_case)
 }
@@ -212,10 +214,7 @@ pub fn wanted(
             (Some(GpuPlan::FoldedSet(s)), _) => s.len().max(typed),
             _ => 0,
         };
-        let required = match &compiled.gpu {
-            // Under -i these are case variants (a regex's, or those of
-            // literals kept as a regex), which stay on the CPU as before.
-            Some(GpuPlan::Required(s)) if !cfg.ignore_case => s.len(),
+        let split_literals = match &compiled.gpu {
             Some(GpuPlan::Split(p)) if p.automaton.is_none() => p.literals.len(),
             _ => 0,
         };
@@ -235,7 +234,10 @@ pub fn wanted(
                 return Ok(Wanted::No);
             }
             AUTO_SPLIT_MIN_BYTES
-        } else if set >= AUTO_SET_MIN_PATTERNS || required >= AUTO_REGEX_MIN_LITERALS {
+        } else if set >= AUTO_SET_MIN_PATTERNS
+            || split_literals >= AUTO_REGEX_MIN_LITERALS
+            || literals_to_gpu(cfg, compiled)
+        {
             AUTO_SET_MIN_BYTES
         } else {
             match AUTO_MIN_BYTES {

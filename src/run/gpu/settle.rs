@@ -50,12 +50,8 @@ pub fn settle(
     let Wanted::Auto(min) = wanted else {
         return wanted;
     };
-    if compiled.automaton_later.is_none() || literals_to_gpu(cfg, compiled) {
-        compiled.automaton_later = None;
-        return wanted;
-    }
     let bytes: u64 = sizes.iter().flatten().sum();
-    if bytes < min {
+    if compiled.automaton_later.is_none() || literals_to_gpu(cfg, compiled) || bytes < min {
         compiled.automaton_later = None;
         return wanted;
     }
