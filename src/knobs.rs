@@ -80,6 +80,20 @@ pub enum RulePack {
     Rules,
 }
 
+/// `GPUGREP_AUTO_PROBE`: auto's verdict on a settled automaton
+/// (`run::gpu::settle`), instead of the probe's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProbeVerdict {
+    /// The CPU engine alone.
+    Cpu,
+    /// CUDA's start by the CPU engine's pace.
+    Pace,
+    /// CUDA at once, the CPU engine sharing the files meanwhile.
+    Shared,
+    /// CUDA at once, the CPU engine waiting for it.
+    Ahead,
+}
+
 /// The knobs of one process. Fields are documented with their variable.
 #[derive(Clone, Debug)]
 pub struct Knobs {
@@ -168,6 +182,12 @@ pub struct Knobs {
     /// test that path and time it on a GPU that has a cubin. Test and
     /// measurement only: read once, when the kernels are loaded.
     pub gpu_cubin: Knob<bool>,
+    /// `GPUGREP_AUTO_PROBE` (`cpu`, `pace`, `shared` or `ahead`): auto's verdict on a
+    /// regex's automaton once the inputs are listed, whatever the probe of
+    /// the CPU engine's pace says; under the simulated GPU, whose pace the
+    /// probe cannot foretell, `pace` unless set. Test only: read once per
+    /// run.
+    pub auto_probe: Knob<ProbeVerdict>,
 }
 
 /// One parse rule per kind of value.
@@ -206,6 +226,18 @@ impl Parse for GpuSync {
             "spin" => Some(GpuSync::Spin),
             "yield" => Some(GpuSync::Yield),
             "auto" => Some(GpuSync::Auto),
+            _ => None,
+        }
+    }
+}
+
+impl Parse for ProbeVerdict {
+    fn parse(s: &str) -> Option<ProbeVerdict> {
+        match s.trim() {
+            "cpu" => Some(ProbeVerdict::Cpu),
+            "pace" => Some(ProbeVerdict::Pace),
+            "shared" => Some(ProbeVerdict::Shared),
+            "ahead" => Some(ProbeVerdict::Ahead),
             _ => None,
         }
     }
@@ -274,6 +306,7 @@ impl Knobs {
             lead_bytes: read(lookup, "GPUGREP_LEAD_BYTES"),
             gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
             gpu_cubin: read(lookup, "GPUGREP_GPU_CUBIN"),
+            auto_probe: read(lookup, "GPUGREP_AUTO_PROBE"),
         }
     }
 
@@ -315,6 +348,7 @@ mod tests {
             ("GPUGREP_GPU_BACKREAD", "0"),
             ("GPUGREP_GPU_SYNC", "spin"),
             ("GPUGREP_GPU_SIMULATE_DELAY", "0"),
+            ("GPUGREP_AUTO_PROBE", "ahead"),
         ]);
         assert_eq!(k.gpu_chunk, Knob::Set(4));
         assert_eq!(k.stream_chunk, Knob::Set(64 << 10));
@@ -326,6 +360,7 @@ mod tests {
         assert!(!k.gpu_backread.or(true));
         assert_eq!(k.gpu_sync.get(), Some(GpuSync::Spin));
         assert_eq!(k.gpu_simulate_delay_ms, Knob::Set(0));
+        assert_eq!(k.auto_probe.get(), Some(ProbeVerdict::Ahead));
     }
 
     /// Every variable is read here and documented in README.md; no other
@@ -342,7 +377,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 21, "{names:?}");
+        assert_eq!(names.len(), 22, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

@@ -176,7 +176,7 @@ fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         }
         (wanted, None) => (wanted, for_gpu(list(gpu_possible.then_some(&|_| {})))),
     };
-    let wanted = gpu::settle(wanted, &mut compiled, &cfg, &sizes, prog);
+    let wanted = gpu::settle(wanted, &mut compiled, &cfg, (&items, &sizes), prog);
     let gpu = gpu::start(wanted, &cfg, &sizes, prog);
     let mut print = PrintOptions::from_config(&cfg);
     print.decode = compiled.encoding.printed_decoding();

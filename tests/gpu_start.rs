@@ -188,7 +188,9 @@ fn auto_keeps_a_literal_sets_dense_printed_lines_on_the_cpu() {
 /// Auto and regexes without good literals over files named
 /// (`choose::settle`): under `-c` the automaton is built once the files
 /// are listed (from 0 bytes when simulated) and CUDA starts by the CPU
-/// engine's pace; printed lines, a candidate automaton (`\b`), one regex
+/// engine's pace, or at once (the CPU engine sharing the files or
+/// waiting), or not at all as the probe of that pace says
+/// (`GPUGREP_AUTO_PROBE` here); printed lines, a candidate automaton (`\b`), one regex
 /// and `-r` stay on the CPU engine, which builds none. Every answer is the CPU engine's, with the GPU starting,
 /// late, or failing.
 #[test]
@@ -218,12 +220,23 @@ fn auto_counts_literal_less_regexes_as_the_cpu_does() {
     ] {
         let args = &args[..];
         let want = run_named(&s, "cpu", args, &files, &[]);
-        for (delay, fail) in [("0", "0"), ("15", "0"), ("0", "1")] {
+        let starts = [("0", "0", ""), ("15", "0", ""), ("0", "1", "")];
+        let verdicts = [
+            ("0", "0", "ahead"),
+            ("15", "0", "ahead"),
+            ("0", "1", "ahead"),
+            ("15", "0", "shared"),
+            ("0", "0", "cpu"),
+        ];
+        for (delay, fail, verdict) in starts.into_iter().chain(verdicts) {
             let mut env = SIMULATED.to_vec();
             env.extend([
                 ("GPUGREP_GPU_SIMULATE_DELAY", delay),
                 ("GPUGREP_GPU_SIMULATE_FAIL", fail),
             ]);
+            if !verdict.is_empty() {
+                env.push(("GPUGREP_AUTO_PROBE", verdict));
+            }
             let debug: Vec<&str> = [args, &["--debug"]].concat();
             let got = run_named(&s, "auto", &debug, &files, &env);
             assert_eq!(got.stdout, want.stdout, "{args:?} {env:?}");
@@ -234,6 +247,19 @@ fn auto_counts_literal_less_regexes_as_the_cpu_does() {
                 "{args:?}: {}",
                 got.stderr
             );
+            // The probe's verdict: these files are too small to sample,
+            // so by the CPU engine's pace unless the knob says otherwise.
+            let (said, kernel) = match verdict {
+                "ahead" => ("the GPU far ahead, the CPU waits for it", true),
+                "shared" => ("both engines sharing the files (GPUGREP_AUTO_PROBE)", true),
+                "cpu" => ("the CPU engine alone (GPUGREP_AUTO_PROBE)", false),
+                _ => ("no file holds a sample: CUDA's start by", true),
+            };
+            if builds {
+                assert!(got.stderr.contains(said), "{said}: {}", got.stderr);
+                let ran = got.stderr.contains("gpu: automaton kernel");
+                assert_eq!(ran, kernel, "{env:?}: {}", got.stderr);
+            }
         }
     }
     // The same search over the tree (-r): walked while searched.
@@ -312,4 +338,18 @@ fn auto_shares_a_slow_regexs_count_with_the_simulated_gpu() {
         "{}",
         got.stderr
     );
+    // The probe samples these files; made to find the GPU far ahead, auto
+    // starts it at once and the CPU engine waits: the same counts.
+    let mut ahead = env.to_vec();
+    ahead.push(("GPUGREP_AUTO_PROBE", "ahead"));
+    let with_debug: Vec<&str> = [&args[..], &["--debug"]].concat();
+    let got = run_named(&s, "auto", &with_debug, &files, &ahead);
+    assert_eq!(got.stdout, want.stdout);
+    for said in [
+        " GB/s, ",
+        "the GPU far ahead (GPUGREP_AUTO_PROBE)",
+        "the GPU far ahead, the CPU waits for it",
+    ] {
+        assert!(got.stderr.contains(said), "{said}: {}", got.stderr);
+    }
 }

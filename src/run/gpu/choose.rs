@@ -11,7 +11,7 @@ use super::searcher::Backend;
 use super::start::{Gate, GateWait};
 use crate::config::{Config, EngineChoice};
 use crate::engine::gpu::GpuError;
-use crate::knobs;
+use crate::knobs::{self, ProbeVerdict};
 use crate::pattern::compile::GpuPlan;
 use crate::pattern::Compiled;
 use std::sync::mpsc;
@@ -82,6 +82,9 @@ pub enum Wanted {
     No,
     /// `--engine auto`: start the GPU if the files hold this many bytes.
     Auto(u64),
+    /// Auto where a probe of the CPU engine's pace decided how CUDA starts
+    /// (`settle`; `Pace` is plain `Auto`).
+    AutoProbed(u64, ProbeVerdict),
     /// `--engine gpu`: the GPU is open (or simulated).
     Now(Backend),
     /// `--engine gpu`: open it (`open`) while the inputs are listed.
@@ -299,16 +302,24 @@ pub struct Pending {
     pub backend: mpsc::Receiver<Result<Backend, GpuError>>,
     pub gpu_only: bool,
     pub gate: Option<Gate>,
+    /// Auto, how a probe of the CPU engine's pace would have CUDA start
+    /// ([`Wanted::AutoProbed`]).
+    pub probed: Option<ProbeVerdict>,
 }
 
 /// Second decision, once the inputs are listed: where the backend comes
 /// from (already open, or starting in its own thread), or `None` for the CPU.
 pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) -> Option<Pending> {
+    let probed = match wanted {
+        Wanted::AutoProbed(_, v) => Some(v),
+        _ => None,
+    };
     let pending = |backend, gpu_only, gate| {
         Some(Pending {
             backend,
             gpu_only,
             gate,
+            probed,
         })
     };
     match wanted {
@@ -319,7 +330,7 @@ pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) ->
             pending(rx, true, None)
         }
         Wanted::Opening(rx) => pending(rx, true, None),
-        Wanted::Auto(min) => {
+        Wanted::Auto(min) | Wanted::AutoProbed(min, _) => {
             let bytes: u64 = sizes.iter().flatten().sum();
             if bytes < min {
                 debug(
@@ -332,9 +343,14 @@ pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) ->
             debug(
                 cfg,
                 prog,
-                &format!(
-                    "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
-                ),
+                &match probed {
+                    Some(ProbeVerdict::Ahead) => format!(
+                        "engine: auto: {bytes} bytes of files; the GPU far ahead, the CPU waits for it"
+                    ),
+                    _ => format!(
+                        "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
+                    ),
+                },
             );
             let (gate, go) = Gate::new();
             if simulated() {

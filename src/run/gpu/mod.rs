@@ -43,6 +43,7 @@ mod offsets;
 mod pack;
 mod pour;
 mod prewarm;
+mod probe;
 mod read;
 mod release;
 mod ring;
@@ -62,6 +63,7 @@ use crate::config::{Config, Mode};
 use crate::encoding::{FilePlan, BOM_PROBE};
 use crate::input::source::{self, Source};
 use crate::input::walk::{Input, Item};
+use crate::knobs::ProbeVerdict;
 use crate::pattern::compile::GpuPlan;
 use crate::search::Preloaded;
 use board::{Entry, Take};
@@ -121,6 +123,7 @@ pub fn search(
         backend,
         gpu_only,
         gate,
+        probed,
     } = pending;
     let cpu = &*shared.compiled.prefilter;
     let Some((target, exact)) = setup::target(&shared.compiled) else {
@@ -220,8 +223,14 @@ pub fn search(
         cut_tally: setup::cut_tally(shared, &target, tally.is_some()),
         encoding: shared.compiled.encoding,
         decompress: shared.cfg.decompress.then_some(shared.decompress_threads),
-        far_ahead: setup::gpu_far_ahead(&shared.cfg, &shared.compiled, &target),
-        paced: matches!(target, Target::Automaton(_)),
+        // A probe's verdict (`settle`): the CPU engine waits for CUDA, or
+        // shares the files while it starts at once, or goes by its pace.
+        far_ahead: match probed {
+            Some(ProbeVerdict::Ahead) => Some(0),
+            _ => setup::gpu_far_ahead(&shared.cfg, &shared.compiled, &target),
+        },
+        paced: matches!(target, Target::Automaton(_))
+            && !matches!(probed, Some(ProbeVerdict::Ahead | ProbeVerdict::Shared)),
         count_lines: shared.cfg.line_number
             && shared.cfg.mode == Mode::Lines
             && !shared.cfg.decompress,

@@ -2,12 +2,19 @@
 //! literals (`Compiled::automaton_later`, two or more over files named,
 //! `-c`) get their GPU automaton only once the inputs are listed and prove
 //! large, so that everyday searches pay neither the build (0.3-4 ms on the
-//! development VM) nor the driver's load; whether CUDA then starts is the
-//! CPU engine's pace (`Search::paced`, `start::PACED_MARGIN`).
+//! development VM) nor the driver's load. How CUDA then starts is a
+//! probe's verdict (`probe`, [`by_probe`]): not at all, at once with the
+//! CPU engine sharing the files or waiting for the GPU, or, with no file
+//! to sample, by the CPU engine's live pace (`Search::paced`,
+//! `start::PACED_MARGIN`).
 
 use super::choose::{driver_present, literals_to_gpu, simulated, Wanted, AUTO_SPLIT_MAX_WORDS};
 use super::debug;
+use super::probe;
+use super::start::gpu_seconds;
 use crate::config::Config;
+use crate::input::walk::Item;
+use crate::knobs::{self, ProbeVerdict};
 use crate::pattern::compile::GpuPlan;
 use crate::pattern::glushkov;
 use crate::pattern::Compiled;
@@ -27,6 +34,32 @@ use crate::pattern::Compiled;
 /// measured on a GPU host).
 pub const AUTO_AUTOMATON_BYTES_PER_THREAD: u64 = 512 << 20;
 
+/// How many times the GPU's time ([`automaton_seconds`]) the CPU
+/// engine's, probed, must be for CUDA to start at once with the CPU engine
+/// waiting for it (`by_probe`). Measured (H200 hosts, 16 threads, `-c`, 16
+/// GiB; benches/RESULTS.md, forty-eighth session): 3 regexes over loghub,
+/// probed 1.9-2.4 times the GPU's estimate, the CPU engine 2.8 s, the GPU
+/// alone 0.85-0.90 s, the two sharing the files 0.93-1.29 s; 10 regexes,
+/// probed 1.4-1.7 times, 2.35 s, 1.15-1.28 s and 1.00-1.02 s (the CPU's
+/// share pays). The probe reads no files and sets up none: it took the
+/// CPU engine for 5-20 % faster than it was.
+const AHEAD_MARGIN: f64 = 1.75;
+
+/// How many times faster than the GPU the CPU engine, probed, must be to
+/// search alone (`by_probe`): the probe and the GPU's estimate each missed
+/// by a quarter to a half on 16 GiB of CI logs (10 and 30 regexes: probed
+/// 1.18-1.43 s, the CPU engine 1.60-1.84 s; the GPU taken for 1.28-1.48
+/// s, 0.82-1.06 s measured), and where the two engines are close, sharing
+/// the files is as fast as the faster one (0.89 and 1.05 s).
+const CPU_MARGIN: f64 = 2.0;
+
+/// The automaton kernel's pace, bytes a second times the words it steps:
+/// fitted to `--engine gpu -c` over 16 GiB of loghub (H200 host,
+/// forty-seventh session): 3, 10 and 30 regexes stepping 2, 6 and 10
+/// words took 0.91-0.96, 1.25-1.34 and 1.46-1.51 s, against
+/// `start::gpu_seconds`' 0.99 s.
+const AUTOMATON_WORD_BYTES_PER_S: f64 = 350e9;
+
 /// Whether the system has an NVIDIA GPU's device node (a stat, where
 /// loading the driver library takes milliseconds): `/dev/nvidiactl`, or
 /// WSL's `/dev/dxg`.
@@ -39,12 +72,14 @@ pub(super) fn nvidia_device_node() -> bool {
 /// Auto's automaton for a regex without good literals
 /// (`Compiled::automaton_later`), once the inputs are listed: from
 /// `Wanted::Auto`'s bytes of files, where the driver loads, built and kept
-/// as the GPU's plan ([`automaton_plan`]); else the CPU engine alone.
+/// as the GPU's plan ([`automaton_plan`]), CUDA's start as the probe of
+/// the CPU engine's pace says ([`by_probe`]; `GPUGREP_AUTO_PROBE` in
+/// tests); else the CPU engine alone.
 pub fn settle(
     wanted: Wanted,
     compiled: &mut Compiled,
     cfg: &Config,
-    sizes: &[Option<u64>],
+    (items, sizes): (&[Item], &[Option<u64>]),
     prog: &str,
 ) -> Wanted {
     let Wanted::Auto(min) = wanted else {
@@ -66,7 +101,54 @@ pub fn settle(
                 prog,
                 &format!("engine: auto: the GPU may run the regex's {described}"),
             );
-            wanted
+            let words = match &compiled.gpu {
+                Some(GpuPlan::Automaton(a)) => a.ascii_run_words(),
+                _ => AUTO_SPLIT_MAX_WORDS,
+            };
+            let pace = probe::cpu_pace(cfg, compiled, items, sizes);
+            let (cpu, gpu) = (
+                pace.map(|p| bytes as f64 / p),
+                automaton_seconds(bytes, words),
+            );
+            let set = knobs::get().auto_probe.get();
+            let verdict = match (set, cpu) {
+                (Some(v), _) => v,
+                (None, _) if simulated() => ProbeVerdict::Pace,
+                (None, Some(cpu)) => by_probe(cpu, gpu),
+                (None, None) => ProbeVerdict::Pace,
+            };
+            debug(
+                cfg,
+                prog,
+                &format!(
+                    "engine: auto: the CPU engine's pace, probed: {}: {}{}",
+                    match (pace, cpu) {
+                        (Some(p), Some(cpu)) => format!(
+                            "{:.1} GB/s, {cpu:.2} s for the files (the GPU {gpu:.2} s or more)",
+                            p / 1e9
+                        ),
+                        _ => "no file holds a sample".into(),
+                    },
+                    match verdict {
+                        ProbeVerdict::Cpu => "the CPU engine alone",
+                        ProbeVerdict::Ahead => "the GPU far ahead",
+                        ProbeVerdict::Shared => "CUDA at once, both engines sharing the files",
+                        ProbeVerdict::Pace => "CUDA's start by the CPU engine's pace",
+                    },
+                    match set {
+                        Some(_) => " (GPUGREP_AUTO_PROBE)",
+                        None => "",
+                    }
+                ),
+            );
+            match verdict {
+                ProbeVerdict::Cpu => {
+                    compiled.gpu = None;
+                    Wanted::No
+                }
+                ProbeVerdict::Pace => wanted,
+                v => Wanted::AutoProbed(min, v),
+            }
         }
         Err(why) => {
             debug(
@@ -76,6 +158,29 @@ pub fn settle(
             );
             Wanted::No
         }
+    }
+}
+
+/// The GPU's time for `bytes` of files through an automaton that steps
+/// `words` words a byte: `start::gpu_seconds` and the kernel's pace,
+/// [`AUTOMATON_WORD_BYTES_PER_S`].
+fn automaton_seconds(bytes: u64, words: usize) -> f64 {
+    let bytes = bytes as f64;
+    gpu_seconds(bytes) + bytes * words as f64 / AUTOMATON_WORD_BYTES_PER_S
+}
+
+/// A settled automaton's start, from the CPU engine's probed time `cpu`
+/// and the GPU's `gpu` (seconds, [`automaton_seconds`]): the CPU engine
+/// alone where it would be [`CPU_MARGIN`] times faster; CUDA at once, the CPU engine
+/// waiting for it, from [`AHEAD_MARGIN`]; else CUDA at once, the CPU
+/// engine sharing the files while it starts (where the CPU's share pays).
+fn by_probe(cpu: f64, gpu: f64) -> ProbeVerdict {
+    if cpu * CPU_MARGIN < gpu {
+        ProbeVerdict::Cpu
+    } else if cpu >= gpu * AHEAD_MARGIN {
+        ProbeVerdict::Ahead
+    } else {
+        ProbeVerdict::Shared
     }
 }
 
@@ -123,7 +228,13 @@ mod tests {
     fn auto_builds_a_regexs_automaton_only_for_large_counts() {
         let hash = "[0-9a-f]{40}";
         let (mut c, cfg) = compiled(hash, &["-c"]);
-        let wanted = settle(Wanted::Auto(100), &mut c, &cfg, &[Some(99)], "gpugrep");
+        let wanted = settle(
+            Wanted::Auto(100),
+            &mut c,
+            &cfg,
+            (&[], &[Some(99)]),
+            "gpugrep",
+        );
         assert!(matches!(wanted, Wanted::Auto(_)) && c.gpu.is_none());
         assert!(c.automaton_later.is_none(), "not built, and not kept");
         let (mut c, cfg) = compiled(hash, &["-c"]);
@@ -161,7 +272,13 @@ mod tests {
         let cfg = Config::from_args(&["-c", "-E", "-e", "x", "f"]);
         let mut c = crate::pattern::compile(&rules, &cfg).unwrap();
         assert!(literals_to_gpu(&cfg, &c), "{}", c.description);
-        let wanted = settle(Wanted::Auto(0), &mut c, &cfg, &[Some(1 << 40)], "gpugrep");
+        let wanted = settle(
+            Wanted::Auto(0),
+            &mut c,
+            &cfg,
+            (&[], &[Some(1 << 40)]),
+            "gpugrep",
+        );
         assert!(matches!(wanted, Wanted::Auto(0)));
         assert!(matches!(c.gpu, Some(GpuPlan::Required(_))));
         assert!(c.automaton_later.is_none());
@@ -179,6 +296,28 @@ mod tests {
             let why = automaton_plan(&mut c, &cfg).unwrap_err();
             assert!(why.contains("candidate filter"), "{why}");
             assert!(c.gpu.is_none());
+        }
+    }
+
+    /// The probe's verdicts on the shapes that set them (16 GiB of loghub,
+    /// 16 threads: the CPU engine's time, the automaton's words): 3
+    /// regexes far ahead on the GPU, 10 and 30 shared by the pace, an
+    /// e-mail address (0.39 s on the CPU engine, 1.00 s on the GPU) the CPU
+    /// engine's alone.
+    #[test]
+    fn the_probes_verdicts_on_the_measured_shapes() {
+        let bytes = 16u64 << 30;
+        let verdict = |cpu: f64, words: usize| by_probe(cpu, automaton_seconds(bytes, words));
+        assert_eq!(verdict(2.4, 2), ProbeVerdict::Ahead);
+        assert_eq!(verdict(2.1, 6), ProbeVerdict::Shared);
+        assert_eq!(verdict(1.7, 10), ProbeVerdict::Shared);
+        assert_eq!(verdict(0.39, 2), ProbeVerdict::Cpu);
+        // Close (16 GiB of CI logs, 10 regexes, probed): shared.
+        assert_eq!(verdict(1.18, 6), ProbeVerdict::Shared);
+        // The fit: within 15 % of the GPU's measured times.
+        for (words, measured) in [(2, 0.96), (6, 1.30), (10, 1.48)] {
+            let fitted = automaton_seconds(bytes, words);
+            assert!((fitted / measured - 1.0).abs() < 0.15, "{words}: {fitted}");
         }
     }
 

@@ -49,13 +49,14 @@ pub struct Search<'a> {
     /// `--decompress`, with the threads that may decompress one file.
     pub decompress: Option<usize>,
     /// The GPU is known far ahead of the CPU engine here
-    /// (`setup::gpu_far_ahead`): under auto the CPU waits for CUDA from
-    /// this many bytes of files.
+    /// (`setup::gpu_far_ahead`, or a probe's verdict: `settle`): under auto
+    /// the CPU waits for CUDA from this many bytes of files.
     pub far_ahead: Option<u64>,
     /// Whether the GPU's lead depends on the search itself (a regex's
     /// automaton, whose CPU engine ran 0.29-2.95 s where the GPU took about
     /// 1 s: `settle::AUTO_AUTOMATON_BYTES_PER_THREAD`): under auto, CUDA starts
-    /// only when the CPU engine's pace says the GPU would finish first.
+    /// only when the CPU engine's pace says the GPU would finish first
+    /// (unless a probe of that pace decided before: `settle`).
     pub paced: bool,
     /// Printed lines are numbered: each chunk's line terminators are
     /// counted on the GPU too (`lane`, `lines`).

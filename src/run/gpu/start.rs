@@ -143,8 +143,13 @@ pub(super) fn worth_starting(
         _ => 0.0,
     };
     let cpu = left / pace;
-    let gpu = CUDA_START.as_secs_f64() + left / GPU_PACE + lines;
-    cpu > gpu * margin
+    cpu > (gpu_seconds(left) + lines) * margin
+}
+
+/// The GPU's time for `bytes` of files, taken short: CUDA's start and the
+/// pipeline's pace.
+pub(super) fn gpu_seconds(bytes: f64) -> f64 {
+    CUDA_START.as_secs_f64() + bytes / GPU_PACE
 }
 
 /// The CPU engine's pace, bytes a second, `now` into the look with `done`

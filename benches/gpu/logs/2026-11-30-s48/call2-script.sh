@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# session 48, call 2: the probe's verdicts now cpu / shared (CUDA at once,
+# the CPU engine sharing the files) / ahead (the CPU engine waiting); the
+# probe samples files from 64 KiB. New auto against the old verdict
+# (GPUGREP_AUTO_PROBE=pace), forced shared, and the GPU alone; -j16 -h -c;
+# 16 GiB of loghub (64 files), in 1 MiB files, 16 GiB of CI logs.
+set -u
+O=$OUT; D=/tmp/d; X=/tmp/x; mkdir -p $X
+mkdir -p $D && tar -C $D -xJf .dev1/pack.tar.xz
+S=$O/summary.txt
+W=/dev/shm/real
+python3 benches/rules/real.py --gitleaks $D/real/gitleaks.toml --loghub $D/real/loghub --out $W --size 16G > $X/real.txt 2>&1
+python3 benches/rules/real.py --gitleaks $D/real/gitleaks.toml --loghub $D/real/loghub --out $W --size 16G --shape small >> $X/real.txt 2>&1
+$D/gpugrep-corpus --kind logs --size 16G --files 64 --out /dev/shm/ci > $X/ci.txt 2>&1
+echo "corpora after $SECONDS s" >> $S
+G=$D/gpugrep
+t() { # label cmd...
+  local l=$1; shift
+  timeout 40 /usr/bin/time -f "%e s %U u %S sys %M KB" -o $X/t.txt "$@" > $X/ans.txt 2>$X/err.txt
+  echo "$l: rc $? $(tail -1 $X/t.txt) sum $(awk -F: '{s+=$NF} END {print s+0}' $X/ans.txt) md5 $(md5sum < $X/ans.txt | cut -c1-8) $(grep -h 'probed\|tallied\|GPU not started\|GPU started' $X/err.txt | sed 's/.*probed: //; s/gpugrep: debug: //; s/ bytes in \([0-9]*\) chunks.*(0 dense, searched by the CPU; \([0-9]*\) tallied on the GPU), \([0-9]*\) files.*;/: \1 chunks, \2 tallied, \3 files;/' | sort -u | tr '\n' ' ' | head -c 260)" >> $S
+}
+P=benches/gpu/logs/2026-11-30-s48
+for L in $W/loghub-16G /dev/shm/ci $W/loghub-16G-small; do
+  echo "== $L" >> $S
+  find $L -type f | sort > $X/files.txt
+  for f in p3 p10 p30 pmail; do
+    for r in 1 2 3; do
+      t "$f auto r$r" $G --debug --stats -j16 -h -c -E -f $P/$f.txt --files-from $X/files.txt
+      t "$f pace r$r" env GPUGREP_AUTO_PROBE=pace $G --stats -j16 -h -c -E -f $P/$f.txt --files-from $X/files.txt
+    done
+    t "$f shared" env GPUGREP_AUTO_PROBE=shared $G --stats -j16 -h -c -E -f $P/$f.txt --files-from $X/files.txt
+    t "$f gpu" $G --engine gpu -j16 -h -c -E -f $P/$f.txt --files-from $X/files.txt
+  done
+done
+echo "all done after $SECONDS s" >> $S
+cat $S
