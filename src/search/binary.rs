@@ -94,7 +94,8 @@ pub fn quiet_outcome(o: Outcome) -> Outcome {
     }
 }
 
-/// A sink that only lets the searcher count (the [`quiet`] search's).
+/// A sink that only lets the searcher count (the [`quiet`] search's, and
+/// auto's probe of the CPU engine's pace: `Search::count_slice`).
 pub struct CountOnly;
 
 impl Sink for CountOnly {
@@ -106,5 +107,8 @@ impl Sink for CountOnly {
     }
     fn gap(&mut self) -> io::Result<()> {
         Ok(())
+    }
+    fn counts_only(&self) -> bool {
+        true
     }
 }

@@ -312,26 +312,10 @@ impl Search<'_> {
     /// as `-c` counts them: auto's probe of the CPU engine's pace
     /// (`run::gpu::probe`).
     pub fn count_slice(&self, buf: &[u8]) -> io::Result<u64> {
-        let o = self.searcher(self.opts).search_slice(buf, &mut Counted)?;
+        let o = self
+            .searcher(self.opts)
+            .search_slice(buf, &mut binary::CountOnly)?;
         Ok(o.selected)
-    }
-}
-
-/// A sink that lets the searcher count its lines (`-c`'s way).
-struct Counted;
-
-impl Sink for Counted {
-    fn selected(&mut self, _line: &Line) -> io::Result<bool> {
-        Ok(true)
-    }
-    fn context(&mut self, _line: &Line) -> io::Result<()> {
-        Ok(())
-    }
-    fn gap(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-    fn counts_only(&self) -> bool {
-        true
     }
 }
 

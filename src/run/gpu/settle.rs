@@ -21,18 +21,17 @@ use crate::pattern::Compiled;
 
 /// A regex without good literals under auto (`Compiled::automaton_later`,
 /// `-c`): its automaton is built from this many bytes of files per thread
-/// of the run, and CUDA starts only if the CPU engine's pace says the GPU
-/// would finish well ahead (`Search::paced`). Measured on H200 hosts, 16
-/// threads, `-c`, loghub's logs in 64 files and CI logs (benches/
-/// RESULTS.md, forty-seventh session): from 8 GiB auto was level with
-/// the CPU engine or 1.5-2.1x faster on every shape tried (a hex id, IPv4,
-/// 3, 10 and 30 regexes without literals); at 4 GiB it ran 10-60 % behind
-/// on three of them (CUDA started before the CPU engine had finished a
-/// file, which tells its pace, and the CPU ended first), at 1-2 GiB the CPU
-/// engine always ended first. The CPU engine's speed grows with its
-/// threads, hence per thread (16 threads: 8 GiB; 2 threads: 1 GiB, not
-/// measured on a GPU host).
-pub const AUTO_AUTOMATON_BYTES_PER_THREAD: u64 = 512 << 20;
+/// of the run (7 GiB at 16 threads), and CUDA's start is the probe's
+/// verdict ([`by_probe`]). Measured on H200 hosts, 16 threads, `-c`, 3, 10
+/// and 30 regexes without literals and two e-mail forms (benches/
+/// RESULTS.md, forty-eighth session, call 4): at 8 GiB of loghub and CI
+/// logs (64 files or 1 MiB files; loghub's a few MB under 8 GiB) auto took
+/// 0.93-1.13 times the faster engine's time (a fresh host's first run
+/// 1.21-1.26), up to 2x faster than the CPU engine; at 4 GiB of CI logs, where the probe took 10 and 30
+/// regexes for about as fast as the GPU, sharing the files ran 8-43 %
+/// behind the CPU engine alone (CUDA's start outweighs the GPU's lead).
+/// The CPU engine's speed grows with its threads, hence per thread.
+pub const AUTO_AUTOMATON_BYTES_PER_THREAD: u64 = 448 << 20;
 
 /// How many times the GPU's time ([`automaton_seconds`]) the CPU
 /// engine's, probed, must be for CUDA to start at once with the CPU engine
