@@ -197,7 +197,7 @@ fn count_matches_of_sets_and_overlapping_literals_are_tallied_on_the_gpu() {
 fn files_with_matches_stop_reading_a_file_at_its_first_match() {
     let dir = tempfile::tempdir().unwrap();
     let mut big = String::from("x marks the spot\n");
-    big.push_str(&"nothing to see here\n".repeat(500));
+    big.push_str(&"nothing to see here\n".repeat(5000));
     std::fs::write(dir.path().join("big"), &big).unwrap();
     std::fs::write(dir.path().join("late"), "nothing\n".repeat(100) + "x\n").unwrap();
     std::fs::write(dir.path().join("none"), "nothing\n").unwrap();
@@ -225,8 +225,10 @@ fn files_with_matches_stop_reading_a_file_at_its_first_match() {
         let (cpu, _) = run("--engine=cpu", mode);
         let (gpu, unread) = run("--engine=gpu", mode);
         assert_eq!(gpu, cpu, "{mode}");
-        // Most of `big` (10,017 bytes) stays unread.
-        assert!(unread.is_some_and(|u| u > 9000), "{mode}: {unread:?}");
+        // Most of `big` (100,017 bytes) stays unread. (The packer runs
+        // ahead for as long as the stop takes to reach it: of 10,017
+        // bytes, 1,088 were read on a loaded 2-core CI machine.)
+        assert!(unread.is_some_and(|u| u > 90_000), "{mode}: {unread:?}");
     }
     assert_eq!(run("--engine=gpu", "-l").0, "big\nlate\n");
 }
