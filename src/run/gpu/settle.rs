@@ -27,9 +27,10 @@ use crate::pattern::Compiled;
 /// RESULTS.md, forty-eighth session, call 4): at 8 GiB of loghub and CI
 /// logs (64 files or 1 MiB files; loghub's a few MB under 8 GiB) auto took
 /// 0.93-1.13 times the faster engine's time (a fresh host's first run
-/// 1.21-1.26), up to 2x faster than the CPU engine; at 4 GiB of CI logs, where the probe took 10 and 30
-/// regexes for about as fast as the GPU, sharing the files ran 8-43 %
-/// behind the CPU engine alone (CUDA's start outweighs the GPU's lead).
+/// 1.21-1.26), up to 2x faster than the CPU engine; at 4 GiB of CI logs,
+/// where the probe took 10 and 30 regexes for about as fast as the GPU,
+/// sharing the files ran 8-43 % behind the CPU engine alone (CUDA's start
+/// outweighs the GPU's lead).
 /// The CPU engine's speed grows with its threads, hence per thread.
 pub const AUTO_AUTOMATON_BYTES_PER_THREAD: u64 = 448 << 20;
 
@@ -100,47 +101,7 @@ pub fn settle(
                 prog,
                 &format!("engine: auto: the GPU may run the regex's {described}"),
             );
-            let words = match &compiled.gpu {
-                Some(GpuPlan::Automaton(a)) => a.ascii_run_words(),
-                _ => AUTO_SPLIT_MAX_WORDS,
-            };
-            let pace = probe::cpu_pace(cfg, compiled, items, sizes);
-            let (cpu, gpu) = (
-                pace.map(|p| bytes as f64 / p),
-                automaton_seconds(bytes, words),
-            );
-            let set = knobs::get().auto_probe.get();
-            let verdict = match (set, cpu) {
-                (Some(v), _) => v,
-                (None, _) if simulated() => ProbeVerdict::Pace,
-                (None, Some(cpu)) => by_probe(cpu, gpu),
-                (None, None) => ProbeVerdict::Pace,
-            };
-            debug(
-                cfg,
-                prog,
-                &format!(
-                    "engine: auto: the CPU engine's pace, probed: {}: {}{}",
-                    match (pace, cpu) {
-                        (Some(p), Some(cpu)) => format!(
-                            "{:.1} GB/s, {cpu:.2} s for the files (the GPU {gpu:.2} s or more)",
-                            p / 1e9
-                        ),
-                        _ => "no file holds a sample".into(),
-                    },
-                    match verdict {
-                        ProbeVerdict::Cpu => "the CPU engine alone",
-                        ProbeVerdict::Ahead => "the GPU far ahead",
-                        ProbeVerdict::Shared => "CUDA at once, both engines sharing the files",
-                        ProbeVerdict::Pace => "CUDA's start by the CPU engine's pace",
-                    },
-                    match set {
-                        Some(_) => " (GPUGREP_AUTO_PROBE)",
-                        None => "",
-                    }
-                ),
-            );
-            match verdict {
+            match probed_start(cfg, compiled, (items, sizes), prog) {
                 ProbeVerdict::Cpu => {
                     compiled.gpu = None;
                     Wanted::No
@@ -158,6 +119,56 @@ pub fn settle(
             Wanted::No
         }
     }
+}
+
+/// How CUDA starts for the automaton just built: the probe's verdict
+/// ([`by_probe`]), `GPUGREP_AUTO_PROBE`'s, or by the pace (the simulated
+/// GPU, or no file to sample); said under `--debug`.
+fn probed_start(
+    cfg: &Config,
+    compiled: &Compiled,
+    (items, sizes): (&[Item], &[Option<u64>]),
+    prog: &str,
+) -> ProbeVerdict {
+    let bytes: u64 = sizes.iter().flatten().sum();
+    let words = match &compiled.gpu {
+        Some(GpuPlan::Automaton(a)) => a.ascii_run_words(),
+        _ => AUTO_SPLIT_MAX_WORDS,
+    };
+    let pace = probe::cpu_pace(cfg, compiled, items, sizes);
+    let gpu = automaton_seconds(bytes, words);
+    let cpu = pace.map(|p| bytes as f64 / p);
+    let set = knobs::get().auto_probe.get();
+    let verdict = match (set, cpu) {
+        (Some(v), _) => v,
+        (None, _) if simulated() => ProbeVerdict::Pace,
+        (None, Some(cpu)) => by_probe(cpu, gpu),
+        (None, None) => ProbeVerdict::Pace,
+    };
+    let probed = match (pace, cpu) {
+        (Some(p), Some(cpu)) => format!(
+            "{:.1} GB/s, {cpu:.2} s for the files (the GPU {gpu:.2} s or more)",
+            p / 1e9
+        ),
+        _ => "no file holds a sample".into(),
+    };
+    let said = match verdict {
+        ProbeVerdict::Cpu => "the CPU engine alone",
+        ProbeVerdict::Ahead => "the GPU far ahead",
+        ProbeVerdict::Shared => "CUDA at once, both engines sharing the files",
+        ProbeVerdict::Pace => "CUDA's start by the CPU engine's pace",
+    };
+    let knob = if set.is_some() {
+        " (GPUGREP_AUTO_PROBE)"
+    } else {
+        ""
+    };
+    debug(
+        cfg,
+        prog,
+        &format!("engine: auto: the CPU engine's pace, probed: {probed}: {said}{knob}"),
+    );
+    verdict
 }
 
 /// The GPU's time for `bytes` of files through an automaton that steps
