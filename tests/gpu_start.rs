@@ -186,13 +186,14 @@ fn auto_keeps_a_literal_sets_dense_printed_lines_on_the_cpu() {
 }
 
 /// Auto and regexes without good literals over files named
-/// (`choose::settle`): under `-c` the automaton is built once the files
+/// (`run::gpu::settle`): under `-c` the automaton is built once the files
 /// are listed (from 0 bytes when simulated) and CUDA starts by the CPU
 /// engine's pace, or at once (the CPU engine sharing the files or
 /// waiting), or not at all as the probe of that pace says
-/// (`GPUGREP_AUTO_PROBE` here); printed lines, a candidate automaton (`\b`), one regex
-/// and `-r` stay on the CPU engine, which builds none. Every answer is the CPU engine's, with the GPU starting,
-/// late, or failing.
+/// (`GPUGREP_AUTO_PROBE` here); printed lines, a candidate automaton
+/// (`\b`), one regex and `-r` stay on the CPU engine, which builds none.
+/// Every answer is the CPU engine's, with the GPU starting, late, or
+/// failing.
 #[test]
 fn auto_counts_literal_less_regexes_as_the_cpu_does() {
     let s = Sandbox::new();
@@ -263,15 +264,7 @@ fn auto_counts_literal_less_regexes_as_the_cpu_does() {
         }
     }
     // The same search over the tree (-r): walked while searched.
-    let args = [
-        "-c",
-        "-E",
-        "-e",
-        "[a-e]+[ ][m-z]{2,}",
-        "-e",
-        "[d-h]{2}[ ][a-c]",
-        "--debug",
-    ];
+    let args: Vec<&str> = [&["-c"][..], &two, &["--debug"]].concat();
     let got = run(&s, "auto", &args, &SIMULATED);
     assert!(!got.stderr.contains(built), "{}", got.stderr);
     assert_eq!(got.stdout, run(&s, "cpu", &args[..6], &[]).stdout);

@@ -84,6 +84,13 @@ impl Compiled {
     pub fn line_matcher(&self) -> &dyn Matcher {
         self.confirm.as_deref().unwrap_or(&*self.prefilter)
     }
+
+    /// Whether a confirm step decides the lines: not one that only finds
+    /// what to print, beside a prefilter whose hits select their lines
+    /// (a large literal set's `SplitLines`, Teddy's exact literals).
+    pub fn confirm_decides_lines(&self) -> bool {
+        self.confirm.is_some() && !self.prefilter.selects_lines()
+    }
 }
 
 /// Compiles the patterns as the configuration says.

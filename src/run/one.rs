@@ -192,14 +192,10 @@ fn search_haystack(
     let print = &shared.print;
     let mut printer = Printer::for_input(cfg, print, matcher, name, path, offsets, stream);
     *printer.out() = crate::output::spare::own();
-    // Whether a confirm step decides the lines: not one that only finds
-    // what to print, beside a prefilter whose hits select their lines
-    // (a large literal set's `SplitLines`, Teddy's exact literals). For
-    // the CPU prefilter this is what the searcher derives anyway; the
+    // For the CPU prefilter this is what the searcher derives anyway; the
     // GPU's exact offsets of the same literals then select their lines
     // too, instead of each line being confirmed again on the CPU.
-    let c = &shared.compiled;
-    let confirm = c.confirm.is_some() && !c.prefilter.selects_lines();
+    let confirm = shared.compiled.confirm_decides_lines();
     let mut search = Search::new(cfg, prefilter, matcher, confirm, split_threads);
     search.helpers = shared.helpers.enabled();
     let searched = search.search(hay, &mut printer)?;

@@ -343,14 +343,13 @@ pub fn start(wanted: Wanted, cfg: &Config, sizes: &[Option<u64>], prog: &str) ->
             debug(
                 cfg,
                 prog,
-                &match probed {
-                    Some(ProbeVerdict::Ahead) => format!(
-                        "engine: auto: {bytes} bytes of files; the GPU far ahead, the CPU waits for it"
-                    ),
-                    _ => format!(
-                        "engine: auto: {bytes} bytes of files; CPU until the GPU is ready, then both"
-                    ),
-                },
+                &format!(
+                    "engine: auto: {bytes} bytes of files; {}",
+                    match probed {
+                        Some(ProbeVerdict::Ahead) => "the GPU far ahead, the CPU waits for it",
+                        _ => "CPU until the GPU is ready, then both",
+                    }
+                ),
             );
             let (gate, go) = Gate::new();
             if simulated() {

@@ -40,7 +40,7 @@ pub(super) fn cpu_pace(
         return None;
     }
     let c = compiled;
-    let confirm = c.confirm.is_some() && !c.prefilter.selects_lines();
+    let confirm = c.confirm_decides_lines();
     let search = Search::new(cfg, &*c.prefilter, c.line_matcher(), confirm, 1);
     let files: Vec<&Path> = items
         .iter()

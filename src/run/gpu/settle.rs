@@ -95,13 +95,14 @@ pub fn settle(
         return Wanted::No;
     }
     match automaton_plan(compiled, cfg) {
-        Ok(described) => {
+        Ok((described, words)) => {
             debug(
                 cfg,
                 prog,
                 &format!("engine: auto: the GPU may run the regex's {described}"),
             );
-            match probed_start(cfg, compiled, (items, sizes), prog) {
+            let gpu = automaton_seconds(bytes, words);
+            match probed_start(cfg, compiled, (items, sizes), gpu, prog) {
                 ProbeVerdict::Cpu => {
                     compiled.gpu = None;
                     Wanted::No
@@ -121,22 +122,19 @@ pub fn settle(
     }
 }
 
-/// How CUDA starts for the automaton just built: the probe's verdict
-/// ([`by_probe`]), `GPUGREP_AUTO_PROBE`'s, or by the pace (the simulated
-/// GPU, or no file to sample); said under `--debug`.
+/// How CUDA starts for the automaton just built, whose GPU time is `gpu`
+/// ([`automaton_seconds`]): the probe's verdict ([`by_probe`]),
+/// `GPUGREP_AUTO_PROBE`'s, or by the pace (the simulated GPU, or no file
+/// to sample); said under `--debug`.
 fn probed_start(
     cfg: &Config,
     compiled: &Compiled,
     (items, sizes): (&[Item], &[Option<u64>]),
+    gpu: f64,
     prog: &str,
 ) -> ProbeVerdict {
     let bytes: u64 = sizes.iter().flatten().sum();
-    let words = match &compiled.gpu {
-        Some(GpuPlan::Automaton(a)) => a.ascii_run_words(),
-        _ => AUTO_SPLIT_MAX_WORDS,
-    };
     let pace = probe::cpu_pace(cfg, compiled, items, sizes);
-    let gpu = automaton_seconds(bytes, words);
     let cpu = pace.map(|p| bytes as f64 / p);
     let set = knobs::get().auto_probe.get();
     let verdict = match (set, cpu) {
@@ -181,9 +179,10 @@ fn automaton_seconds(bytes: u64, words: usize) -> f64 {
 
 /// A settled automaton's start, from the CPU engine's probed time `cpu`
 /// and the GPU's `gpu` (seconds, [`automaton_seconds`]): the CPU engine
-/// alone where it would be [`CPU_MARGIN`] times faster; CUDA at once, the CPU engine
-/// waiting for it, from [`AHEAD_MARGIN`]; else CUDA at once, the CPU
-/// engine sharing the files while it starts (where the CPU's share pays).
+/// alone where it would be [`CPU_MARGIN`] times faster; CUDA at once, the
+/// CPU engine waiting for it, from [`AHEAD_MARGIN`]; else CUDA at once,
+/// the CPU engine sharing the files while it starts (where the CPU's
+/// share pays).
 fn by_probe(cpu: f64, gpu: f64) -> ProbeVerdict {
     if cpu * CPU_MARGIN < gpu {
         ProbeVerdict::Cpu
@@ -196,9 +195,9 @@ fn by_probe(cpu: f64, gpu: f64) -> ProbeVerdict {
 
 /// The automaton of `compiled.automaton_later` as its GPU plan, where the
 /// GPU decides every line (`Automaton::exact_lines`) stepping at most
-/// `AUTO_SPLIT_MAX_WORDS` words on ASCII lines: its description, or why
-/// not.
-fn automaton_plan(compiled: &mut Compiled, cfg: &Config) -> Result<String, String> {
+/// `AUTO_SPLIT_MAX_WORDS` words on ASCII lines: its description and those
+/// words, or why not.
+fn automaton_plan(compiled: &mut Compiled, cfg: &Config) -> Result<(String, usize), String> {
     let rules = compiled
         .automaton_later
         .take()
@@ -213,7 +212,7 @@ fn automaton_plan(compiled: &mut Compiled, cfg: &Config) -> Result<String, Strin
             a.ascii_run_words()
         ));
     }
-    let described = a.describe();
+    let described = (a.describe(), a.ascii_run_words());
     compiled.gpu = Some(GpuPlan::Automaton(Box::new(a)));
     Ok(described)
 }
