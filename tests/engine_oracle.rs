@@ -222,6 +222,31 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 
+    /// Alternations found through a memchr for a rare byte every branch
+    /// holds, raced against their DFA, whose ends are cut where only lines
+    /// count (`-c`) and kept under `-o`: the lines the regex matches one
+    /// by one.
+    #[test]
+    fn alternations_found_by_rare_bytes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            r"\w+-\w+|\w-ab", r"\w+é|Ж\w+", r"(ab|\w+)\.ing|1+\.\w", r"a\w*_|_b+",
+            r"\w+-\w+\.\w+|\w+-\w+\.(ab|ing)", r"-\w*|\w+-", r"é(ab)*|\w+Ж+",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
+        invert in any::<bool>(), only in any::<bool>(),
+    ) {
+        let mut args = vec!["-E"];
+        if only {
+            args.push("-o");
+        }
+        let cfg = config(&with_flags(args, ci, word, whole, invert));
+        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
+        let re = line_oracle(pat, ci, word, whole);
+        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        prop_assert_eq!(got, want);
+    }
+
     /// `-i` literals found through case variants of a window: the same
     /// lines as the oracle, with one to sixteen literals of any length.
     #[test]

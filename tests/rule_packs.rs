@@ -95,11 +95,15 @@ fn rule(rng: &mut Rng) -> (String, Regex) {
 }
 
 fn text(rng: &mut Rng) -> Vec<u8> {
-    const BYTES: &[u8] = b"abcxyz  _-.09AB";
+    text_of(rng, b"abcxyz  _-.09AB")
+}
+
+/// Lines of random length made of `bytes`.
+fn text_of(rng: &mut Rng, bytes: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     for _ in 0..(20 + rng.below(200)) {
         for _ in 0..rng.below(30) {
-            out.push(BYTES[rng.below(BYTES.len())]);
+            out.push(bytes[rng.below(bytes.len())]);
         }
         out.push(b'\n');
     }
@@ -241,6 +245,36 @@ fn cases() -> (u64, usize) {
 
 #[test]
 fn random_packs_agree_with_the_oracle() {
+    packs_agree_with_the_oracle(rule, text);
+}
+
+/// Packs whose every rule holds an `@` (`x@y`, `(x@|y@)z`), so that their
+/// lines are found through it (`--debug`: "a rare byte every rule's match
+/// holds"), raced against their alternation.
+#[test]
+fn random_packs_sharing_a_rare_byte_agree_with_the_oracle() {
+    let at_rule = |rng: &mut Rng| {
+        let r = match rng.below(2) {
+            0 => format!("{}@{}", rule_body(rng, 1), rule_body(rng, 1)),
+            _ => format!(
+                "({}@|@{}){}",
+                rule_body(rng, 1),
+                rule_body(rng, 1),
+                atom(rng, 1)
+            ),
+        };
+        let re = Regex::new(&r).expect("generated rule parses");
+        (r, re)
+    };
+    packs_agree_with_the_oracle(at_rule, |rng| text_of(rng, b"abcxyz  @@_-.09AB"));
+}
+
+/// Random packs of `rule`s over `text`: every engine's output equal to
+/// the oracle's.
+fn packs_agree_with_the_oracle(
+    rule: impl Fn(&mut Rng) -> (String, Regex),
+    text: impl Fn(&mut Rng) -> Vec<u8>,
+) {
     let first: u64 = std::env::var("GPUGREP_RULE_PACK_SEED")
         .ok()
         .and_then(|v| v.parse().ok())

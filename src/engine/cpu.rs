@@ -225,6 +225,9 @@ enum CandidateFinder {
         place: Place,
     },
     Many(AhoCorasick),
+    /// One to three bytes one of which every match holds
+    /// (`pattern::required_bytes`): memchr, memchr2 or memchr3.
+    AnyByte(Vec<u8>),
 }
 
 impl Candidates {
@@ -246,6 +249,15 @@ impl Candidates {
             .ok()?;
         Some(Candidates {
             finder: CandidateFinder::Many(ac),
+            exact: false,
+        })
+    }
+
+    /// A finder for one to three bytes, one of which every match holds
+    /// (never exact); `None` for another count.
+    pub fn any_byte(bytes: &[u8]) -> Option<Candidates> {
+        (1..=3).contains(&bytes.len()).then(|| Candidates {
+            finder: CandidateFinder::AnyByte(bytes.to_vec()),
             exact: false,
         })
     }
@@ -320,6 +332,16 @@ impl Matcher for Candidates {
                 Some(start..pos + 1)
             }
             CandidateFinder::Packed { teddy, longest } => packed_find(teddy, *longest, hay, at),
+            CandidateFinder::AnyByte(bytes) => {
+                let pos = at
+                    + match bytes[..] {
+                        [a] => memchr::memchr(a, hay_at),
+                        [a, b] => memchr::memchr2(a, b, hay_at),
+                        [a, b, c] => memchr::memchr3(a, b, c, hay_at),
+                        _ => None,
+                    }?;
+                Some(pos..pos + 1)
+            }
             CandidateFinder::Many(ac) => {
                 let input = aho_corasick::Input::new(hay).range(at..);
                 ac.find(input).map(|m| m.range())

@@ -9,7 +9,8 @@
 //! for a regular expression, `required` finds literals every match contains,
 //! which the GPU's kernels search for candidate lines, and `finder` chooses
 //! how the CPU engine finds its lines in whole buffers (`window`: byte
-//! classes by position, for regexes without a literal).
+//! classes by position, for regexes without a literal; `required_bytes`:
+//! a few bytes every match holds, for alternations without good literals).
 
 pub mod bracket;
 pub mod compile;
@@ -20,6 +21,7 @@ pub mod interval;
 pub mod posix_class;
 pub mod read;
 pub mod required;
+mod required_bytes;
 pub mod translate;
 pub(crate) mod trim;
 mod window;

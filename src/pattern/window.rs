@@ -47,6 +47,14 @@ impl ByteSet {
     fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
+
+    pub fn union(&mut self, other: &ByteSet) {
+        self.0.iter_mut().zip(other.0).for_each(|(a, b)| *a |= b);
+    }
+
+    pub fn intersect(&mut self, other: &ByteSet) {
+        self.0.iter_mut().zip(other.0).for_each(|(a, b)| *a &= b);
+    }
 }
 
 /// The byte sets of the first `m` positions of every match of `hir`, `m`
@@ -157,7 +165,7 @@ impl<'n> Closure<'n> {
 /// A rough share of text bytes that are `b` (English prose, source code
 /// and logs alike: spaces and lower-case letters dominate, digits and
 /// punctuation are a few percent).
-fn share(b: u8) -> f64 {
+pub(super) fn share(b: u8) -> f64 {
     match b {
         b' ' => 0.15,
         b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 0.05,

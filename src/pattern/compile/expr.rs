@@ -44,11 +44,28 @@ pub(super) fn compile_regex(
     let t = cfg.terminator;
     let confined = trim::where_lines_count(parse_confined(&wrapped, cfg)?, cfg, trim::Cut::Large);
     let required = required_literals(&confined);
+    // Where only lines count, the regex that confirms them and runs over
+    // whole buffers has every end cut (`confined`, which chooses the line
+    // finder by its shape, only the large ones: see `trim::Cut`).
+    let trimmed = Some(trim::where_lines_count(
+        confined.clone(),
+        cfg,
+        trim::Cut::All,
+    ))
+    .filter(|h| h != &confined);
     // The meta regex confirms lines, except under -w, where the lines the
     // finder gives (word boundaries dropped, or through literals) are
     // confirmed by the word matcher (see WordRegex): not built there.
-    let re = (!word).then(|| build_regex(&confined, t)).transpose()?;
-    let (prefilter, how) = line_finder(&confined, required.as_ref(), re.as_ref(), t)?;
+    let re = (!word)
+        .then(|| build_regex(trimmed.as_ref().unwrap_or(&confined), t))
+        .transpose()?;
+    let (prefilter, how) = line_finder(
+        &confined,
+        trimmed.as_ref(),
+        required.as_ref(),
+        re.as_ref(),
+        t,
+    )?;
     let confirm: Box<dyn Matcher> = match re {
         Some(re) => Box::new(cpu::Regex::new(re)),
         None => {
