@@ -206,6 +206,8 @@ pub struct Candidates {
     /// The literals are the regex's whole language: a line holding one
     /// matches, and the confirm step only finds what to print.
     exact: bool,
+    /// `Matcher::candidate_reach`, where the builder knows it.
+    reach: Option<usize>,
 }
 
 enum CandidateFinder {
@@ -250,6 +252,7 @@ impl Candidates {
         Some(Candidates {
             finder: CandidateFinder::Many(ac),
             exact: false,
+            reach: None,
         })
     }
 
@@ -259,6 +262,7 @@ impl Candidates {
         (1..=3).contains(&bytes.len()).then(|| Candidates {
             finder: CandidateFinder::AnyByte(bytes.to_vec()),
             exact: false,
+            reach: None,
         })
     }
 
@@ -304,11 +308,29 @@ impl Candidates {
         };
         // A shared byte only points at candidates, whatever the literals.
         let exact = exact && !matches!(finder, CandidateFinder::RareByte { .. });
-        Some(Candidates { finder, exact })
+        Some(Candidates {
+            finder,
+            exact,
+            reach: None,
+        })
+    }
+
+    /// These candidates with `Matcher::candidate_reach` `reach`: the
+    /// caller pairs them with a confirm whose every match holds one of
+    /// them within `reach` bytes of its start.
+    pub fn with_reach(self, reach: usize) -> Candidates {
+        Candidates {
+            reach: Some(reach),
+            ..self
+        }
     }
 }
 
 impl Matcher for Candidates {
+    fn candidate_reach(&self) -> Option<usize> {
+        self.reach
+    }
+
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         let hay_at = hay.get(at..)?;
         match &self.finder {

@@ -40,6 +40,16 @@ pub trait Matcher: Send + Sync {
         false
     }
 
+    /// For a candidate finder: how far before its leftmost candidate in a
+    /// line the confirm's matches can start (`None`: anywhere). With a
+    /// candidate at `p`, the first at or after the line's start, every
+    /// match of the confirm in that line starts at or after `p - reach`,
+    /// so the searcher confirms from there (`find_at`) rather than from
+    /// the line's start. Only a finder built beside its confirm knows it.
+    fn candidate_reach(&self) -> Option<usize> {
+        None
+    }
+
     /// The bytes `t` in `bytes`, which lie at offset `at` of the input (the
     /// offsets a searcher's `base` gives: a file's), where this engine
     /// knows them without reading most of them: under `-n` the GPU counts
@@ -86,6 +96,10 @@ impl<M: Matcher + ?Sized> Matcher for std::sync::Arc<M> {
 
     fn selects_lines(&self) -> bool {
         (**self).selects_lines()
+    }
+
+    fn candidate_reach(&self) -> Option<usize> {
+        (**self).candidate_reach()
     }
 
     fn terminators_at(&self, bytes: &[u8], at: u64, t: u8) -> Option<u64> {

@@ -162,6 +162,12 @@ pub(super) fn line_finder(
             "a rare byte every match holds or the regex, whichever is faster on the first megabytes",
         ));
     }
+    if let Some(c) = required.and_then(|r| rare_literal_candidates(hir, &r.literals)) {
+        return Ok((
+            Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
+            "rare literal candidates or the regex, whichever is faster on the first megabytes",
+        ));
+    }
     let how = match exact {
         true => "the regex",
         false => "the regex without word boundaries",
@@ -189,6 +195,23 @@ fn rare_byte_candidates(hir: &Hir) -> Option<cpu::Candidates> {
     let (bytes, share) = required_bytes(hir)?;
     (share <= RARE_BYTES_SHARE_MAX)
         .then(|| cpu::Candidates::any_byte(&bytes))
+        .flatten()
+}
+
+/// Candidates for an alternation whose required literals are short but
+/// rare by [`window::share`] (their bytes' shares multiplied, summed over
+/// the set, at most [`RARE_BYTES_SHARE_MAX`]): `\w+@\w+\.\w+|https?://[^ ]+`
+/// gives `@` and `http`, whose rarest bytes together (`@`, `:`) are too
+/// frequent for [`rare_byte_candidates`].
+fn rare_literal_candidates(hir: &Hir, lits: &[Vec<u8>]) -> Option<cpu::Candidates> {
+    let share: f64 = lits
+        .iter()
+        .map(|l| l.iter().map(|&b| window::share(b)).product::<f64>())
+        .sum();
+    (alternation_at_top(hir)
+        && lits.len() <= CANDIDATE_LITERALS_MAX
+        && share <= RARE_BYTES_SHARE_MAX)
+        .then(|| cpu::Candidates::new(lits))
         .flatten()
 }
 

@@ -165,7 +165,7 @@ impl<'n> Closure<'n> {
 /// A rough share of text bytes that are `b` (English prose, source code
 /// and logs alike: spaces and lower-case letters dominate, digits and
 /// punctuation are a few percent).
-pub(super) fn share(b: u8) -> f64 {
+pub(in crate::pattern) fn share(b: u8) -> f64 {
     match b {
         b' ' => 0.15,
         b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 0.05,

@@ -344,12 +344,24 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             let exact = self.prefilter_exact && m.end <= end;
-            if exact || self.line_matcher.is_match_line(&buf[start..end]) {
+            if exact || self.confirms(&buf[start..end], m.start - start) {
                 return Some(Span { start, end });
             }
             at = end + 1;
         }
         None
+    }
+
+    /// Whether `line`, whose first candidate lies at `candidate`, matches:
+    /// confirmed from where the prefilter says a match can start
+    /// (`Matcher::candidate_reach`), else from the line's start.
+    fn confirms(&self, line: &[u8], candidate: usize) -> bool {
+        match self.prefilter.candidate_reach() {
+            Some(reach) if candidate > reach => {
+                self.line_matcher.find_at(line, candidate - reach).is_some()
+            }
+            _ => self.line_matcher.is_match_line(line),
+        }
     }
 
     fn emit_selected(

@@ -171,6 +171,17 @@ pub(super) fn compile_literal_set(
         None
     };
     if let Some((candidates, how)) = teddy {
+        // Without -w/-x the exact engine confirms: each of its matches is
+        // a literal, holding its window within its length, so a line is
+        // confirmed from its first window back by the longest literal
+        // (`-i 'error|fail|fatal'`, one line in six matching: ...).
+        let candidates = match (&confirm, ci) {
+            (None, true) => {
+                let longest = lits.iter().map(Vec::len).max().unwrap_or(1);
+                candidates.with_reach(longest - 1)
+            }
+            _ => candidates,
+        };
         let exact = std::mem::replace(&mut prefilter, Box::new(candidates));
         confirm.get_or_insert(exact);
         engine = how;
