@@ -173,8 +173,10 @@ pub(super) fn compile_literal_set(
     if let Some((candidates, how)) = teddy {
         // Without -w/-x the exact engine confirms: each of its matches is
         // a literal, holding its window within its length, so a line is
-        // confirmed from its first window back by the longest literal
-        // (`-i 'error|fail|fatal'`, one line in six matching: ...).
+        // confirmed from its first window back by the longest literal, not
+        // from its start (`-i 'error|fail|fatal'` over 1 GiB of loghub, one
+        // line in six matching, one thread: 0.77-0.96 → 0.47-0.66 s, rg
+        // 0.49-0.63 s).
         let candidates = match (&confirm, ci) {
             (None, true) => {
                 let longest = lits.iter().map(Vec::len).max().unwrap_or(1);
