@@ -344,7 +344,7 @@ impl<'m> Searcher<'m> {
                 return None;
             }
             let exact = self.prefilter_exact && m.end <= end;
-            if exact || self.confirms(&buf[start..end], m.start - start) {
+            if exact || self.confirms(&buf[start..end], m.start.saturating_sub(start)) {
                 return Some(Span { start, end });
             }
             at = end + 1;
