@@ -107,6 +107,9 @@ impl Printed {
         for l in &self.stage_lines {
             eprintln!("{l}");
         }
+        if let Some(l) = crate::engine::fastest::stats_line() {
+            eprintln!("{l}");
+        }
         if let Some(l) = crate::engine::retimed::stats_line() {
             let gave_up = crate::engine::cpu::dfa_lines_gave_up();
             eprintln!("{l} (whose DFA gave up {gave_up} time(s), the rules answering)");
