@@ -420,3 +420,29 @@ fn a_file_bound_past_the_gpus_match_cap_goes_to_the_cpu_early() {
     let (err, given_up) = past_the_match_cap("1000");
     assert!(given_up > 150_000, "{err}");
 }
+
+/// A line finder race (`engine::fastest`) decided over the run's first
+/// megabytes is named with both finders' pace, and the count is the same
+/// whichever was kept.
+#[test]
+fn stats_name_the_line_finder_race() {
+    let dir = tempfile::tempdir().unwrap();
+    let line =
+        "2026-11-30 node-7 sent to ann@example.com via relay 10.0.0.1\nplain line without one\n";
+    std::fs::write(dir.path().join("a"), line.repeat(150_000)).unwrap();
+    let out = Command::new(common::bin())
+        .args(["--stats", "--engine=cpu", "-j1", "-c", "-E"])
+        .arg(r"\w+@\w+\.\w+|\w+@\w+\.(com|org|net)")
+        .arg("a")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "150000\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("line finder race: kept the ")
+                && l.contains(" ns a byte, the DFA alone ")),
+        "{err}"
+    );
+}
