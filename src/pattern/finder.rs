@@ -149,24 +149,20 @@ pub(super) fn line_finder(
         (None, None) => (build_regex(lines, t)?, true),
     };
     let dfa = cpu::RegexLines::new(dfa, exact);
-    if let Some(c) = maybe {
-        // Which is faster depends on the text (`engine::fastest`).
-        return Ok((
-            Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
-            "literal candidates or the regex, whichever is faster on the first megabytes",
-        ));
-    }
-    if let Some(c) = rare_byte_candidates(hir) {
-        return Ok((
-            Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
-            "a rare byte every match holds or the regex, whichever is faster on the first megabytes",
-        ));
-    }
-    if let Some(c) = required.and_then(|r| rare_literal_candidates(hir, &r.literals)) {
-        return Ok((
-            Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
-            "rare literal candidates or the regex, whichever is faster on the first megabytes",
-        ));
+    // Candidates that may hit too often, raced against the DFA: which is
+    // faster depends on the text (`engine::fastest`).
+    let raced = maybe
+        .map(|c| (c, "literal candidates or the regex, whichever is faster on the first megabytes"))
+        .or_else(|| {
+            let c = rare_byte_candidates(hir)?;
+            Some((c, "a rare byte every match holds or the regex, whichever is faster on the first megabytes"))
+        })
+        .or_else(|| {
+            let c = rare_literal_candidates(hir, &required?.literals)?;
+            Some((c, "rare literal candidates or the regex, whichever is faster on the first megabytes"))
+        });
+    if let Some((c, how)) = raced {
+        return Ok((Box::new(Fastest::new(Box::new(c), Box::new(dfa))), how));
     }
     let how = match exact {
         true => "the regex",

@@ -17,6 +17,8 @@ pub struct Searcher<'m> {
     line_matcher: &'m dyn Matcher,
     /// The prefilter's matches are matches (when within one line).
     prefilter_exact: bool,
+    /// The prefilter's `Matcher::candidate_reach`, asked once.
+    reach: Option<usize>,
     selected: u64,
     after_left: usize,
     /// Absolute offset just past the last line given to the sink.
@@ -79,6 +81,7 @@ impl<'m> Searcher<'m> {
             prefilter,
             line_matcher,
             prefilter_exact,
+            reach: prefilter.candidate_reach(),
             selected: 0,
             after_left: 0,
             last_end: None,
@@ -356,7 +359,7 @@ impl<'m> Searcher<'m> {
     /// confirmed from where the prefilter says a match can start
     /// (`Matcher::candidate_reach`), else from the line's start.
     fn confirms(&self, line: &[u8], candidate: usize) -> bool {
-        match self.prefilter.candidate_reach() {
+        match self.reach {
             Some(reach) if candidate > reach => {
                 self.line_matcher.find_at(line, candidate - reach).is_some()
             }

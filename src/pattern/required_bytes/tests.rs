@@ -1,14 +1,6 @@
 use super::*;
+use crate::pattern::trim::tests::hir;
 use proptest::prelude::*;
-
-fn hir(re: &str) -> Hir {
-    regex_syntax::ParserBuilder::new()
-        .multi_line(true)
-        .utf8(false)
-        .build()
-        .parse(re)
-        .unwrap()
-}
 
 fn bytes_of(re: &str) -> Option<String> {
     required_bytes(&hir(re)).map(|(b, _)| String::from_utf8_lossy(&b).into_owned())
