@@ -346,3 +346,63 @@ proptest! {
         prop_assert_eq!(gpu.1, cpu.1);
     }
 }
+
+/// Regression: files too small to split (under 32 MiB) were each searched
+/// by one thread to the end, also the last ones begun, while the other
+/// threads had nothing left (64 logs of 16 MiB, 16 threads, the four
+/// slowest last by name: 0.67x ripgrep). A file of 4 MiB or more begun
+/// when fewer files are left than threads is split, here every file
+/// (three files, four threads); the output stays what one thread prints.
+#[test]
+fn files_begun_in_the_runs_tail_are_split_and_print_what_one_thread_prints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for (i, name) in ["a.log", "b.log", "c.log"].iter().enumerate() {
+        let mut text = Vec::new();
+        let mut n = 0;
+        while text.len() < (4 << 20) + 1000 * i {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let word = ["ab", "cd", "x ab y", "zz zz zz zz"][(seed % 4) as usize];
+            text.extend_from_slice(format!("{n} {word}\n").as_bytes());
+            n += 1;
+        }
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    std::fs::write(dir.path().join("list"), "a.log\nb.log\nc.log\n").unwrap();
+    let run = |args: &[&str], threads: &str| {
+        common::gpugrep()
+            .args(args)
+            .arg(threads)
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    let flags: [&[&str]; 6] = [
+        &["-n"],
+        &["-c"],
+        &["-v", "-c"],
+        &["-o", "-b"],
+        &["-C2", "-n"],
+        &["--count-matches"],
+    ];
+    for flags in flags {
+        for input in [&["-r", "ab", "."][..], &["--files-from", "list", "ab"]] {
+            let args: Vec<&str> = input.iter().chain(flags).copied().collect();
+            let one = run(&args, "-j1");
+            assert!(!one.stdout.is_empty(), "{args:?}");
+            let many = run(&args, "-j4");
+            assert!(many.stdout == one.stdout, "{args:?}");
+            assert_eq!(many.status.code(), one.status.code(), "{args:?}");
+        }
+    }
+    let stats = run(&["-r", "-c", "--stats", "ab", "."], "-j4");
+    let stats = String::from_utf8_lossy(&stats.stderr);
+    assert!(
+        stats.contains(
+            "files split between threads: 3 (3 of them smaller ones begun in the run's tail)"
+        ),
+        "{stats}"
+    );
+}

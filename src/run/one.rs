@@ -18,7 +18,9 @@ use crate::input::walk::Input;
 use crate::output::json::JsonStats;
 use crate::output::standard::MatchOffsets;
 use crate::output::{summary, Printer};
-use crate::search::{self, Haystack, OpenOptions, Preloaded, Search, Unopened};
+use crate::search::{
+    self, split_map_from, Haystack, Helpers, OpenOptions, Preloaded, Search, Unopened,
+};
 use std::io::{self, Write};
 
 /// What searching one input produced.
@@ -132,7 +134,9 @@ fn search_opened(
         decompress: cfg.decompress,
         decompress_threads: shared.decompress_threads,
         map: shared.map_inputs,
-        map_large: shared.split_threads > 1,
+        // In the run's tail a smaller file is mapped to be split.
+        map_from: (shared.split_threads > 1)
+            .then(|| split_map_from(shared.helpers.enabled().is_some_and(Helpers::in_tail))),
         quits_early: cfg.mode.first_match_ends(),
     };
     let mut opened = match search::open(input, preloaded, options) {

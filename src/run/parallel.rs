@@ -131,6 +131,9 @@ pub(crate) fn search_items(
         };
         let batch = (*i..*i + n).map(|k| (k, items[k].clone())).collect();
         *i += n;
+        if items.len() - *i < workers {
+            shared.helpers.reach_tail();
+        }
         batch
     };
     search_parallel(shared, &next, workers, job, bytes_ahead, out, state)

@@ -107,6 +107,9 @@ impl Printed {
         for l in &self.stage_lines {
             eprintln!("{l}");
         }
+        if let Some(l) = crate::search::split_stats_line() {
+            eprintln!("{l}");
+        }
         if let Some(l) = crate::engine::fastest::stats_line() {
             eprintln!("{l}");
         }

@@ -141,9 +141,9 @@ pub struct OpenOptions {
     pub decompress_threads: usize,
     /// Map regular files: one large file split between threads.
     pub map: bool,
-    /// Map a walked file from `source::map_from` (its lines may be split
-    /// between threads); else it is read in blocks.
-    pub map_large: bool,
+    /// Map a file read here from this size on (`split::map_from`: its
+    /// lines may be split between threads); else it is read in blocks.
+    pub map_from: Option<u64>,
     /// The first selected line ends the search (`-l`, `-L`, `-q`): a file
     /// is read whole only up to [`FIRST_BLOCK`], and streams on after it.
     pub quits_early: bool,
@@ -186,7 +186,7 @@ pub fn open<'d>(
             Source::File(file, _) => file,
         },
     };
-    read_small(file, o.quits_early, o.map_large)
+    read_small(file, o.quits_early, o.map_from)
         .map(Opened::new)
         .map_err(summarised)
 }
@@ -196,7 +196,7 @@ pub fn open<'d>(
 fn read_small(
     mut file: std::fs::File,
     quits_early: bool,
-    map_large: bool,
+    map_from: Option<u64>,
 ) -> io::Result<Storage<'static>> {
     // Where the first selected line ends the search, most files end in
     // their first block: `-l` over 943 files of 840 KB read 256 KiB of each
@@ -211,7 +211,7 @@ fn read_small(
     }
     let mut n = 0;
     // Whether the file is large was asked (once its first block is read).
-    let mut asked = !map_large;
+    let mut asked = map_from.is_none();
     loop {
         // Larger than the first block: a large file is mapped, as a listed
         // one is (`source::open`), so that its lines may be split between
@@ -222,7 +222,7 @@ fn read_small(
         // one thread (19 of 49 large logs on 16 threads).
         if !asked && n == FIRST_BLOCK {
             asked = true;
-            if let Some(mapped) = large_mapped(&file) {
+            if let Some(mapped) = map_from.and_then(|from| large_mapped(&file, from)) {
                 return Ok(Storage::Mapped(mapped, Some(file)));
             }
         }
@@ -259,10 +259,10 @@ fn read_small(
     Ok(Storage::Started(buf, n, Box::new(file)))
 }
 
-/// `file` mapped when it is at least [`source::map_from`] long.
-fn large_mapped(file: &std::fs::File) -> Option<Mapped> {
+/// `file` mapped when it is at least `from` bytes long.
+fn large_mapped(file: &std::fs::File, from: u64) -> Option<Mapped> {
     let len = file.metadata().ok()?.len();
-    (len >= source::map_from()).then(|| source::map_file(file))?
+    (len >= from).then(|| source::map_file(file))?
 }
 
 impl<'d> Opened<'d> {
@@ -424,14 +424,15 @@ mod tests {
     use super::*;
 
     /// What `read_small` makes of a file of `len` bytes (zeros) when the
-    /// thread's buffer holds `buffer` bytes beforehand.
-    fn read_as(len: u64, buffer: usize) -> &'static str {
+    /// thread's buffer holds `buffer` bytes beforehand and files are mapped
+    /// from `from` bytes on.
+    fn read_as(len: u64, buffer: usize, from: u64) -> &'static str {
         let file = tempfile::tempfile().unwrap();
         file.set_len(len).unwrap();
         let mut held = Recycled::take();
         held.0 = vec![0; buffer];
         drop(held);
-        match read_small(file, false, true).unwrap() {
+        match read_small(file, false, Some(from)).unwrap() {
             Storage::Mapped(..) => "mapped",
             Storage::Whole(..) => "whole",
             Storage::Started(..) => "streamed",
@@ -466,10 +467,22 @@ mod tests {
         let large = source::map_from();
         // A fresh thread's buffer, and one a streamed file grew.
         for buffer in [0, FIRST_BLOCK, STREAM_CHUNK + STREAM_CHUNK / 2] {
-            assert_eq!(read_as(large, buffer), "mapped", "buffer {buffer}");
-            assert_eq!(read_as(large - 1, buffer), "streamed", "buffer {buffer}");
-            assert_eq!(read_as(FIRST_BLOCK as u64, buffer), "whole");
-            assert_eq!(read_as(STREAM_CHUNK as u64 - 1, buffer), "whole");
+            assert_eq!(read_as(large, buffer, large), "mapped", "buffer {buffer}");
+            assert_eq!(
+                read_as(large - 1, buffer, large),
+                "streamed",
+                "buffer {buffer}"
+            );
+            assert_eq!(read_as(FIRST_BLOCK as u64, buffer, large), "whole");
+            assert_eq!(read_as(STREAM_CHUNK as u64 - 1, buffer, large), "whole");
         }
+    }
+
+    #[test]
+    fn a_file_begun_in_the_runs_tail_is_mapped_from_a_smaller_size() {
+        let tail = crate::search::split_map_from(true);
+        assert!(tail < crate::search::split_map_from(false));
+        assert_eq!(read_as(tail, 0, tail), "mapped");
+        assert_eq!(read_as(tail - 1, 0, tail), "streamed");
     }
 }

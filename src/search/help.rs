@@ -42,6 +42,8 @@ pub struct Helpers {
     /// Offers open now.
     open: AtomicUsize,
     next: AtomicU64,
+    /// The run is in its tail ([`Helpers::reach_tail`]).
+    tail: AtomicBool,
 }
 
 struct Offer {
@@ -70,6 +72,21 @@ impl Helpers {
     /// These helpers, when the run's threads help.
     pub fn enabled(&self) -> Option<&Helpers> {
         self.enabled.load(Ordering::Relaxed).then_some(self)
+    }
+
+    /// The run's last files are begun: every directory is listed, and
+    /// fewer files are left to begin than there are threads. A file begun
+    /// now may be what the others wait for at the end, so a smaller one is
+    /// split (`split::TAIL_SPLIT_MIN_BYTES`): 64 logs of 16 MiB in name
+    /// order, 16 threads, the last four the slowest to search, each searched
+    /// whole by one thread while the others had nothing to do.
+    pub fn reach_tail(&self) {
+        self.tail.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the run is in its tail ([`Helpers::reach_tail`]).
+    pub fn in_tail(&self) -> bool {
+        self.tail.load(Ordering::Relaxed)
     }
 
     /// Whether some thread offers work now.

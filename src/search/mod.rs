@@ -26,7 +26,9 @@ mod nul;
 mod recycled;
 mod searcher;
 mod split;
-pub(crate) use split::large_enough as splits_at;
+pub(crate) use split::{
+    large_enough as splits_at, map_from as split_map_from, stats_line as split_stats_line,
+};
 mod stream;
 
 pub use binary::{BinaryRule, BINARY_PROBE};

@@ -43,23 +43,33 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
     assert_eq!(kept, vec![0, 1, 2, 3]);
 }
 
-/// A batch of one file is not split, and the work ends once every worker
-/// that searched asks again.
+/// The last file of a batch whose thread is busy with the one before goes
+/// to an idle thread (regression: left to the busy thread, 16 threads over
+/// 64 logs ended with two threads searching two of the slowest each), and
+/// the work ends once every worker that searched asks again.
 #[test]
-fn one_file_is_never_taken_and_the_queue_ends_when_all_are_done() {
+fn the_last_file_of_a_busy_batch_is_taken_and_the_queue_ends_when_all_are_done() {
     let q = queue(2);
     q.add(
         vec![Task {
             key: (0, vec![1]),
-            work: Work::Search(batch(0..1)),
+            work: Work::Search(batch(0..2)),
         }],
         false,
     );
     let task = q.take(false, || Idle::Nothing).unwrap();
-    q.hold(0, task.key, batch(0..1));
+    q.hold(0, task.key, batch(0..2));
+    assert_eq!(q.next_held(0).map(|(id, _)| id), Some(0));
+    let stolen = q.take(false, || Idle::Nothing).unwrap();
+    assert!(matches!(&stolen.work, Work::Search(b) if b.len() == 1 && b[0].0 == 1));
     assert!(q.steal().is_none());
-    assert!(q.next_held(0).is_some());
-    assert!(q.take(true, || Idle::Nothing).is_none());
+    assert!(q.next_held(0).is_none());
+    // Both threads ask again once done; neither gets work.
+    std::thread::scope(|s| {
+        let other = s.spawn(|| q.take(true, || Idle::Nothing).is_none());
+        assert!(q.take(true, || Idle::Nothing).is_none());
+        assert!(other.join().unwrap());
+    });
 }
 
 /// A thread with nothing to take runs its `idle` step (which wakes the
