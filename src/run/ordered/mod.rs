@@ -71,29 +71,13 @@ enum Msg {
     Part(usize, Vec<u8>),
 }
 
-/// Ids for directories and files, shared by the threads, and how many of
-/// them are listed and begun.
+/// Ids for directories and files, shared by the threads.
 struct Ids {
     nodes: AtomicUsize,
     items: AtomicUsize,
-    /// Directories listed.
-    listed: AtomicUsize,
-    /// Files begun (or known without a search: errors).
-    begun: AtomicUsize,
 }
 
 impl Ids {
-    /// A file is begun; whether the run is in its tail now: every
-    /// directory listed (node 0 is the operands'), fewer files left to
-    /// begin than `workers` (`Helpers::reach_tail`). Counted apart, the
-    /// counts may be a step apart: a hint for splitting, not a bound.
-    fn begin(&self, workers: usize) -> bool {
-        let begun = self.begun.fetch_add(1, Ordering::Relaxed) + 1;
-        let listed = self.listed.load(Ordering::Relaxed);
-        self.nodes.load(Ordering::Relaxed) == listed + 1
-            && self.items.load(Ordering::Relaxed) < begun + workers
-    }
-
     fn node(&self) -> usize {
         self.nodes.fetch_add(1, Ordering::Relaxed)
     }
@@ -127,8 +111,6 @@ pub(super) fn search_trees(
     let ids = Ids {
         nodes: AtomicUsize::new(1),
         items: AtomicUsize::new(0),
-        listed: AtomicUsize::new(0),
-        begun: AtomicUsize::new(0),
     };
     // The operands are the children of node 0, which the printer knows.
     let mut top = Vec::new();
@@ -138,7 +120,6 @@ pub(super) fn search_trees(
         match start {
             Start::Item(Item::Error(msg)) => {
                 let id = ids.item();
-                ids.begun.fetch_add(1, Ordering::Relaxed);
                 known.push((id, Ok(error_result(&msg))));
                 top.push(Child::File(id));
             }
@@ -203,7 +184,6 @@ pub(super) fn search_trees(
                         Work::List(node, path) => {
                             let op = task.key.0;
                             inbox.send(list(shared, filters, ids, queue, op, node, &path, workers));
-                            ids.listed.fetch_add(1, Ordering::Relaxed);
                         }
                         Work::Search(batch) => {
                             // What is left of a batch goes back to the
@@ -213,7 +193,13 @@ pub(super) fn search_trees(
                             let mut unsent = 0;
                             queue.hold(w, task.key, batch);
                             while let Some((id, item)) = queue.next_held(w) {
-                                if ids.begin(workers) && !helpers.in_tail() {
+                                // The run's tail: fewer files left to
+                                // begin than threads (`Helpers::reach_tail`);
+                                // counted only once nothing is queued.
+                                if !helpers.in_tail()
+                                    && queue.drained()
+                                    && queue.held_files() < workers
+                                {
                                     helpers.reach_tail();
                                 }
                                 let mut parted = false;

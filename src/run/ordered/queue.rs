@@ -6,6 +6,7 @@ use crate::input::walk::Item;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
@@ -70,6 +71,8 @@ pub(super) struct Queue {
     pub(super) ready: Condvar,
     /// Each worker's batch under way (`hold`), open to [`Queue::steal`].
     pub(super) held: Vec<Mutex<Option<Held>>>,
+    /// Every directory is listed and every batch taken ([`Queue::drained`]).
+    drained: AtomicBool,
 }
 
 /// The files of a batch a worker has not begun yet.
@@ -102,7 +105,24 @@ impl Queue {
             }),
             ready: Condvar::new(),
             held: (0..workers).map(|_| Mutex::new(None)).collect(),
+            drained: AtomicBool::new(false),
         }
+    }
+
+    /// Whether every directory is listed and every batch was taken: the
+    /// files left are in the workers' batches (a hint that stays set, for
+    /// the run's tail: `Helpers::reach_tail`).
+    pub(super) fn drained(&self) -> bool {
+        self.drained.load(Ordering::Relaxed)
+    }
+
+    /// The files the workers hold and have not begun.
+    pub(super) fn held_files(&self) -> usize {
+        self.held
+            .iter()
+            .filter_map(|h| h.lock().ok())
+            .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
+            .sum()
     }
 
     /// The earliest task, else part of a batch another worker holds
@@ -125,7 +145,13 @@ impl Queue {
                     Work::List(..) => s.listing += 1,
                     Work::Search(_) => s.searching += 1,
                 }
+                if s.listing == 0 && s.tasks.is_empty() {
+                    self.drained.store(true, Ordering::Relaxed);
+                }
                 return Some(task);
+            }
+            if s.listing == 0 {
+                self.drained.store(true, Ordering::Relaxed);
             }
             if let Some(task) = self.steal() {
                 s.searching += 1;

@@ -213,3 +213,34 @@ fn a_waiting_thread_puts_its_task_back_for_others() {
     // Searched and done: nothing is left, and no one waits for more.
     assert!(q.take(true, || Idle::Nothing).is_none());
 }
+
+/// The queue is drained once no listing is out and its last batch is
+/// taken (the run's tail may begin); `held_files` counts what the workers
+/// hold and have not begun.
+#[test]
+fn the_queue_is_drained_when_its_last_batch_is_taken() {
+    let q = Queue::new(
+        vec![Task {
+            key: (0, Vec::new()),
+            work: Work::List(1, PathBuf::from("d")),
+        }],
+        2,
+    );
+    let listing = q.take(false, || Idle::Nothing).unwrap();
+    assert!(matches!(listing.work, Work::List(..)));
+    assert!(!q.drained());
+    let batches = (0..2)
+        .map(|i| Task {
+            key: (0, vec![i as u8]),
+            work: Work::Search(batch(i * 3..i * 3 + 3)),
+        })
+        .collect();
+    q.add(batches, true);
+    let first = q.take(false, || Idle::Nothing).unwrap();
+    assert!(!q.drained(), "a batch is still queued");
+    q.hold(0, first.key, batch(0..3));
+    let _ = q.next_held(0);
+    assert_eq!(q.held_files(), 2);
+    let _second = q.take(false, || Idle::Nothing).unwrap();
+    assert!(q.drained());
+}
