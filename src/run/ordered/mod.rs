@@ -193,13 +193,7 @@ pub(super) fn search_trees(
                             let mut unsent = 0;
                             queue.hold(w, task.key, batch);
                             while let Some((id, item)) = queue.next_held(w) {
-                                // The run's tail: fewer files left to
-                                // begin than threads (`Helpers::reach_tail`);
-                                // counted only once nothing is queued.
-                                if !helpers.in_tail()
-                                    && queue.drained()
-                                    && queue.held_files() < workers
-                                {
+                                if queue.in_tail() && !helpers.in_tail() {
                                     helpers.reach_tail();
                                 }
                                 let mut parted = false;

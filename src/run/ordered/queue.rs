@@ -71,8 +71,9 @@ pub(super) struct Queue {
     pub(super) ready: Condvar,
     /// Each worker's batch under way (`hold`), open to [`Queue::steal`].
     pub(super) held: Vec<Mutex<Option<Held>>>,
-    /// Every directory is listed and every batch taken ([`Queue::drained`]).
-    drained: AtomicBool,
+    /// The run's tail: every directory listed, no more files left to
+    /// begin than workers ([`Queue::in_tail`]).
+    tail: AtomicBool,
 }
 
 /// The files of a batch a worker has not begun yet.
@@ -105,24 +106,32 @@ impl Queue {
             }),
             ready: Condvar::new(),
             held: (0..workers).map(|_| Mutex::new(None)).collect(),
-            drained: AtomicBool::new(false),
+            tail: AtomicBool::new(false),
         }
     }
 
-    /// Whether every directory is listed and every batch was taken: the
-    /// files left are in the workers' batches (a hint that stays set, for
-    /// the run's tail: `Helpers::reach_tail`).
-    pub(super) fn drained(&self) -> bool {
-        self.drained.load(Ordering::Relaxed)
+    /// Whether the run is in its tail (`Helpers::reach_tail`): every
+    /// directory is listed and no more files are left to begin than there
+    /// are workers. Told where a worker takes the last batch or runs out
+    /// of its own (counted then, not for every file begun: a shared count
+    /// written for every file, or the batches counted at every file once
+    /// the queue was empty, cost the Linux tree's rows at 16 threads).
+    pub(super) fn in_tail(&self) -> bool {
+        self.tail.load(Ordering::Relaxed)
     }
 
-    /// The files the workers hold and have not begun.
-    pub(super) fn held_files(&self) -> usize {
-        self.held
+    /// Marks the tail if the workers hold no more than `workers - more`
+    /// unbegun files (`more`: a batch just taken).
+    fn mark_tail(&self, more: usize) {
+        let held: usize = self
+            .held
             .iter()
             .filter_map(|h| h.lock().ok())
             .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
-            .sum()
+            .sum();
+        if held + more <= self.held.len() {
+            self.tail.store(true, Ordering::Relaxed);
+        }
     }
 
     /// The earliest task, else part of a batch another worker holds
@@ -145,13 +154,15 @@ impl Queue {
                     Work::List(..) => s.listing += 1,
                     Work::Search(_) => s.searching += 1,
                 }
-                if s.listing == 0 && s.tasks.is_empty() {
-                    self.drained.store(true, Ordering::Relaxed);
+                if let Work::Search(batch) = &task.work {
+                    if s.listing == 0 && s.tasks.is_empty() && !self.in_tail() {
+                        self.mark_tail(batch.len());
+                    }
                 }
                 return Some(task);
             }
-            if s.listing == 0 {
-                self.drained.store(true, Ordering::Relaxed);
+            if s.listing == 0 && !self.in_tail() {
+                self.mark_tail(0);
             }
             if let Some(task) = self.steal() {
                 s.searching += 1;

@@ -214,11 +214,11 @@ fn a_waiting_thread_puts_its_task_back_for_others() {
     assert!(q.take(true, || Idle::Nothing).is_none());
 }
 
-/// The queue is drained once no listing is out and its last batch is
-/// taken (the run's tail may begin); `held_files` counts what the workers
-/// hold and have not begun.
+/// The tail is told once no listing is out and the last batch is taken
+/// with no more unbegun files than workers, or when a worker runs out of
+/// its own and finds no more than that held by the others.
 #[test]
-fn the_queue_is_drained_when_its_last_batch_is_taken() {
+fn the_tail_begins_when_no_more_files_are_left_than_workers() {
     let q = Queue::new(
         vec![Task {
             key: (0, Vec::new()),
@@ -228,7 +228,6 @@ fn the_queue_is_drained_when_its_last_batch_is_taken() {
     );
     let listing = q.take(false, || Idle::Nothing).unwrap();
     assert!(matches!(listing.work, Work::List(..)));
-    assert!(!q.drained());
     let batches = (0..2)
         .map(|i| Task {
             key: (0, vec![i as u8]),
@@ -237,10 +236,19 @@ fn the_queue_is_drained_when_its_last_batch_is_taken() {
         .collect();
     q.add(batches, true);
     let first = q.take(false, || Idle::Nothing).unwrap();
-    assert!(!q.drained(), "a batch is still queued");
     q.hold(0, first.key, batch(0..3));
     let _ = q.next_held(0);
-    assert_eq!(q.held_files(), 2);
-    let _second = q.take(false, || Idle::Nothing).unwrap();
-    assert!(q.drained());
+    assert!(!q.in_tail(), "a batch is still queued");
+    // The last batch taken: 2 held + 3 more, over 2 workers.
+    let second = q.take(false, || Idle::Nothing).unwrap();
+    assert!(!q.in_tail());
+    q.hold(1, second.key, batch(3..6));
+    for _ in 0..3 {
+        let _ = q.next_held(1);
+    }
+    // Worker 1 ran out: it steals from worker 0's 2 files, no more than
+    // the 2 workers.
+    let stolen = q.take(true, || Idle::Nothing).unwrap();
+    assert!(q.in_tail());
+    assert!(matches!(stolen.work, Work::Search(b) if b.len() == 1));
 }
