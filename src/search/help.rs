@@ -74,8 +74,8 @@ impl Helpers {
         self.enabled.load(Ordering::Relaxed).then_some(self)
     }
 
-    /// The run's last files are begun: every directory is listed, and
-    /// fewer files are left to begin than there are threads. A file begun
+    /// The run's last files are begun: every directory is listed, and no
+    /// more files are left to begin than there are threads. A file begun
     /// now may be what the others wait for at the end, so a smaller one is
     /// split (`split::TAIL_SPLIT_MIN_BYTES`): 64 logs of 16 MiB in name
     /// order, 16 threads, the last four the slowest to search, each searched
