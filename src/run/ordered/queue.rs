@@ -123,13 +123,7 @@ impl Queue {
     /// Marks the tail if the workers hold no more than `workers - more`
     /// unbegun files (`more`: a batch just taken).
     fn mark_tail(&self, more: usize) {
-        let held: usize = self
-            .held
-            .iter()
-            .filter_map(|h| h.lock().ok())
-            .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
-            .sum();
-        if held + more <= self.held.len() {
+        if self.unbegun().sum::<usize>() + more <= self.held.len() {
             self.tail.store(true, Ordering::Relaxed);
         }
     }
@@ -440,10 +434,7 @@ impl Queue {
     /// other on each of two threads while fourteen had nothing to do.
     fn steal(&self) -> Option<Task> {
         let fullest = self
-            .held
-            .iter()
-            .filter_map(|h| h.lock().ok())
-            .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
+            .unbegun()
             .enumerate()
             .max_by_key(|&(_, n)| n)
             .filter(|&(_, n)| n > 0)?
@@ -455,6 +446,15 @@ impl Queue {
             key: h.key.clone(),
             work: Work::Search(rest.into()),
         })
+    }
+
+    /// The files each worker holds and has not begun (a poisoned slot
+    /// left out), each slot locked in turn.
+    fn unbegun(&self) -> impl Iterator<Item = usize> + '_ {
+        self.held
+            .iter()
+            .filter_map(|h| h.lock().ok())
+            .map(|h| h.as_ref().map_or(0, |h| h.items.len()))
     }
 
     pub(super) fn close(&self) {
