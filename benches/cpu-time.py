@@ -41,7 +41,8 @@ def run_once(command):
         "user": usage.ru_utime,
         "sys": usage.ru_stime,
         "faults": usage.ru_minflt,
-        "peak_mb": float(peak.read().strip() or "nan") / 1024,
+        # The last line: a failed command's status comes first.
+        "peak_mb": float((peak.read().split() or ["nan"])[-1]) / 1024,
         "rc": child.returncode,
     }
 
