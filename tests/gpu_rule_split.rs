@@ -42,6 +42,15 @@ const PIECES: &[&str] = &[
 /// the pack's automaton, where `\w` alone is 661 positions): the rule
 /// book gives such a rule the automaton of its ASCII bytes.
 const WIDE: &[&str] = &["\\w+", "\\S+", "\\w", "[^x]+"];
+/// Long repetitions, put beside a marker: automata of 2 to 4 words and
+/// wider (the confirm kernel keeps up to 4 words in registers, more in
+/// local memory).
+const LONG: &[&str] = &[
+    "[0-9a-f]{32}",
+    "[abx0-9 ]{20,45}",
+    "[a-z ]{60,110}",
+    "(ab|x| ){12,40}",
+];
 const OPS: &[&str] = &["", "", "*", "+", "?", "{2}", "{1,3}"];
 
 fn piece(rng: &mut XorShift) -> String {
@@ -72,6 +81,7 @@ fn rule(rng: &mut XorShift) -> (String, Regex) {
         match rng.below(3) {
             0 => r += &piece(rng),
             1 if marked => r += rng.pick(WIDE),
+            2 if marked && rng.below(2) == 0 => r += rng.pick(LONG),
             _ => {}
         }
         if rng.below(6) == 0 {
@@ -438,6 +448,21 @@ fn kernels_match_reference() {
         .filter(|(t, _)| matches!(t, Target::Split(s) if s.book.is_some()))
         .count();
     assert!(books * 2 >= n, "{books} of {n} cases had a book");
+    // The kernel runs one-word automata flattened, those of 2 to 4 words
+    // with their words in registers, wider ones from local memory: the
+    // books hold each.
+    let held = |words: std::ops::RangeInclusive<u32>| {
+        use gpugrep::pattern::glushkov::book::{head, HEAD};
+        cases.iter().any(|(t, _)| match t {
+            Target::Split(s) => s.book.as_ref().is_some_and(|b| {
+                b.heads
+                    .chunks(HEAD)
+                    .any(|h| h[head::PRESENT] != 0 && words.contains(&h[head::WORDS]))
+            }),
+            _ => false,
+        })
+    };
+    assert!(held(1..=1) && held(2..=4) && held(5..=u32::MAX));
     let engine = match engine {
         Ok(e) => e,
         Err(e) => {

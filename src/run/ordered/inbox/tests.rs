@@ -138,3 +138,35 @@ fn a_thread_that_failed_stops_the_printer_waiting() {
     inbox.send(found(1));
     assert!(inbox.take(Want::Result(7)).is_empty());
 }
+
+/// Dense output wakes the printer before `wake_after` messages wait: a
+/// directory of 1,000 prose files (`-n the`, 2 threads) sent 9 messages,
+/// and their 8.7 MB of output waited until the threads were done.
+#[test]
+fn dense_output_wakes_the_printer_before_enough_messages() {
+    let inbox = Inbox::new(2, false);
+    let dense = |id| {
+        let out = vec![b'x'; WAKE_BYTES / 2];
+        Msg::Found(vec![(
+            id,
+            Ok(FileResult {
+                out,
+                ..FileResult::default()
+            }),
+        )])
+    };
+    let mut woken = false;
+    let got = waiting_for(&inbox, Want::Listing(9), || {
+        inbox.send(Msg::Listed(9, Vec::new()));
+        inbox.send(dense(1));
+        assert!(inbox.state.lock().unwrap().holds_want, "half: asleep");
+        inbox.send(dense(2));
+        // Woken by the second (far fewer than WAKE_AFTER_FEW messages);
+        // the nudge ends the test either way.
+        woken = !inbox.state.lock().unwrap().holds_want;
+        inbox.nudge();
+    });
+    assert!(woken);
+    assert_eq!(got, 3);
+    assert_eq!(inbox.state.lock().unwrap().bytes, 0, "taken with them");
+}
