@@ -170,3 +170,20 @@ fn dense_output_wakes_the_printer_before_enough_messages() {
     assert_eq!(got, 3);
     assert_eq!(inbox.state.lock().unwrap().bytes, 0, "taken with them");
 }
+
+/// Once a message holding what the printer waits for is here, threads
+/// are told it wants nothing: past the bound on waiting output they
+/// looked for it in every queued batch until the printer woke.
+#[test]
+fn the_want_is_nothing_once_its_message_waits() {
+    let inbox = Inbox::new(2, false);
+    let mut told = Want::Listing(0);
+    let got = waiting_for(&inbox, Want::Result(5), || {
+        assert!(inbox.want() == Want::Result(5));
+        inbox.send(found(5));
+        told = inbox.want();
+        inbox.nudge();
+    });
+    assert!(told == Want::Nothing);
+    assert_eq!(got, 1);
+}
