@@ -163,6 +163,7 @@ impl Inbox {
     /// What the printer sleeps waiting for (a search thread too far ahead
     /// searches or lists that all the same; one that asks while the printer
     /// is busy asks again 1 ms later).
+    ///
     /// `Nothing` once a message holding it waits for the printer to wake:
     /// until then threads past the bound on waiting output looked for it
     /// in the queue, and traded for batches, in vain.
