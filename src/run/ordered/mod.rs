@@ -13,12 +13,12 @@
 //! Tasks are taken earliest first (by their place in that order), so the
 //! printer's next file is never stuck behind later work. Once more results
 //! wait to be printed than `ahead` allows, a thread holding a later batch
-//! trades it for an earlier task, or waits, unless its batch holds the file
-//! the printer waits for. Past twice that bound a thread still begins the
-//! earliest file nobody began while fewer than one a thread of those wait
-//! to be printed (`Lead::front_room`), and a thread that waits gives its
-//! task back to the queue first: nothing the printer needs next is left
-//! unbegun.
+//! trades it for an earlier task, unless its batch holds the file the
+//! printer waits for. Past twice the byte bound a thread takes only what
+//! the printer waits for, or the earliest file nobody began while the
+//! files begun so are few (`Lead::front_room`), one file at a time, or
+//! waits (`far_step`); it takes nothing out of the queue only to look at
+//! it, so nothing the printer needs next is hidden or left unbegun.
 //!
 //! A file's output goes to the printer in parts of 1 MiB as it is made
 //! (`parallel::part`), which the printer writes at once for the file it
@@ -167,18 +167,30 @@ pub(super) fn search_trees(
                         (false, false) => Idle::Nothing,
                     }
                 };
-                'tasks: while let Some(mut task) = queue.take(searched, idle) {
-                    // Too far ahead of the printer: earlier work first, or
-                    // wait for it to catch up, the task given back.
-                    if lead.too_far(ahead) && !stop.load(Ordering::Relaxed) {
-                        let Some(earlier) = catch_up(task, queue, lead, inbox) else {
-                            searched = false;
+                loop {
+                    let stopped = stop.load(Ordering::Relaxed);
+                    let task = if lead.far_too_many_bytes() && !stopped {
+                        // Far ahead of the printer: one file at a time of
+                        // those it needs next, or wait for it to catch up.
+                        if std::mem::take(&mut searched) {
+                            queue.finished_search();
+                        }
+                        let Some(task) = far_step(queue, lead, inbox) else {
                             inbox.nudge();
                             helpers.help_or_sleep(std::time::Duration::from_micros(100));
-                            continue 'tasks;
+                            continue;
                         };
-                        task = earlier;
-                    }
+                        task
+                    } else {
+                        let Some(task) = queue.take(searched, idle) else {
+                            break;
+                        };
+                        // Too far ahead of the printer: earlier work first.
+                        match lead.too_far(ahead) && !stopped {
+                            true => catch_up(task, queue, inbox),
+                            false => task,
+                        }
+                    };
                     searched = matches!(task.work, Work::Search(_));
                     match task.work {
                         Work::List(node, path) => {
@@ -197,11 +209,13 @@ pub(super) fn search_trees(
                                     helpers.reach_tail();
                                 }
                                 let mut parted = false;
+                                let mut part_bytes = 0;
                                 let mut result = match &item {
                                     Item::Error(msg) => Ok(error_result(msg)),
                                     Item::Input(input) if in_parts => {
                                         let mut parts = PartWriter::new(id, inbox, &lead.parts);
                                         let mut r = job(id, input, Some(&mut parts));
+                                        part_bytes = parts.sent();
                                         parted = parts.finish(&mut r);
                                         r
                                     }
@@ -216,7 +230,9 @@ pub(super) fn search_trees(
                                         crate::run::packed::pack(r);
                                     }
                                 }
-                                unsent += lead.add(&result);
+                                let bytes = lead.add(&result);
+                                lead.front_searched(id, bytes + part_bytes);
+                                unsent += bytes;
                                 results.push((id, result));
                                 // Dense output goes to the printer as it
                                 // is found, not once per batch; so does
@@ -264,44 +280,55 @@ pub(super) fn search_trees(
     })
 }
 
-/// What a thread too far ahead of the printer searches instead of `task`:
-/// the task holding the file the printer waits for, or the earliest
-/// queued; within twice the byte bound, one file of the earliest batch;
-/// past it, the earliest file nobody began while the printer's next few
-/// are fewer than the threads (`Lead::front_room`). `None`: none of
-/// these, and `task` went back to the queue (the caller waits).
-fn catch_up(task: Task, queue: &Queue, lead: &Lead, inbox: &Inbox) -> Option<Task> {
+/// What a thread too far ahead of the printer (within twice the byte
+/// bound) searches instead of `task`: the task holding what the printer
+/// waits for, or else one file of the earliest batch.
+fn catch_up(task: Task, queue: &Queue, inbox: &Inbox) -> Task {
     let want = inbox.want();
     let task = queue.trade(task, want);
     let Work::Search(batch) = &task.work else {
-        return Some(task);
+        return task;
     };
     if matches!(want, Want::Result(id) if batch.iter().any(|(i, _)| *i == id)) {
+        return task;
+    }
+    // Nothing unbegun comes before `task` (`trade` gave the earliest
+    // queued) once no held batch has files left: its first file is among
+    // the printer's next few, which listed inputs' threads may always
+    // search (`search_parallel`). Waiting here, 16 threads kept 7 busy:
+    // 20,000 files of 860 KB, `-n`, 11.1 s, now 7.0-8.3 s (rg 9.1 s).
+    match queue.trade_front(task) {
+        Ok(next) => next,
+        Err(same) => queue.first_only(same),
+    }
+}
+
+/// What a thread searches past twice the byte bound: what the printer
+/// waits for, if nobody began it; else, while the printer waits for no
+/// listing and the files begun so leave room (`Lead::front_room`), the
+/// earliest file nobody began. `None`: nothing
+/// (the caller waits). Nothing is taken out of the queue only to be
+/// looked at (`Queue::take_earliest_file`).
+///
+/// While the printer waits for a listing, the files begun here would be a
+/// large directory's, in the order read, and its next few places stayed
+/// taken by files it printed much later (20,512 files in one directory,
+/// `-n the`, 16 threads on 2 cores: all 16 places).
+fn far_step(queue: &Queue, lead: &Lead, inbox: &Inbox) -> Option<Task> {
+    let want = inbox.want();
+    if let Some(task) = queue.take_wanted(want) {
         return Some(task);
     }
-    if !lead.far_too_many_bytes() {
-        // Nothing unbegun comes before `task` (`trade` gave the earliest
-        // queued) once no held batch has files left: its first file is
-        // among the printer's next few, which listed inputs' threads may
-        // always search (`search_parallel`). Waiting here, 16 threads kept
-        // 7 busy: 20,000 files of 860 KB, `-n`, 11.1 s, now 7.0-8.3 s (rg
-        // 9.1 s).
-        return Some(match queue.trade_front(task) {
-            Ok(next) => next,
-            Err(same) => queue.first_only(same),
-        });
+    if matches!(want, Want::Listing(_)) {
+        return None;
     }
-    if lead.front_room() {
-        let file = queue.earliest_file(task);
-        if let Work::Search(batch) = &file.work {
-            if let Some((id, _)) = batch.first() {
-                lead.front_file(*id);
-            }
+    let task = queue.take_earliest_file(|| lead.front_room())?;
+    if let Work::Search(batch) = &task.work {
+        if let Some((id, _)) = batch.first() {
+            lead.front_file(*id);
         }
-        return Some(file);
     }
-    queue.put_back(task);
-    None
+    Some(task)
 }
 
 /// Closes the inbox for its thread when dropped, or fails it when the
@@ -318,3 +345,6 @@ impl Drop for Closing<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

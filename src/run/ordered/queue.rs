@@ -1,8 +1,7 @@
 //! The ordered walk's tasks: listing a directory or searching a batch of
 //! files, each with its place in the output order, taken earliest first.
 
-use super::inbox::Want;
-use crate::input::walk::Item;
+use crate::input::walk::{tree_key, Item};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::path::PathBuf;
@@ -33,6 +32,22 @@ pub(super) enum Idle {
 /// A place in the output order: the operand's index, then the path's
 /// `tree_key` (depth first, names in byte order).
 pub(super) type Key = (usize, Vec<u8>);
+
+/// The key of a batch (of operand `key.0`) that begins with `first`: its
+/// path's, else `key` (a file with no path). A part split off a batch had
+/// the batch's key, earlier than its own first file's; past the far bound
+/// "the earliest file nobody began" was then often a later part's, up to
+/// hundreds of files ahead of the printer, and its place among the
+/// printer's next few stayed taken until then (20,512 files in one
+/// directory, `-n the`, 16 threads on 2 cores: the printer waited for one
+/// file at a time, 2.6-2.9 s against ripgrep's 1.0 s).
+fn key_at(key: &Key, first: Option<&(usize, Item)>) -> Key {
+    let path = match first {
+        Some((_, Item::Input(input))) => input.path.as_deref(),
+        _ => None,
+    };
+    path.map_or_else(|| key.clone(), |p| (key.0, tree_key(p)))
+}
 
 /// Work for a search thread.
 pub(super) enum Work {
@@ -214,8 +229,16 @@ impl Queue {
     }
 
     /// Takes the queued batches whose first file `pick` accepts out of the
-    /// queue (a large directory's batches queued in the order read, to be
-    /// queued again in name order: `listing.rs`).
+    /// queue, and the files not begun of the batches workers hold whose
+    /// next file it accepts (a large directory's batches queued in the
+    /// order read, to be queued again in name order: `listing.rs`). Held
+    /// ones left in the order read kept their first file's key: a thread
+    /// past the far bound given "the earliest file nobody began" from one
+    /// got a file the printer wanted much later, and its place among the
+    /// printer's next few stayed taken until then (20,512 files in one
+    /// directory, `-n the`, 16 threads, with `key_at`'s and `far_step`'s
+    /// faults: 2.1 s, rg 0.17 s; `benches/RESULTS.md`, fifty-third
+    /// session).
     pub(super) fn take_batches(&self, pick: impl Fn(usize) -> bool) -> Vec<Vec<(usize, Item)>> {
         let Ok(mut s) = self.state.lock() else {
             return Vec::new();
@@ -226,6 +249,17 @@ impl Queue {
             .into_iter()
             .partition(|Reverse(t)| picked(t));
         s.tasks = kept.into();
+        // Under the queue's lock (taken before a slot's, as everywhere), so
+        // no batch moves between the queue and a slot meanwhile.
+        let held = self.held.iter().filter_map(|slot| {
+            let mut slot = slot.lock().ok()?;
+            let h = slot.as_mut()?;
+            h.items
+                .front()
+                .is_some_and(|(id, _)| pick(*id))
+                .then(|| Vec::from(std::mem::take(&mut h.items)))
+        });
+        let held: Vec<_> = held.collect();
         drop(s);
         taken
             .into_iter()
@@ -233,74 +267,8 @@ impl Queue {
                 Work::Search(batch) => Some(batch),
                 Work::List(..) => None,
             })
+            .chain(held)
             .collect()
-    }
-
-    /// Gives `task` back for the queued task holding what the printer
-    /// waits for, else for an earlier one, if there is one. (A large
-    /// directory's batches are queued while it is read, before its order
-    /// is known: their keys only roughly follow the printing order.)
-    pub(super) fn trade(&self, task: Task, want: Want) -> Task {
-        let Ok(mut s) = self.state.lock() else {
-            return task;
-        };
-        let holds = |t: &Task| match (&t.work, want) {
-            (Work::List(node, _), Want::Listing(n)) => *node == n,
-            (Work::Search(batch), Want::Result(id)) => batch.iter().any(|(i, _)| *i == id),
-            _ => false,
-        };
-        if holds(&task) {
-            return task;
-        }
-        // Looked for in every queued batch only when it is neither under
-        // way nor in the earliest batch: past the bound on waiting output
-        // threads trade often, and over a flat directory of 20,512 files
-        // with dense output (`-n the`, 936 MB, 16 threads) that scan, under
-        // this lock, took a third of their time.
-        let under_way = |id| {
-            self.searching
-                .iter()
-                .any(|f| f.load(Ordering::Acquire) == id)
-        };
-        let wanted = match want {
-            Want::Nothing => None,
-            Want::Result(id) if under_way(id) => None,
-            _ => match s.tasks.peek() {
-                Some(Reverse(first)) if holds(first) => Some(None),
-                _ => s.tasks.iter().position(|Reverse(t)| holds(t)).map(Some),
-            },
-        };
-        let first = match wanted {
-            // The earliest task holds it.
-            Some(None) => match s.tasks.pop() {
-                Some(Reverse(first)) => first,
-                None => return task,
-            },
-            Some(Some(at)) => {
-                let mut tasks = std::mem::take(&mut s.tasks).into_vec();
-                let Reverse(found) = tasks.swap_remove(at);
-                s.tasks = tasks.into();
-                found
-            }
-            None => match s.tasks.peek() {
-                Some(Reverse(first)) if first.key < task.key => match s.tasks.pop() {
-                    Some(Reverse(first)) => first,
-                    None => return task,
-                },
-                _ => return task,
-            },
-        };
-        // The counts follow the tasks: a listing given back is no longer
-        // under way.
-        for (t, sign) in [(&task, -1), (&first, 1)] {
-            let count = match t.work {
-                Work::List(..) => &mut s.listing,
-                Work::Search(_) => &mut s.searching,
-            };
-            *count = count.wrapping_add_signed(sign);
-        }
-        s.tasks.push(Reverse(task));
-        first
     }
 
     /// Worker `w` begins on `batch` (`key`): its files wait in the
@@ -342,110 +310,9 @@ impl Queue {
     pub(super) fn release_held(&self, w: usize) {
         let held = self.held[w].lock().ok().and_then(|mut h| h.take());
         if let Some(Held { key, items }) = held.filter(|h| !h.items.is_empty()) {
+            let key = key_at(&key, items.front());
             let work = Work::Search(items.into());
             self.add(vec![Task { key, work }], false);
-        }
-    }
-
-    /// Gives `task` back for the next unbegun file of the earliest batch a
-    /// worker holds (`Err(task)`: none). For a thread too far ahead of the
-    /// printer: with dense output the printer's next files are the ones
-    /// after the file a worker is searching in its batch, and nobody else
-    /// began them, so one thread's batch was printed file after file while
-    /// the others waited (16 GiB of prose, 20,000 files, 1,000 words,
-    /// `-n`, 16 threads: 91 s, rg 8.3 s).
-    pub(super) fn trade_front(&self, task: Task) -> Result<Task, Task> {
-        self.take_held_front(task, false)
-    }
-
-    /// [`Queue::trade_front`]; `earlier_only`: only for a file of a batch
-    /// that comes before `task`.
-    fn take_held_front(&self, task: Task, earlier_only: bool) -> Result<Task, Task> {
-        let Ok(mut s) = self.state.lock() else {
-            return Err(task);
-        };
-        let earliest = self.earliest_held();
-        let Some((w, key)) = earliest.filter(|(_, key)| !earlier_only || *key < task.key) else {
-            return Err(task);
-        };
-        let item = self.held[w]
-            .lock()
-            .ok()
-            .and_then(|mut h| h.as_mut().and_then(|h| h.items.pop_front()));
-        let Some(item) = item else {
-            return Err(task);
-        };
-        // The counts follow the tasks, as in `trade`.
-        if let Work::List(..) = task.work {
-            s.listing -= 1;
-            s.searching += 1;
-        }
-        s.tasks.push(Reverse(task));
-        Ok(Task {
-            key,
-            work: Work::Search(vec![item]),
-        })
-    }
-
-    /// The worker holding the earliest batch with files not begun, and
-    /// that batch's key.
-    fn earliest_held(&self) -> Option<(usize, Key)> {
-        let mut earliest: Option<(usize, Key)> = None;
-        for (w, slot) in self.held.iter().enumerate() {
-            let Ok(h) = slot.lock() else { continue };
-            if let Some(h) = h.as_ref().filter(|h| !h.items.is_empty()) {
-                if earliest.as_ref().is_none_or(|(_, k)| h.key < *k) {
-                    earliest = Some((w, h.key.clone()));
-                }
-            }
-        }
-        earliest
-    }
-
-    /// The earliest file not begun: the first of `task` (a batch no queued
-    /// task comes before, as [`Queue::trade`] leaves it), or the next of an
-    /// earlier batch a worker holds; the rest of `task` queued again.
-    pub(super) fn earliest_file(&self, task: Task) -> Task {
-        self.take_held_front(task, true)
-            .unwrap_or_else(|task| self.first_only(task))
-    }
-
-    /// `task` goes back to the queue, waking no one: its thread waits for
-    /// the printer, and work hidden by a waiting thread is work nobody
-    /// does (a thread asleep with the batch holding the printer's next
-    /// files began each only when the printer asked for it).
-    pub(super) fn put_back(&self, task: Task) {
-        let Ok(mut s) = self.state.lock() else {
-            return;
-        };
-        let count = match task.work {
-            Work::List(..) => &mut s.listing,
-            Work::Search(_) => &mut s.searching,
-        };
-        *count -= 1;
-        s.tasks.push(Reverse(task));
-    }
-
-    /// `task` with its first file only, the rest of its batch queued again.
-    pub(super) fn first_only(&self, task: Task) -> Task {
-        let Task {
-            key,
-            work: Work::Search(mut batch),
-        } = task
-        else {
-            return task;
-        };
-        if batch.len() > 1 {
-            let rest = Task {
-                key: key.clone(),
-                work: Work::Search(batch.split_off(1)),
-            };
-            // As any task queued: an idle thread is woken for it.
-            self.add(vec![rest], false);
-        }
-        Task {
-            key,
-            work: Work::Search(batch),
         }
     }
 
@@ -468,7 +335,7 @@ impl Queue {
         let h = held.as_mut().filter(|h| !h.items.is_empty())?;
         let rest = h.items.split_off(h.items.len() / 2);
         Some(Task {
-            key: h.key.clone(),
+            key: key_at(&h.key, rest.front()),
             work: Work::Search(rest.into()),
         })
     }
@@ -490,5 +357,6 @@ impl Queue {
     }
 }
 
+mod behind;
 #[cfg(test)]
 mod tests;

@@ -180,6 +180,11 @@ impl<'a> PartWriter<'a> {
         }
     }
 
+    /// The bytes of the parts sent so far.
+    pub(in crate::run) fn sent(&self) -> usize {
+        self.sent
+    }
+
     /// Puts what was not sent in front of `result`'s own output; true
     /// when parts were sent (the printer may be writing this file's
     /// output and wait for its result).

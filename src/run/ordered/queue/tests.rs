@@ -1,16 +1,24 @@
 use super::*;
 use crate::input::walk::Input;
+use crate::run::ordered::inbox::Want;
 
 fn queue(workers: usize) -> Queue {
     Queue::new(Vec::new(), workers)
 }
 
+/// File `id`'s path: ids in name order.
+fn path(id: usize) -> PathBuf {
+    format!("f{id:04}").into()
+}
+
+/// The key of a batch that begins with file `id`.
+fn key(id: usize) -> Key {
+    (0, tree_key(&path(id)))
+}
+
 fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
-    ids.map(|id| {
-        let input = Input::file(format!("f{id}").into(), true);
-        (id, Item::Input(input))
-    })
-    .collect()
+    ids.map(|id| (id, Item::Input(Input::file(path(id), true))))
+        .collect()
 }
 
 fn ids(task: &Task) -> Vec<usize> {
@@ -27,7 +35,7 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
     let q = queue(2);
     q.add(
         vec![Task {
-            key: (0, vec![1]),
+            key: key(0),
             work: Work::Search(batch(0..8)),
         }],
         false,
@@ -37,6 +45,10 @@ fn an_idle_worker_takes_the_later_half_of_a_held_batch() {
     q.hold(0, first.key, batch(0..8));
     let stolen = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&stolen), vec![4, 5, 6, 7]);
+    assert!(
+        stolen.key == key(4),
+        "the half taken is keyed by its own first file"
+    );
     let kept: Vec<usize> = std::iter::from_fn(|| q.next_held(0))
         .map(|(id, _)| id)
         .collect();
@@ -52,7 +64,7 @@ fn the_last_file_of_a_busy_batch_is_taken_and_the_queue_ends_when_all_are_done()
     let q = queue(2);
     q.add(
         vec![Task {
-            key: (0, vec![1]),
+            key: key(0),
             work: Work::Search(batch(0..2)),
         }],
         false,
@@ -106,7 +118,7 @@ fn a_thread_about_to_wait_runs_its_idle_step_first() {
         // The listing ends with a batch: the waiting thread takes it.
         q.add(
             vec![Task {
-                key: (0, vec![1]),
+                key: key(0),
                 work: Work::Search(batch(0..2)),
             }],
             true,
@@ -143,18 +155,53 @@ fn batches_taken_by_their_first_file_leave_the_others_queued() {
     assert!(q.take_batches(|_| true).is_empty());
 }
 
+/// The files not begun of a batch a worker holds go with the queued ones
+/// when its next file is picked; the file under way stays its worker's.
+/// (Regression: a large directory's held batches kept the order read, and
+/// past the far bound threads were given their files as the printer's
+/// next.)
+#[test]
+fn batches_taken_by_their_first_file_include_held_files_not_begun() {
+    let q = queue(2);
+    q.hold(0, key(0), batch(0..4));
+    q.hold(1, key(20), batch(20..22));
+    assert_eq!(q.next_held(0).map(|(id, _)| id), Some(0));
+    let taken: Vec<Vec<usize>> = q
+        .take_batches(|id| id < 10)
+        .iter()
+        .map(|b| b.iter().map(|(id, _)| *id).collect())
+        .collect();
+    assert_eq!(taken, vec![vec![1, 2, 3]]);
+    assert!(q.next_held(0).is_none());
+    assert_eq!(q.next_held(1).map(|(id, _)| id), Some(20));
+}
+
+/// What is left of a batch given back is keyed by its next file, so it
+/// keeps its place among the others.
+#[test]
+fn a_released_batch_is_keyed_by_its_next_file() {
+    let q = queue(1);
+    q.hold(0, key(0), batch(0..4));
+    let _ = q.next_held(0);
+    let _ = q.next_held(0);
+    q.release_held(0);
+    let left = q.take(false, || Idle::Nothing).unwrap();
+    assert_eq!(ids(&left), vec![2, 3]);
+    assert!(left.key == key(2));
+}
+
 /// A thread too far ahead of the printer searches only the first file of
 /// the earliest batch; the rest is queued again, still first in line.
 #[test]
 fn first_only_queues_the_rest_of_the_batch_again() {
     let q = queue(2);
     let task = Task {
-        key: (0, vec![1]),
+        key: key(3),
         work: Work::Search(batch(3..7)),
     };
     q.add(
         vec![Task {
-            key: (0, vec![2]),
+            key: key(7),
             work: Work::Search(batch(7..9)),
         }],
         false,
@@ -163,55 +210,77 @@ fn first_only_queues_the_rest_of_the_batch_again() {
     assert_eq!(ids(&first), vec![3]);
     let next = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&next), vec![4, 5, 6]);
+    assert!(
+        next.key == key(4),
+        "the rest is keyed by its own first file"
+    );
     let last = q.take(false, || Idle::Nothing).unwrap();
     assert_eq!(ids(&last), vec![7, 8]);
 }
 
-/// Past the far bound a thread gets the earliest file nobody began: the
-/// next of an earlier batch a worker holds before its own task's first,
-/// and its own task's first when no held batch comes before it.
+/// Past the far bound a thread gets the earliest file nobody began, alone:
+/// the next of a batch a worker holds before the earliest queued, else
+/// the first of the earliest queued, the rest left where it was; nothing
+/// when `room` says no.
 #[test]
-fn earliest_file_takes_an_earlier_held_batch_first() {
+fn the_earliest_file_is_taken_alone_and_the_rest_stays() {
     let q = queue(2);
-    q.hold(0, (0, vec![1]), batch(0..4));
+    q.hold(0, key(10), batch(10..14));
     let _searching = q.next_held(0);
-    let mine = Task {
-        key: (0, vec![2]),
-        work: Work::Search(batch(10..12)),
+    let task = |ids: std::ops::Range<usize>| Task {
+        key: key(ids.start),
+        work: Work::Search(batch(ids)),
     };
-    let file = q.earliest_file(mine);
-    assert_eq!(ids(&file), vec![1]);
-    // The task given back is queued whole.
-    let queued = q.take(false, || Idle::Nothing).unwrap();
-    assert_eq!(ids(&queued), vec![10, 11]);
-    let earlier = Task {
-        key: (0, vec![0]),
-        work: Work::Search(batch(20..23)),
-    };
-    let file = q.earliest_file(earlier);
-    assert_eq!(ids(&file), vec![20]);
+    q.add(vec![task(20..22)], false);
+    assert!(q.take_earliest_file(|| false).is_none());
+    let file = q.take_earliest_file(|| true).unwrap();
+    assert_eq!(ids(&file), vec![11]);
+    assert!(file.key == key(11));
+    q.add(vec![task(0..3)], false);
+    let file = q.take_earliest_file(|| true).unwrap();
+    assert_eq!(ids(&file), vec![0]);
+    let order: Vec<Vec<usize>> = std::iter::from_fn(|| q.state.lock().unwrap().tasks.pop())
+        .map(|Reverse(t)| ids(&t))
+        .collect();
+    assert_eq!(order, vec![vec![1, 2], vec![20, 21]]);
+    assert_eq!(q.next_held(0).map(|(id, _)| id), Some(12));
 }
 
-/// A thread that waits for the printer gives its task back: the printer's
-/// next files were hidden in a sleeping thread's hands and begun one at a
-/// time, each when the printer asked for it (10,000 words, `-n`, 16
-/// threads: 3.4x ripgrep's time). The queue's counts let the run end.
+/// Past the far bound the file the printer waits for is taken alone from
+/// a queued batch (the files before and after it stay queued, each part
+/// keyed by its first file) or from a held one; nothing while it is under
+/// way. Its listing is taken whole.
 #[test]
-fn a_waiting_thread_puts_its_task_back_for_others() {
-    let q = queue(2);
+fn the_wanted_file_is_taken_alone_unless_under_way() {
+    let q = Queue::new(
+        vec![Task {
+            key: key(50),
+            work: Work::List(7, PathBuf::from("d")),
+        }],
+        2,
+    );
     q.add(
         vec![Task {
-            key: (0, vec![1]),
-            work: Work::Search(batch(0..3)),
+            key: key(0),
+            work: Work::Search(batch(0..4)),
         }],
         false,
     );
-    let task = q.take(false, || Idle::Nothing).unwrap();
-    q.put_back(task);
-    let other = q.take(false, || Idle::Nothing).unwrap();
-    assert_eq!(ids(&other), vec![0, 1, 2]);
-    // Searched and done: nothing is left, and no one waits for more.
-    assert!(q.take(true, || Idle::Nothing).is_none());
+    q.hold(1, key(10), batch(10..13));
+    let file = q.take_wanted(Want::Result(2)).unwrap();
+    assert_eq!(ids(&file), vec![2]);
+    assert!(file.key == key(2));
+    let file = q.take_wanted(Want::Result(11)).unwrap();
+    assert_eq!(ids(&file), vec![11]);
+    assert_eq!(q.next_held(1).map(|(id, _)| id), Some(10));
+    assert!(q.take_wanted(Want::Result(10)).is_none(), "under way");
+    assert!(q.take_wanted(Want::Nothing).is_none());
+    let listing = q.take_wanted(Want::Listing(7)).unwrap();
+    assert!(matches!(listing.work, Work::List(7, _)));
+    let left: Vec<(Key, Vec<usize>)> = std::iter::from_fn(|| q.state.lock().unwrap().tasks.pop())
+        .map(|Reverse(t)| (t.key.clone(), ids(&t)))
+        .collect();
+    assert_eq!(left, vec![(key(0), vec![0, 1]), (key(3), vec![3])]);
 }
 
 /// The tail is told once no listing is out and the last batch is taken
