@@ -136,11 +136,23 @@ impl Queue {
             Some(file) => file,
             None => {
                 let at = position(&s.tasks, want)?;
-                let Task { key, work } = remove(&mut s.tasks, at);
-                let Work::Search(mut batch) = work else {
+                // `position` finds a batch holding `id`; anything else goes
+                // back as it was.
+                let (key, mut batch) = match remove(&mut s.tasks, at) {
+                    Task {
+                        key,
+                        work: Work::Search(batch),
+                    } => (key, batch),
+                    other => {
+                        s.tasks.push(Reverse(other));
+                        return None;
+                    }
+                };
+                let Some(at) = batch.iter().position(|(i, _)| *i == id) else {
+                    let work = Work::Search(batch);
+                    s.tasks.push(Reverse(Task { key, work }));
                     return None;
                 };
-                let at = batch.iter().position(|(i, _)| *i == id)?;
                 let mut after = batch.split_off(at);
                 let file = after.remove(0);
                 let file = Task {
@@ -187,35 +199,38 @@ impl Queue {
             (queued, _) => queued.is_some(),
         };
         if !queued_first {
-            let (w, key) = held?;
+            let (w, _) = held?;
+            // Its worker may have begun that file meanwhile: looked at
+            // again under the slot's lock before `room` counts it.
+            let mut slot = self.held[w].lock().ok()?;
+            let h = slot.as_mut().filter(|h| !h.items.is_empty())?;
             if !room() {
                 return None;
             }
-            let item = self.held[w]
-                .lock()
-                .ok()
-                .and_then(|mut h| h.as_mut().and_then(|h| h.items.pop_front()))?;
+            let key = key_at(&h.key, h.items.front());
+            let item = h.items.pop_front()?;
+            drop(slot);
             s.searching += 1;
             return Some(Task {
                 key,
                 work: Work::Search(vec![item]),
             });
         }
-        if let Some(Reverse(Task {
-            work: Work::List(..),
-            ..
-        })) = s.tasks.peek()
-        {
-            s.listing += 1;
-            return s.tasks.pop().map(|Reverse(t)| t);
-        }
-        if !room() {
-            return None;
-        }
-        let Reverse(Task { key, work }) = s.tasks.pop()?;
-        let Work::Search(mut batch) = work else {
-            return None;
+        let (key, mut batch) = match s.tasks.pop()? {
+            Reverse(Task {
+                key,
+                work: Work::Search(batch),
+            }) => (key, batch),
+            Reverse(listing) => {
+                s.listing += 1;
+                return Some(listing);
+            }
         };
+        if !room() {
+            let work = Work::Search(batch);
+            s.tasks.push(Reverse(Task { key, work }));
+            return None;
+        }
         if batch.len() > 1 {
             let rest = batch.split_off(1);
             s.tasks.push(Reverse(Task {

@@ -237,6 +237,7 @@ fn the_earliest_file_is_taken_alone_and_the_rest_stays() {
     assert_eq!(ids(&file), vec![11]);
     assert!(file.key == key(11));
     q.add(vec![task(0..3)], false);
+    assert!(q.take_earliest_file(|| false).is_none());
     let file = q.take_earliest_file(|| true).unwrap();
     assert_eq!(ids(&file), vec![0]);
     let order: Vec<Vec<usize>> = std::iter::from_fn(|| q.state.lock().unwrap().tasks.pop())
