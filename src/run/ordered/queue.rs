@@ -359,4 +359,4 @@ impl Queue {
 
 mod behind;
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

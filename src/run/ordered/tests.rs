@@ -1,20 +1,14 @@
 use super::*;
-use crate::input::walk::Input;
 use crate::run::one::FileResult;
 use crate::run::parallel::BYTES_AHEAD;
+use queue::tests::{batch, key};
 
 /// A queue holding one batch of files 0..4.
 fn queue_with_a_batch() -> Queue {
     let queue = Queue::new(Vec::new(), 2);
-    let batch = (0..4)
-        .map(|id| {
-            let input = Input::file(format!("f{id}").into(), true);
-            (id, Item::Input(input))
-        })
-        .collect();
     let task = Task {
-        key: (0, b"f0".to_vec()),
-        work: Work::Search(batch),
+        key: key(0),
+        work: Work::Search(batch(0..4)),
     };
     queue.add(vec![task], false);
     queue

@@ -200,21 +200,9 @@ impl Queue {
         };
         if !queued_first {
             let (w, _) = held?;
-            // Its worker may have begun that file meanwhile: looked at
-            // again under the slot's lock before `room` counts it.
-            let mut slot = self.held[w].lock().ok()?;
-            let h = slot.as_mut().filter(|h| !h.items.is_empty())?;
-            if !room() {
-                return None;
-            }
-            let key = key_at(&h.key, h.items.front());
-            let item = h.items.pop_front()?;
-            drop(slot);
+            let file = self.take_held_front(w, room)?;
             s.searching += 1;
-            return Some(Task {
-                key,
-                work: Work::Search(vec![item]),
-            });
+            return Some(file);
         }
         let (key, mut batch) = match s.tasks.pop()? {
             Reverse(Task {
@@ -254,11 +242,22 @@ impl Queue {
 
     /// The next file of the earliest batch a worker holds, alone.
     fn take_held_next(&self) -> Option<Task> {
-        let (w, key) = self.earliest_held()?;
-        let item = self.held[w]
-            .lock()
-            .ok()
-            .and_then(|mut h| h.as_mut().and_then(|h| h.items.pop_front()))?;
+        let (w, _) = self.earliest_held()?;
+        self.take_held_front(w, || true)
+    }
+
+    /// The next file of worker `w`'s batch, alone, if `room` says it may
+    /// be taken (asked only when there is one). Its worker may have begun
+    /// the file [`Queue::earliest_held`] saw: the slot is looked at again
+    /// under its lock, and the file taken keyed by itself.
+    fn take_held_front(&self, w: usize, room: impl FnOnce() -> bool) -> Option<Task> {
+        let mut slot = self.held[w].lock().ok()?;
+        let h = slot.as_mut().filter(|h| !h.items.is_empty())?;
+        if !room() {
+            return None;
+        }
+        let key = key_at(&h.key, h.items.front());
+        let item = h.items.pop_front()?;
         Some(Task {
             key,
             work: Work::Search(vec![item]),

@@ -12,11 +12,12 @@ fn path(id: usize) -> PathBuf {
 }
 
 /// The key of a batch that begins with file `id`.
-fn key(id: usize) -> Key {
+pub(in crate::run::ordered) fn key(id: usize) -> Key {
     (0, tree_key(&path(id)))
 }
 
-fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
+/// Files `ids`, named in their order (`path`).
+pub(in crate::run::ordered) fn batch(ids: std::ops::Range<usize>) -> Vec<(usize, Item)> {
     ids.map(|id| (id, Item::Input(Input::file(path(id), true))))
         .collect()
 }
