@@ -16,7 +16,8 @@
 //            term (line terminator)  cand (u32[tiles*TILE_WORDS]: the
 //            multi kernel's bitmap of literal starts for this text)
 //            heads (u32[2*rules*8]: automaton a = 2r (ASCII) or 2r+1 (full)
-//            of rule r, book.rs `head`)  class_of (u8[2*rules*256])
+//            of rule r, book.rs `head`; word 5 of 2r: the rule is anchored
+//            at its literals, book/anchor.rs)  class_of (u8[2*rules*256])
 //            byte_starts (u32[2*rules*8]: the bytes that may start a match)
 //            masks  tables (u32, per automaton
 //            `words` words each of shift, self_loop, first_any, first_bol,
@@ -72,6 +73,12 @@
 // of 64 overflowed (runs then went in place, on one lane): with 10,000
 // rules most 4 KiB pieces queue over 112 runs, and 1% of runs overflow
 // 128 (measured on the CPU mirror over 64 MiB of the logs corpus).
+// A rule whose every match begins with one of its literals (anchored:
+// 1,575 of loghub's 1,733 templates) runs from each of its literal starts
+// in the line, its start states entered there only, and stops where its
+// state empties; the others run once a line from its start. Over loghub
+// the templates' one-word runs took 72% fewer steps so, gitleaks' wider
+// ones 59% fewer (the CPU mirror's counts).
 // Nearly every run is of a one-word automaton (99.4%); the wider ones run
 // after them, a run per lane, their words in registers up to 4 and from
 // memory beyond. A lane whose line finds the queue full stalls (it goes on
@@ -101,12 +108,15 @@
 // Bytes past its piece a warp stages, for the lines ending there.
 #define SPILL 256u
 #define STAGED (PIECE_BYTES + SPILL)
-// Automaton runs a warp defers to run them on all its lanes: per run, the
-// line's start in the piece and the automaton (start | a << 12), and its
-// end from the piece's start, WIDE when the automaton has more than one
-// word.
+// Automaton runs a warp defers to run them on all its lanes: per run
+// (RUN_WORDS words), the line's start in the piece and the automaton
+// (start | a << 12), the line's end from the piece's start, WIDE when the
+// automaton has more than one word, and where the run begins, ANCHORED
+// when its start states are entered there only (book.rs head ANCHORED).
 #define QUEUE 128u
+#define RUN_WORDS 3u
 #define WIDE 0x80000000u
+#define ANCHORED 0x80000000u
 // Offsets from a piece's start stay below this (a line's end is queued
 // beside WIDE).
 #define LINE_LIMIT 0x7fffffffu
@@ -116,7 +126,7 @@
 // Dynamic shared memory: each warp's staged bytes and queue, then each
 // lane's column of its line's trigram mask (8 words of 256 lanes), then
 // each warp's marks.
-#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)
+#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * RUN_WORDS * 4u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)
 
 struct Book {
     const u32* heads;
@@ -142,6 +152,21 @@ struct PieceBytes {
     __device__ __forceinline__ u32 operator()(u32 k) const
     {
         return k < len ? (u32)staged[k] : (u32)__ldg(text + k);
+    }
+};
+
+// Text bytes at offsets from the text's start, from a warp's staged copy
+// where it holds them (offsets base .. base + len), else from global
+// memory: a lane's search for its first line start reads the byte before
+// its bytes (before the piece for lane 0) and then its own.
+struct StagedOrGlobal {
+    const unsigned char* staged;
+    const unsigned char* __restrict__ text;
+    u64 base;
+    u32 len;
+    __device__ __forceinline__ u32 operator()(u64 i) const
+    {
+        return i >= base && i - base < len ? (u32)staged[i - base] : (u32)__ldg(text + i);
     }
 };
 
@@ -171,17 +196,21 @@ __device__ __forceinline__ u32 lowered(u32 b, u32 fold)
 // Literal k (its first 3 bytes equal the line's at p) sorts at or below
 // the line [., e) from p: byte order, a line that ends inside the literal
 // being the smaller (multi.cuh `not_above`, within the line); the line as
-// lowered with fold.
+// lowered with fold. *equal: how many of the literal's first bytes the
+// line holds from p (its length when it occurs there).
 __device__ __forceinline__ bool not_above(const PieceBytes& at, u32 p, u32 e,
                                           const unsigned char* __restrict__ bytes,
-                                          const u32* __restrict__ starts, u32 k, u32 fold)
+                                          const u32* __restrict__ starts, u32 k, u32 fold,
+                                          u32* equal)
 {
     const u32 st = __ldg(starts + k), len = __ldg(starts + k + 1) - st;
     for (u32 i = 3; i < len; ++i) {
+        *equal = i;
         if (p + i >= e) return false;
         const u32 t = lowered(at(p + i), fold), c = __ldg(bytes + st + i);
         if (t != c) return t > c;
     }
+    *equal = len;
     return true;
 }
 
@@ -213,12 +242,15 @@ __device__ __forceinline__ bool may_start(const u32* __restrict__ bs, u32 byte)
     return (__ldg(bs + (byte >> 5)) >> (byte & 31u)) & 1u;
 }
 
-// Automaton a (present, of w <= N words, N <= 4) over the line [s, e):
-// whether it matches (run.rs `matches`). Its word tables are held in
+// Automaton a (present, of w <= N words, N <= 4) over the line [s, e)
+// from `from` (s, or with `anchored` the literal start its matches begin
+// at: its start states entered there only, the run over once its state
+// is empty): whether it matches (run.rs `matches`). Its word tables are held in
 // registers for the whole line; first_bol is read at the line's start
 // only, last_eol at its end.
 template <u32 N>
-__device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
+__device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from, u32 e,
+                               bool anchored)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
@@ -238,12 +270,13 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
         }
     }
     bool live = false, ended = false;
-    for (u32 i = s; i < e; ++i) {
+    for (u32 i = from; i < e; ++i) {
         const u32 byte = at(i);
         if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
+        if (!live && anchored && i > from) return false;
         if (!live && !at_start && !may_start(bs, byte)) continue;
-        const bool opens = !b.word || at_start || !is_word_byte(at(i - 1u));
+        const bool opens = anchored ? i == from : !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll
@@ -303,7 +336,8 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
 // The same for an automaton of more than 4 words (rare): its state in
 // local memory, its tables read at every step, so that it costs the
 // kernel no registers.
-__device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
+__device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from, u32 e,
+                             bool anchored)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
@@ -314,12 +348,13 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) d[k] = 0u;
     bool live = false, ended = false;
-    for (u32 i = s; i < e; ++i) {
+    for (u32 i = from; i < e; ++i) {
         const u32 byte = at(i);
         if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
+        if (!live && anchored && i > from) return false;
         if (!live && !at_start && !may_start(bs, byte)) continue;
-        const bool opens = !b.word || at_start || !is_word_byte(at(i - 1u));
+        const bool opens = anchored ? i == from : !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll 1
@@ -367,13 +402,14 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
 }
 
 // Automaton a (of more than one word: one-word runs go through
-// OneWordRun) over the line [s, e), by its words.
-__device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 e)
+// OneWordRun) over the line [s, e) from `from`, by its words.
+__device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from,
+                                  u32 e, bool anchored)
 {
     const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
-    if (w == 2u) return narrow_matches<2>(b, a, at, s, e);
-    if (w <= 4u) return narrow_matches<4>(b, a, at, s, e);
-    return wide_matches(b, a, at, s, e);
+    if (w == 2u) return narrow_matches<2>(b, a, at, s, from, e, anchored);
+    if (w <= 4u) return narrow_matches<4>(b, a, at, s, from, e, anchored);
+    return wide_matches(b, a, at, s, from, e, anchored);
 }
 
 // A queued run of a one-word automaton, stepped a byte per call by a lane
@@ -384,9 +420,11 @@ struct OneWordRun {
     const u32* masks;
     const u32* exc_map;
     const unsigned char* class_of;
-    u32 i, s, e;
+    u32 i, s, from, e;
+    bool anchored;
 
-    __device__ __forceinline__ void load(const Book& b, u32 a, u32 start, u32 end)
+    __device__ __forceinline__ void load(const Book& b, u32 a, u32 start, u32 begin, u32 end,
+                                         bool anchored_there)
     {
         const Head hd = head_of(b, a);
         const u32* tb = hd.tables;
@@ -401,9 +439,14 @@ struct OneWordRun {
         exc_map = hd.exc_map;
         class_of = hd.class_of;
         d = 0u;
-        i = s = start;
+        s = start;
+        i = from = begin;
         e = end;
+        anchored = anchored_there;
     }
+
+    // An anchored run whose state emptied past its start can match no more.
+    __device__ __forceinline__ bool dead() const { return anchored && i > from && d == 0u; }
 
     // One byte (i < e), prev the byte before it (if i > s): true when a
     // match ends there (-w: ended at the byte before, this one not a word
@@ -411,7 +454,7 @@ struct OneWordRun {
     __device__ __forceinline__ bool step(const Book& b, u32 byte, u32 prev)
     {
         if (b.word && (d & last) && !is_word_byte(byte)) return true;
-        const bool opens = !b.word || i == s || !is_word_byte(prev);
+        const bool opens = anchored ? i == from : !b.word || i == s || !is_word_byte(prev);
         u32 v = ((d << 1) & shift) | (d & loop) | (opens ? any_start : 0u);
         if (i == s) v |= bol;
         u32 bits = d & exc;
@@ -450,9 +493,10 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
     extern __shared__ __align__(16) unsigned char shared[];
     const u32 warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
     unsigned char* staged = shared + warp * STAGED;
-    u32* queue = (u32*)(shared + 8u * STAGED) + warp * QUEUE * 2u;
-    u32* lane_sig = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u) + threadIdx.x;
-    u32* marks = (u32*)(shared + 8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u) + warp * MARK_WORDS;
+    u32* queue = (u32*)(shared + 8u * STAGED) + warp * QUEUE * RUN_WORDS;
+    u32* lane_sig = (u32*)(shared + 8u * STAGED + 8u * QUEUE * RUN_WORDS * 4u) + threadIdx.x;
+    u32* marks = (u32*)(shared + 8u * STAGED + 8u * QUEUE * RUN_WORDS * 4u + 8u * 256u * 4u) +
+                 warp * MARK_WORDS;
     __shared__ u32 queued[8];
     if (lane == 0) queued[warp] = 0u;
     const Book b = {heads,    class_of, byte_starts, masks,    tables,
@@ -483,8 +527,8 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
         const PieceBytes at = {staged, text + base, len};
         const u32* const cand_words = cand + (base >> 5);
         const u32 hi = (lane + 1u) * BYTES_PER_THREAD;
-        u32 s = (u32)(first_line_start(GlobalBytes{text}, n, term, base + lane * BYTES_PER_THREAD,
-                                       base + hi) -
+        u32 s = (u32)(first_line_start(StagedOrGlobal{staged, text, base, len}, n, term,
+                                       base + lane * BYTES_PER_THREAD, base + hi) -
                       base);
         // After a full queue: the literal start the lane's line goes on
         // from, and the owners visited there already (queued).
@@ -554,13 +598,22 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                         if (u == NO_SLOT) continue;
                         // The greatest literal of the key's group not above
                         // the line from p: every literal there is on its
-                        // chain of prefixes (links), the longest first.
+                        // chain of prefixes (links), the longest first; the
+                        // search tested it last among those found not
+                        // above, so `held` is how much of it the line holds
+                        // (a prefix on its chain occurs iff no longer).
                         u32 lo = __ldg(first + u), top = __ldg(first + u + 1);
                         const u32 group = lo;
+                        u32 held = 3u;
                         while (lo < top) {
                             const u32 mid = (lo + top) >> 1;
-                            if (not_above(at, p, e, bytes, starts, mid, fold)) lo = mid + 1u;
-                            else top = mid;
+                            u32 equal;
+                            if (not_above(at, p, e, bytes, starts, mid, fold, &equal)) {
+                                lo = mid + 1u;
+                                held = equal;
+                            } else {
+                                top = mid;
+                            }
                         }
                         const u32 skip = p == from ? from_visits : 0u;
                         u32 visit = 0u;
@@ -568,26 +621,29 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                         for (u32 k = lo > group ? lo - 1u : NO_SLOT; k != NO_SLOT && !open && !stalled;
                              k = __ldg(links + k)) {
                             if (!occurs) {
-                                const u32 st = __ldg(starts + k), len_k = __ldg(starts + k + 1) - st;
-                                occurs = p + len_k <= e;
-                                for (u32 i = 3; i < len_k && occurs; ++i)
-                                    occurs = lowered(at(p + i), fold) == __ldg(bytes + st + i);
+                                occurs = __ldg(starts + k + 1) - __ldg(starts + k) <= held;
                                 if (!occurs) continue;
                             }
                             const u32 oend = __ldg(owner_start + k + 1);
                             for (u32 o = __ldg(owner_start + k); o < oend && !open; ++o, ++visit) {
                                 if (visit < skip) continue;
                                 const u32 r = __ldg(owners + o);
-                                // tried: indexed by unrolled compares, so it stays in registers.
-                                bool seen = false;
+                                // A rule anchored at its literal runs from each of
+                                // its literal starts; the others once a line
+                                // (tried: indexed by unrolled compares).
+                                const bool anchored = __ldg(heads + (u64)r * 16u + 5u) != 0u;
+                                if (!anchored) {
+                                    bool seen = false;
 #pragma unroll
-                                for (u32 q = 0; q < TRIED; ++q) seen = seen || (q < ntried && tried[q] == r);
-                                if (seen) continue;
+                                    for (u32 q = 0; q < TRIED; ++q)
+                                        seen = seen || (q < ntried && tried[q] == r);
+                                    if (seen) continue;
 #pragma unroll
-                                for (u32 q = 0; q < TRIED; ++q) {
-                                    if (q == ntried % TRIED) tried[q] = r;
+                                    for (u32 q = 0; q < TRIED; ++q) {
+                                        if (q == ntried % TRIED) tried[q] = r;
+                                    }
+                                    ++ntried;
                                 }
-                                ++ntried;
                                 if (!may_match(required, r, lane_sig)) continue;
                                 const u32 a = 2u * r + (ascii ? 0u : 1u);
                                 if (__ldg(heads + (u64)a * 8u + 4u) == 0u) {
@@ -596,8 +652,10 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                                     const u32 slot = a < (1u << 20) ? atomicAdd(queued + warp, 1u) : QUEUE;
                                     if (slot < QUEUE) {
                                         const bool wide = __ldg(heads + (u64)a * 8u + 2u) > 1u;
-                                        queue[2u * slot] = s | a << 12;
-                                        queue[2u * slot + 1u] = e | (wide ? WIDE : 0u);
+                                        u32* q = queue + RUN_WORDS * slot;
+                                        q[0] = s | a << 12;
+                                        q[1] = e | (wide ? WIDE : 0u);
+                                        q[2] = anchored ? p | ANCHORED : s;
                                     } else if (a < (1u << 20)) {
                                         stalled = true;
                                         from = p;
@@ -633,9 +691,10 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                     const u32 k = next + __popc(need & ((1u << lane) - 1u));
                     next += __popc(need);
                     if (!have && k < count) {
-                        const u32 x = queue[2u * k], eo = queue[2u * k + 1u];
+                        const u32* q = queue + RUN_WORDS * k;
+                        const u32 x = q[0], eo = q[1], fr = q[2];
                         if (!(eo & WIDE)) {
-                            run.load(b, x >> 12, x & 0xfffu, eo);
+                            run.load(b, x >> 12, x & 0xfffu, fr & ~ANCHORED, eo, (fr & ANCHORED) != 0u);
                             have = true;
                         }
                     }
@@ -643,7 +702,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                 if (!__any_sync(0xffffffffu, have) && next >= count) break;
                 if (!have) continue;
                 const u32 bit = 1u << (run.s & 31u);
-                if (marks[run.s >> 5] & bit) {
+                if ((marks[run.s >> 5] & bit) || run.dead()) {
                     have = false;
                 } else if (run.i < run.e) {
                     const u32 prev = run.i > run.s ? at(run.i - 1u) : 0u;
@@ -658,10 +717,12 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
             }
             // The wider ones (rare), a run per lane.
             for (u32 k = lane; k < count; k += 32u) {
-                const u32 x = queue[2u * k], eo = queue[2u * k + 1u];
+                const u32* q = queue + RUN_WORDS * k;
+                const u32 x = q[0], eo = q[1], fr = q[2];
                 const u32 o = x & 0xfffu, bit = 1u << (o & 31u);
                 if (!(eo & WIDE) || (marks[o >> 5] & bit)) continue;
-                if (automaton_matches(b, x >> 12, at, o, eo & ~WIDE)) atomicOr(marks + (o >> 5), bit);
+                if (automaton_matches(b, x >> 12, at, o, fr & ~ANCHORED, eo & ~WIDE, (fr & ANCHORED) != 0u))
+                    atomicOr(marks + (o >> 5), bit);
             }
             __syncwarp();
             if (lane == 0) queued[warp] = 0u;

@@ -59,13 +59,15 @@ pub const BLOCK: u32 = 256;
 pub const CONFIRM_SPILL: u32 = 256;
 /// Automaton runs a `confirm` warp queues (confirm.cu `QUEUE`).
 pub const CONFIRM_QUEUE: u32 = 128;
+/// Words of a queued `confirm` run (confirm.cu `RUN_WORDS`).
+pub const CONFIRM_RUN_WORDS: u32 = 3;
 /// Dynamic shared memory of a `confirm` block (confirm.cu `SHARED_BYTES`):
-/// each of its 8 warps' staged bytes and queue of runs (2 words each), a
+/// each of its 8 warps' staged bytes and queue of runs (3 words each), a
 /// column of 8 words per thread, and each warp's marks (a bit per byte of
-/// its piece): 55,296 bytes.
+/// its piece): 59,392 bytes.
 pub const CONFIRM_SHARED: u32 = TILE_BYTES as u32
     + 8 * CONFIRM_SPILL
-    + 8 * CONFIRM_QUEUE * 8
+    + 8 * CONFIRM_QUEUE * CONFIRM_RUN_WORDS * 4
     + 8 * BLOCK * 4
     + TILE_BYTES as u32 / 32 * 4;
 /// Longest pattern the Boyer-Moore kernel takes (its tables live in shared
@@ -321,8 +323,9 @@ mod tests {
         let confirm = include_str!("../../../kernels/confirm.cu");
         assert!(confirm.contains(&format!("#define SPILL {CONFIRM_SPILL}u")));
         assert!(confirm.contains(&format!("#define QUEUE {CONFIRM_QUEUE}u")));
+        assert!(confirm.contains(&format!("#define RUN_WORDS {CONFIRM_RUN_WORDS}u")));
         assert!(confirm.contains(
-            "#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * 8u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)"
+            "#define SHARED_BYTES (8u * STAGED + 8u * QUEUE * RUN_WORDS * 4u + 8u * 256u * 4u + 8u * MARK_WORDS * 4u)"
         ));
         assert!(confirm.contains("#define STAGED (PIECE_BYTES + SPILL)"));
         assert!(confirm.contains("#define PIECE_BYTES (32u * BYTES_PER_THREAD)"));

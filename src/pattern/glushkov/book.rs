@@ -37,6 +37,7 @@ use regex_syntax::hir::Hir;
 use std::sync::atomic::{AtomicU64, Ordering};
 use trigrams::Mask;
 
+mod anchor;
 mod ascii;
 mod run;
 #[cfg(test)]
@@ -82,6 +83,10 @@ pub mod head {
     pub const EXC_MAP: usize = 3;
     /// 1 when the automaton exists (else the rule is unsure on its lines).
     pub const PRESENT: usize = 4;
+    /// 1 when every match of the rule begins with one of its literals
+    /// (`anchor.rs`): a run starts at the literal, its start states entered
+    /// there only.
+    pub const ANCHORED: usize = 5;
 }
 
 /// The word tables per automaton (`head::TABLES`).
@@ -290,7 +295,31 @@ impl RuleBook {
             return None;
         }
         b.index(literals, owners);
+        if !word {
+            b.anchor(rules, literals, owners);
+        }
         Some(b)
+    }
+
+    /// Marks the rules anchored at their literals (`anchor.rs`; not under
+    /// `-w`, whose boundaries the automata hold).
+    fn anchor(&mut self, rules: &[Hir], literals: &[Vec<u8>], owners: &[Vec<u32>]) {
+        let mut own: Vec<Vec<&[u8]>> = vec![Vec::new(); rules.len()];
+        for (lit, rs) in literals.iter().zip(owners) {
+            for &r in rs {
+                own[r as usize].push(lit);
+            }
+        }
+        let fold = self.fold;
+        let pairs: Vec<(&Hir, Vec<&[u8]>)> = rules.iter().zip(own).collect();
+        let anchored = crate::parts::map_on_all_cores(&pairs, |(h, lits)| {
+            anchor::begins_with_one(h, lits, fold)
+        });
+        for (r, yes) in anchored.into_iter().enumerate() {
+            for a in [2 * r, 2 * r + 1] {
+                self.heads[a * HEAD + head::ANCHORED] = u32::from(yes);
+            }
+        }
     }
 
     /// Whether every line the `confirm` kernel may leave unsure holds a

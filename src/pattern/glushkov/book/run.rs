@@ -78,7 +78,10 @@ impl RuleBook {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
-                if line.tried.seen(r) {
+                // A rule anchored at its literal runs from each of its
+                // literal starts (`anchor.rs`); the others once a line.
+                let anchored = self.heads[2 * r as usize * HEAD + head::ANCHORED] != 0;
+                if !anchored && line.tried.seen(r) {
                     continue;
                 }
                 let required = &self.required[r as usize * MASK_WORDS..][..MASK_WORDS];
@@ -90,7 +93,8 @@ impl RuleBook {
                 if self.heads[a * HEAD + head::PRESENT] == 0 {
                     return true;
                 }
-                line.matched = line.matched || self.matches(a, &text[s..e]);
+                let from = anchored.then_some(p - s);
+                line.matched = line.matched || self.matches(a, &text[s..e], from);
             }
         }
         false
@@ -141,8 +145,10 @@ impl RuleBook {
         .skip_while(move |&k| !rest.starts_with(lit(k)))
     }
 
-    /// Whether automaton `a` (present) matches `line`.
-    fn matches(&self, a: usize, line: &[u8]) -> bool {
+    /// Whether automaton `a` (present) matches `line`; with `from`, a match
+    /// beginning there (the start states entered there only; the run ends
+    /// where the state dies).
+    fn matches(&self, a: usize, line: &[u8], from: Option<usize>) -> bool {
         let h = &self.heads[a * HEAD..(a + 1) * HEAD];
         let w = h[head::WORDS] as usize;
         let tb = h[head::TABLES] as usize;
@@ -158,15 +164,22 @@ impl RuleBook {
         let mut live = false;
         // -w (`self.word`): as `Automaton::reference` runs it.
         let mut ended = false;
-        for (i, &b) in line.iter().enumerate() {
+        let begin = from.unwrap_or(0);
+        for (i, &b) in line.iter().enumerate().skip(begin) {
             if ended && !is_word_byte(b) {
                 return true;
             }
             let at_start = i == 0;
+            if !live && from.is_some() && i > begin {
+                return false;
+            }
             if !live && !at_start && starts[usize::from(b / 32)] >> (b % 32) & 1 == 0 {
                 continue;
             }
-            let opens = !self.word || at_start || !is_word_byte(line[i - 1]);
+            let opens = match from {
+                Some(f) => i == f,
+                None => !self.word || at_start || !is_word_byte(line[i - 1]),
+            };
             let c = usize::from(class_of[usize::from(b)]);
             let mut carry = 0u32;
             for k in 0..w {

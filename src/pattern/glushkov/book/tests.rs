@@ -146,6 +146,22 @@ fn word_boundaries_make_it_inexact() {
     assert!(book(&["err".to_string()], &[0], &["-E", "-x"]).exact);
 }
 
+/// A rule beginning with its literal runs from each of the literal's
+/// starts (the first `err` below dies at once; the second matches); one
+/// that may begin elsewhere runs from the line's start.
+#[test]
+fn an_anchored_rule_runs_from_each_literal_start() {
+    let rs = vec![r"err\d+".to_string(), r"a+FAIL".to_string()];
+    let b = book(&rs, &[0, 1], &["-E"]);
+    assert_eq!(b.heads[head::ANCHORED], 1);
+    assert_eq!(b.heads[HEAD + head::ANCHORED], 1);
+    assert_eq!(b.heads[2 * HEAD + head::ANCHORED], 0);
+    let text = b"err err7\nerr x\naaFAIL\nFAIL\n";
+    let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
+    assert!(!unsure);
+    assert_eq!(marks, vec![0, 15]);
+}
+
 /// A rule holding literal `LITERALS[k]` among random pieces.
 fn rule() -> impl Strategy<Value = (String, usize)> {
     let piece = prop::sample::select(vec![
