@@ -32,7 +32,9 @@
 //   empty line's start is its terminator). No bit at or past n.
 //   merge = 1 (a split rule pack, src/engine/gpu/split.rs): another kernel
 //   filled bitmap and counts for this text just before on the same stream;
-//   each thread ORs its bits into its words (read, then written once) and
+//   each thread skips the lines whose start bit is set there (the union
+//   holds them whatever the automaton says: only their end is looked
+//   for), ORs its bits into its words (read, then written once) and
 //   counts[tile] counts the union.
 //   ascii_words > 0: words [0, ascii_words) are the rules cut to their
 //   ASCII bytes, the rest the rules whole. A line runs on the first words
@@ -281,11 +283,20 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const u64 lo = tile * TILE_BYTES + (u64)threadIdx.x * BYTES_PER_THREAD;
         const u64 hi = lo + BYTES_PER_THREAD;
+        const u64 w0 = tile * TILE_WORDS + (u64)threadIdx.x * 4u;
         u32 bits[4] = {0u, 0u, 0u, 0u};
         u64 s = first_line_start(GlobalBytes{text}, n, term, lo, hi);
         while (s < hi && s < n) {
             // The line [s, e).
             u64 e = s;
+            const u64 off = s - lo;
+            // merge: a line the other kernel marked (the confirm kernel's
+            // matches: 91% of loghub's lines for its templates) is not run.
+            if (merge && ((bitmap[w0 + (off >> 5)] >> (off & 31u)) & 1u)) {
+                while (e < n && __ldg(text + e) != (unsigned char)term) ++e;
+                s = e + 1;
+                continue;
+            }
             u32 got = pass(t, text, n, term, s, 0u, first_words, ascii_words != 0u, alone,
                            word != 0u, &e);
             if (got == PASS_AGAIN) {
@@ -294,13 +305,9 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
             }
             any_candidate = any_candidate || got == PASS_CANDIDATE;
             const bool hit = e == s ? empty_line != 0u : got != PASS_NO;
-            if (hit) {
-                const u64 off = s - lo;
-                bits[off >> 5] |= 1u << (off & 31u);
-            }
+            if (hit) bits[off >> 5] |= 1u << (off & 31u);
             s = e + 1;
         }
-        const u64 w0 = tile * TILE_WORDS + (u64)threadIdx.x * 4u;
         u32 cnt = 0u;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
