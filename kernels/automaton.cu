@@ -7,7 +7,8 @@
 //   grid   = (min(tiles, cap), 1, 1); block = (256, 1, 1);
 //   dynamic shared = 256 bytes (class map) + classes*words*4 bytes when
 //            `masks_shared` is 1 (they fit), else 256 bytes.
-//   args   = text (device, tiles*TILE_BYTES + PAD_BYTES readable)  n (bytes)
+//   args   = text (device, 16-byte aligned, tiles*TILE_BYTES + PAD_BYTES
+//            readable)  n (bytes)
 //            term (line terminator)  words (1..=MAX_WORDS)  classes (1..=256)
 //            class_of (u8[256])  masks (u32[classes*words])
 //            class_starts (u32[8]: bit c set when class c may start a match)
@@ -249,6 +250,30 @@ __device__ __forceinline__ u32 pass(const Tables& t, const unsigned char* __rest
     return run_pass<MAX_WORDS>(t, text, n, term, s, kb, nw, ascii, alone, word, end);
 }
 
+// The end of the line holding byte e (its terminator, or n): 16 bytes at
+// a time where aligned and inside the text (a word holds the terminator
+// iff one of its bytes xor term is zero), else byte by byte.
+__device__ __forceinline__ u64 line_end(const unsigned char* __restrict__ text, u64 n, u32 term,
+                                        u64 e)
+{
+    const u32 ones = 0x01010101u, spread = term * ones;
+    while (e < n) {
+        if ((e & 15u) == 0u && e + 16u <= n) {
+            const uint4 v = __ldg((const uint4*)(text + e));
+            const u32 x0 = v.x ^ spread, x1 = v.y ^ spread, x2 = v.z ^ spread, x3 = v.w ^ spread;
+            const u32 zero = ((x0 - ones) & ~x0) | ((x1 - ones) & ~x1) | ((x2 - ones) & ~x2) |
+                             ((x3 - ones) & ~x3);
+            if ((zero & 0x80808080u) == 0u) {
+                e += 16u;
+                continue;
+            }
+        }
+        if (__ldg(text + e) == (unsigned char)term) break;
+        ++e;
+    }
+    return e;
+}
+
 extern "C" __global__ void __launch_bounds__(256)
 automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u32 classes,
           const unsigned char* __restrict__ class_of, const u32* __restrict__ masks,
@@ -293,8 +318,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
             // merge: a line the other kernel marked (the confirm kernel's
             // matches: 91% of loghub's lines for its templates) is not run.
             if (merge && ((bitmap[w0 + (off >> 5)] >> (off & 31u)) & 1u)) {
-                while (e < n && __ldg(text + e) != (unsigned char)term) ++e;
-                s = e + 1;
+                s = line_end(text, n, term, e) + 1;
                 continue;
             }
             u32 got = pass(t, text, n, term, s, 0u, first_words, ascii_words != 0u, alone,
