@@ -251,19 +251,17 @@ __device__ __forceinline__ u32 pass(const Tables& t, const unsigned char* __rest
 }
 
 // The end of the line holding byte e (its terminator, or n): 16 bytes at
-// a time where aligned and inside the text (a word holds the terminator
-// iff one of its bytes xor term is zero), else byte by byte.
+// a time where aligned and inside the text (__vcmpeq4, as tally.cu finds
+// terminators), else byte by byte.
 __device__ __forceinline__ u64 line_end(const unsigned char* __restrict__ text, u64 n, u32 term,
                                         u64 e)
 {
-    const u32 ones = 0x01010101u, spread = term * ones;
+    const u32 pattern = (term & 0xffu) * 0x01010101u;
     while (e < n) {
         if ((e & 15u) == 0u && e + 16u <= n) {
             const uint4 v = __ldg((const uint4*)(text + e));
-            const u32 x0 = v.x ^ spread, x1 = v.y ^ spread, x2 = v.z ^ spread, x3 = v.w ^ spread;
-            const u32 zero = ((x0 - ones) & ~x0) | ((x1 - ones) & ~x1) | ((x2 - ones) & ~x2) |
-                             ((x3 - ones) & ~x3);
-            if ((zero & 0x80808080u) == 0u) {
+            if ((__vcmpeq4(v.x, pattern) | __vcmpeq4(v.y, pattern) | __vcmpeq4(v.z, pattern) |
+                 __vcmpeq4(v.w, pattern)) == 0u) {
                 e += 16u;
                 continue;
             }

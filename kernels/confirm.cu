@@ -155,18 +155,17 @@ struct PieceBytes {
     }
 };
 
-// Text bytes at offsets from the text's start, from a warp's staged copy
-// where it holds them (offsets base .. base + len), else from global
-// memory: a lane's search for its first line start reads the byte before
-// its bytes (before the piece for lane 0) and then its own.
-struct StagedOrGlobal {
-    const unsigned char* staged;
+// Text bytes at offsets from the text's start: from the piece (at, which
+// starts at offset base) at and past its start, else from global memory.
+// A lane's search for its first line start reads the byte before its
+// bytes (before the piece for lane 0) and then its own.
+struct FromText {
+    const PieceBytes& at;
     const unsigned char* __restrict__ text;
     u64 base;
-    u32 len;
     __device__ __forceinline__ u32 operator()(u64 i) const
     {
-        return i >= base && i - base < len ? (u32)staged[i - base] : (u32)__ldg(text + i);
+        return i >= base ? at((u32)(i - base)) : (u32)__ldg(text + i);
     }
 };
 
@@ -527,7 +526,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
         const PieceBytes at = {staged, text + base, len};
         const u32* const cand_words = cand + (base >> 5);
         const u32 hi = (lane + 1u) * BYTES_PER_THREAD;
-        u32 s = (u32)(first_line_start(StagedOrGlobal{staged, text, base, len}, n, term,
+        u32 s = (u32)(first_line_start(FromText{at, text, base}, n, term,
                                        base + lane * BYTES_PER_THREAD, base + hi) -
                       base);
         // After a full queue: the literal start the lane's line goes on
