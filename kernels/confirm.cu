@@ -16,8 +16,9 @@
 //            term (line terminator)  cand (u32[tiles*TILE_WORDS]: the
 //            multi kernel's bitmap of literal starts for this text)
 //            heads (u32[2*rules*8]: automaton a = 2r (ASCII) or 2r+1 (full)
-//            of rule r, book.rs `head`; word 5 of 2r: the rule is anchored
-//            at its literals, book/anchor.rs)  class_of (u8[2*rules*256])
+//            of rule r, book.rs `head`; word 5: 0, or 1 + the rule's lead
+//            on the automaton's lines, book/anchor.rs)  class_of
+//            (u8[2*rules*256])
 //            byte_starts (u32[2*rules*8]: the bytes that may start a match)
 //            masks  tables (u32, per automaton
 //            `words` words each of shift, self_loop, first_any, first_bol,
@@ -73,12 +74,14 @@
 // of 64 overflowed (runs then went in place, on one lane): with 10,000
 // rules most 4 KiB pieces queue over 112 runs, and 1% of runs overflow
 // 128 (measured on the CPU mirror over 64 MiB of the logs corpus).
-// A rule whose every match begins with one of its literals (anchored:
-// 1,575 of loghub's 1,733 templates) runs from each of its literal starts
-// in the line, its start states entered there only, and stops where its
-// state empties; the others run once a line from its start. Over loghub
-// the templates' one-word runs took 72% fewer steps this way, gitleaks' wider
-// ones 59% fewer (the CPU mirror's counts).
+// A rule whose matches begin at most a few bytes before one of its
+// literals (its lead: 0 for 1,575 of loghub's 1,733 templates, which begin
+// with one; 50 for most of gitleaks' rules on ASCII lines) runs over its
+// lead before each of its literal starts in the line, its start states
+// entered up to the literal only, and stops where its state empties past
+// it; the others run once a line from its start. Over loghub the
+// templates' one-word runs took 72% fewer steps with the anchored runs,
+// gitleaks' wider ones 59% fewer (the CPU mirror's counts).
 // Nearly every run is of a one-word automaton (99.4%); the wider ones run
 // after them, a run per lane, their words in registers up to 4 and from
 // memory beyond. A lane whose line finds the queue full stalls (it goes on
@@ -111,12 +114,12 @@
 // Automaton runs a warp defers to run them on all its lanes: per run
 // (RUN_WORDS words), the line's start in the piece and the automaton
 // (start | a << 12), the line's end from the piece's start, WIDE when the
-// automaton has more than one word, and where the run begins, ANCHORED
-// when its start states are entered there only (book.rs head ANCHORED).
+// automaton has more than one word, and the line's start, or with LED the
+// literal start its lead ends at (book.rs head LEAD).
 #define QUEUE 128u
 #define RUN_WORDS 3u
 #define WIDE 0x80000000u
-#define ANCHORED 0x80000000u
+#define LED 0x80000000u
 // Offsets from a piece's start stay below this (a line's end is queued
 // beside WIDE).
 #define LINE_LIMIT 0x7fffffffu
@@ -241,15 +244,23 @@ __device__ __forceinline__ bool may_start(const u32* __restrict__ bs, u32 byte)
     return (__ldg(bs + (byte >> 5)) >> (byte & 31u)) & 1u;
 }
 
-// Automaton a (present, of w <= N words, N <= 4) over the line [s, e)
-// from `from` (s, or with `anchored` the literal start its matches begin
-// at: its start states entered there only, the run over once its state
-// is empty): whether it matches (run.rs `matches`). Its word tables are held in
+// Where a run of automaton a over the line [s, e) begins: its line's
+// start, or with `led` the lead before the literal start p (book.rs head
+// LEAD), within the line.
+__device__ __forceinline__ u32 run_from(const Book& b, u32 a, u32 s, u32 p, bool led)
+{
+    return led ? p - min(__ldg(b.heads + (u64)a * 8u + 5u) - 1u, p - s) : s;
+}
+
+// Automaton a (present, of w <= N words, N <= 4) over the line [s, e),
+// with `led` from its lead before the literal start p (its start states
+// entered up to p only, the run over once its state is empty past p):
+// whether it matches (run.rs `matches`). Its word tables are held in
 // registers for the whole line; first_bol is read at the line's start
 // only, last_eol at its end.
 template <u32 N>
-__device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from, u32 e,
-                               bool anchored)
+__device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 p, u32 e,
+                               bool led)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
@@ -269,13 +280,13 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
         }
     }
     bool live = false, ended = false;
-    for (u32 i = from; i < e; ++i) {
+    for (u32 i = run_from(b, a, s, p, led); i < e; ++i) {
         const u32 byte = at(i);
         if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
-        if (!live && anchored && i > from) return false;
+        if (!live && led && i > p) return false;
         if (!live && !at_start && !may_start(bs, byte)) continue;
-        const bool opens = anchored ? i == from : !b.word || at_start || !is_word_byte(at(i - 1u));
+        const bool opens = led ? i <= p : !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll
@@ -335,8 +346,8 @@ __device__ bool narrow_matches(const Book& b, u32 a, const PieceBytes& at, u32 s
 // The same for an automaton of more than 4 words (rare): its state in
 // local memory, its tables read at every step, so that it costs the
 // kernel no registers.
-__device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from, u32 e,
-                             bool anchored)
+__device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 p, u32 e,
+                             bool led)
 {
     const Head hd = head_of(b, a);
     const u32 w = hd.words;
@@ -347,13 +358,13 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
 #pragma unroll 1
     for (u32 k = 0; k < w; ++k) d[k] = 0u;
     bool live = false, ended = false;
-    for (u32 i = from; i < e; ++i) {
+    for (u32 i = run_from(b, a, s, p, led); i < e; ++i) {
         const u32 byte = at(i);
         if (ended && !is_word_byte(byte)) return true;
         const bool at_start = i == s;
-        if (!live && anchored && i > from) return false;
+        if (!live && led && i > p) return false;
         if (!live && !at_start && !may_start(bs, byte)) continue;
-        const bool opens = anchored ? i == from : !b.word || at_start || !is_word_byte(at(i - 1u));
+        const bool opens = led ? i <= p : !b.word || at_start || !is_word_byte(at(i - 1u));
         const u32 c = __ldg(cls + byte);
         u32 carry = 0u;
 #pragma unroll 1
@@ -401,14 +412,15 @@ __device__ bool wide_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, 
 }
 
 // Automaton a (of more than one word: one-word runs go through
-// OneWordRun) over the line [s, e) from `from`, by its words.
-__device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 from,
-                                  u32 e, bool anchored)
+// OneWordRun) over the line [s, e), with `led` from its lead before p, by
+// its words.
+__device__ bool automaton_matches(const Book& b, u32 a, const PieceBytes& at, u32 s, u32 p,
+                                  u32 e, bool led)
 {
     const u32 w = __ldg(b.heads + (u64)a * 8u + 2u);
-    if (w == 2u) return narrow_matches<2>(b, a, at, s, from, e, anchored);
-    if (w <= 4u) return narrow_matches<4>(b, a, at, s, from, e, anchored);
-    return wide_matches(b, a, at, s, from, e, anchored);
+    if (w == 2u) return narrow_matches<2>(b, a, at, s, p, e, led);
+    if (w <= 4u) return narrow_matches<4>(b, a, at, s, p, e, led);
+    return wide_matches(b, a, at, s, p, e, led);
 }
 
 // A queued run of a one-word automaton, stepped a byte per call by a lane
@@ -419,11 +431,11 @@ struct OneWordRun {
     const u32* masks;
     const u32* exc_map;
     const unsigned char* class_of;
-    u32 i, s, from, e;
-    bool anchored;
+    u32 i, s, last_open, e;
+    bool led;
 
-    __device__ __forceinline__ void load(const Book& b, u32 a, u32 start, u32 begin, u32 end,
-                                         bool anchored_there)
+    __device__ __forceinline__ void load(const Book& b, u32 a, u32 start, u32 p, u32 end,
+                                         bool led_there)
     {
         const Head hd = head_of(b, a);
         const u32* tb = hd.tables;
@@ -439,13 +451,15 @@ struct OneWordRun {
         class_of = hd.class_of;
         d = 0u;
         s = start;
-        i = from = begin;
+        i = run_from(b, a, start, p, led_there);
+        last_open = p;
         e = end;
-        anchored = anchored_there;
+        led = led_there;
     }
 
-    // An anchored run whose state emptied past its start can match no more.
-    __device__ __forceinline__ bool dead() const { return anchored && i > from && d == 0u; }
+    // A run from a lead whose state emptied past its literal start can
+    // match no more.
+    __device__ __forceinline__ bool dead() const { return led && i > last_open && d == 0u; }
 
     // One byte (i < e), prev the byte before it (if i > s): true when a
     // match ends there (-w: ended at the byte before, this one not a word
@@ -453,7 +467,7 @@ struct OneWordRun {
     __device__ __forceinline__ bool step(const Book& b, u32 byte, u32 prev)
     {
         if (b.word && (d & last) && !is_word_byte(byte)) return true;
-        const bool opens = anchored ? i == from : !b.word || i == s || !is_word_byte(prev);
+        const bool opens = led ? i <= last_open : !b.word || i == s || !is_word_byte(prev);
         u32 v = ((d << 1) & shift) | (d & loop) | (opens ? any_start : 0u);
         if (i == s) v |= bol;
         u32 bits = d & exc;
@@ -627,11 +641,12 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                             for (u32 o = __ldg(owner_start + k); o < oend && !open; ++o, ++visit) {
                                 if (visit < skip) continue;
                                 const u32 r = __ldg(owners + o);
-                                // A rule anchored at its literal runs from each of
+                                const u32 a = 2u * r + (ascii ? 0u : 1u);
+                                // A rule with a lead runs over it before each of
                                 // its literal starts; the others once a line
                                 // (tried: indexed by unrolled compares).
-                                const bool anchored = __ldg(heads + (u64)r * 16u + 5u) != 0u;
-                                if (!anchored) {
+                                const bool led = __ldg(heads + (u64)a * 8u + 5u) != 0u;
+                                if (!led) {
                                     bool seen = false;
 #pragma unroll
                                     for (u32 q = 0; q < TRIED; ++q)
@@ -644,7 +659,6 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                                     ++ntried;
                                 }
                                 if (!may_match(required, r, lane_sig)) continue;
-                                const u32 a = 2u * r + (ascii ? 0u : 1u);
                                 if (__ldg(heads + (u64)a * 8u + 4u) == 0u) {
                                     open = true;
                                 } else if (!matched) {
@@ -654,7 +668,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                                         u32* q = queue + RUN_WORDS * slot;
                                         q[0] = s | a << 12;
                                         q[1] = e | (wide ? WIDE : 0u);
-                                        q[2] = anchored ? p | ANCHORED : s;
+                                        q[2] = led ? p | LED : s;
                                     } else if (a < (1u << 20)) {
                                         stalled = true;
                                         from = p;
@@ -693,7 +707,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                         const u32* q = queue + RUN_WORDS * k;
                         const u32 x = q[0], eo = q[1], fr = q[2];
                         if (!(eo & WIDE)) {
-                            run.load(b, x >> 12, x & 0xfffu, fr & ~ANCHORED, eo, (fr & ANCHORED) != 0u);
+                            run.load(b, x >> 12, x & 0xfffu, fr & ~LED, eo, (fr & LED) != 0u);
                             have = true;
                         }
                     }
@@ -720,7 +734,7 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                 const u32 x = q[0], eo = q[1], fr = q[2];
                 const u32 o = x & 0xfffu, bit = 1u << (o & 31u);
                 if (!(eo & WIDE) || (marks[o >> 5] & bit)) continue;
-                if (automaton_matches(b, x >> 12, at, o, fr & ~ANCHORED, eo & ~WIDE, (fr & ANCHORED) != 0u))
+                if (automaton_matches(b, x >> 12, at, o, fr & ~LED, eo & ~WIDE, (fr & LED) != 0u))
                     atomicOr(marks + (o >> 5), bit);
             }
             __syncwarp();

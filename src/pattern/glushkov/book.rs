@@ -83,10 +83,11 @@ pub mod head {
     pub const EXC_MAP: usize = 3;
     /// 1 when the automaton exists (else the rule is unsure on its lines).
     pub const PRESENT: usize = 4;
-    /// 1 when every match of the rule begins with one of its literals
-    /// (`anchor.rs`): a run starts at the literal, its start states entered
-    /// there only.
-    pub const ANCHORED: usize = 5;
+    /// 0 when a run of the automaton starts at its line's start; else 1 +
+    /// the rule's lead (`anchor.rs`) on the lines it runs on: a run starts
+    /// that many bytes before the literal start that led to it (or at the
+    /// line's start), its start states entered up to the literal only.
+    pub const LEAD: usize = 5;
 }
 
 /// The word tables per automaton (`head::TABLES`).
@@ -301,8 +302,9 @@ impl RuleBook {
         Some(b)
     }
 
-    /// Marks the rules anchored at their literals (`anchor.rs`; not under
-    /// `-w`, whose boundaries the automata hold).
+    /// Sets each automaton's lead (`anchor.rs`; not under `-w`, whose
+    /// boundaries the automata hold): the full one's from the rule, the
+    /// ASCII one's from the rule cut to ASCII (one byte a character).
     fn anchor(&mut self, rules: &[Hir], literals: &[Vec<u8>], owners: &[Vec<u32>]) {
         let mut own: Vec<Vec<&[u8]>> = vec![Vec::new(); rules.len()];
         for (lit, rs) in literals.iter().zip(owners) {
@@ -312,12 +314,14 @@ impl RuleBook {
         }
         let fold = self.fold;
         let pairs: Vec<(&Hir, Vec<&[u8]>)> = rules.iter().zip(own).collect();
-        let anchored = crate::parts::map_on_all_cores(&pairs, |(h, lits)| {
-            anchor::begins_with_one(h, lits, fold)
+        let leads = crate::parts::map_on_all_cores(&pairs, |(h, lits)| {
+            let lits = anchor::Literals::new(lits.clone(), fold);
+            [anchor::lead(&ascii_only(h), &lits), anchor::lead(h, &lits)]
         });
-        for (r, yes) in anchored.into_iter().enumerate() {
-            for a in [2 * r, 2 * r + 1] {
-                self.heads[a * HEAD + head::ANCHORED] = u32::from(yes);
+        for (r, [ascii, full]) in leads.into_iter().enumerate() {
+            for (a, lead) in [(2 * r, ascii), (2 * r + 1, full)] {
+                // Bounded by LEAD_MOST (255).
+                self.heads[a * HEAD + head::LEAD] = lead.map_or(0, |l| l as u32 + 1);
             }
         }
     }

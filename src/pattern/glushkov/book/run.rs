@@ -78,10 +78,11 @@ impl RuleBook {
             let owners =
                 &self.owners[self.owner_start[k] as usize..self.owner_start[k + 1] as usize];
             for &r in owners {
-                // A rule anchored at its literal runs from each of its
+                // A rule with a lead runs over it before each of its
                 // literal starts (`anchor.rs`); the others once a line.
-                let anchored = self.heads[2 * r as usize * HEAD + head::ANCHORED] != 0;
-                if !anchored && line.tried.seen(r) {
+                let a = 2 * r as usize + usize::from(!line.ascii);
+                let lead = self.heads[a * HEAD + head::LEAD] as usize;
+                if lead == 0 && line.tried.seen(r) {
                     continue;
                 }
                 let required = &self.required[r as usize * MASK_WORDS..][..MASK_WORDS];
@@ -89,12 +90,14 @@ impl RuleBook {
                 if !may_match(required, trigrams) {
                     continue;
                 }
-                let a = 2 * r as usize + usize::from(!line.ascii);
                 if self.heads[a * HEAD + head::PRESENT] == 0 {
                     return true;
                 }
-                let from = anchored.then_some(p - s);
-                line.matched = line.matched || self.matches(a, &text[s..e], from);
+                let window = (lead != 0).then(|| Window {
+                    from: (p - s).saturating_sub(lead - 1),
+                    last_open: p - s,
+                });
+                line.matched = line.matched || self.matches(a, &text[s..e], window);
             }
         }
         false
@@ -145,10 +148,11 @@ impl RuleBook {
         .skip_while(move |&k| !rest.starts_with(lit(k)))
     }
 
-    /// Whether automaton `a` (present) matches `line`; with `from`, a match
-    /// beginning there (the start states entered there only; the run ends
-    /// where the state dies).
-    fn matches(&self, a: usize, line: &[u8], from: Option<usize>) -> bool {
+    /// Whether automaton `a` (present) matches `line`; with a window, a
+    /// match beginning in it (the run begins at its start, the start states
+    /// are entered up to its last opening only, and the run ends where the
+    /// state dies past that).
+    fn matches(&self, a: usize, line: &[u8], window: Option<Window>) -> bool {
         let h = &self.heads[a * HEAD..(a + 1) * HEAD];
         let w = h[head::WORDS] as usize;
         let tb = h[head::TABLES] as usize;
@@ -164,20 +168,20 @@ impl RuleBook {
         let mut live = false;
         // -w (`self.word`): as `Automaton::reference` runs it.
         let mut ended = false;
-        let begin = from.unwrap_or(0);
+        let begin = window.map_or(0, |w| w.from);
         for (i, &b) in line.iter().enumerate().skip(begin) {
             if ended && !is_word_byte(b) {
                 return true;
             }
             let at_start = i == 0;
-            if !live && from.is_some() && i > begin {
+            if !live && window.is_some_and(|w| i > w.last_open) {
                 return false;
             }
             if !live && !at_start && starts[usize::from(b / 32)] >> (b % 32) & 1 == 0 {
                 continue;
             }
-            let opens = match from {
-                Some(f) => i == f,
+            let opens = match window {
+                Some(w) => i <= w.last_open,
                 None => !self.word || at_start || !is_word_byte(line[i - 1]),
             };
             let c = usize::from(class_of[usize::from(b)]);
@@ -221,6 +225,15 @@ impl RuleBook {
         }
         ended || live && (0..w).any(|k| d[k] & last_eol[k] != 0)
     }
+}
+
+/// Where a run of a rule with a lead may begin a match in its line: from
+/// the lead before the literal start that led to it (or the line's start)
+/// up to that literal start.
+#[derive(Clone, Copy)]
+struct Window {
+    from: usize,
+    last_open: usize,
 }
 
 /// What the kernel knows of the line it confirms.

@@ -153,13 +153,30 @@ fn word_boundaries_make_it_inexact() {
 fn an_anchored_rule_runs_from_each_literal_start() {
     let rs = vec![r"err\d+".to_string(), r"a+FAIL".to_string()];
     let b = book(&rs, &[0, 1], &["-E"]);
-    assert_eq!(b.heads[head::ANCHORED], 1);
-    assert_eq!(b.heads[HEAD + head::ANCHORED], 1);
-    assert_eq!(b.heads[2 * HEAD + head::ANCHORED], 0);
+    assert_eq!(b.heads[head::LEAD], 1);
+    assert_eq!(b.heads[HEAD + head::LEAD], 1);
+    assert_eq!(b.heads[2 * HEAD + head::LEAD], 0);
     let text = b"err err7\nerr x\naaFAIL\nFAIL\n";
     let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
     assert!(!unsure);
     assert_eq!(marks, vec![0, 15]);
+}
+
+/// A rule whose matches begin a bounded way before its literal runs over
+/// that lead before each literal start: on an ASCII line one byte a
+/// character, on another up to four. The match below begins exactly the
+/// lead before the literal.
+#[test]
+fn a_rule_with_a_lead_runs_over_it_before_each_literal_start() {
+    let rs = vec![r"[a-zé]{0,2}[-=]err\d".to_string(), r"x{2}FAIL".to_string()];
+    let b = book(&rs, &[0, 1], &["-E"]);
+    assert_eq!(b.heads[head::LEAD], 4);
+    assert_eq!(b.heads[HEAD + head::LEAD], 6);
+    assert_eq!(b.heads[2 * HEAD + head::LEAD], 3);
+    let text = "ab-err err7\nab=err7\naxxFAIL\nxFAIL\néé-err1\n".as_bytes();
+    let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
+    assert!(!unsure);
+    assert_eq!(marks, vec![12, 20, 34]);
 }
 
 /// A rule holding literal `LITERALS[k]` among random pieces.
