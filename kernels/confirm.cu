@@ -75,8 +75,9 @@
 // rules most 4 KiB pieces queue over 112 runs, and 1% of runs overflow
 // 128 (measured on the CPU mirror over 64 MiB of the logs corpus).
 // A rule whose matches begin at most a few bytes before one of its
-// literals (its lead: 0 for 1,575 of loghub's 1,733 templates, which begin
-// with one; 50 for most of gitleaks' rules on ASCII lines) runs over its
+// literals (its lead: 0 for 1,575 of loghub's 1,733 templates and most of
+// gitleaks' rules, which begin with one; 1-52 bytes on ASCII lines for
+// 70 more of gitleaks') runs over its
 // lead before each of its literal starts in the line, its start states
 // entered up to the literal only, and stops where its state empties past
 // it; the others run once a line from its start. Over loghub the

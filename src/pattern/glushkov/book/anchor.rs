@@ -12,8 +12,10 @@
 //! Why: of loghub's 1,733 templates 1,575 begin with a literal, and a log
 //! line's header (time, process, level, component: about half its bytes)
 //! sits before it; the whole-line runs were most of the kernel's time.
-//! Most of gitleaks' rules begin `(?i)[\w.-]{0,50}?(?:keyword)`: at most 50
-//! bytes before the keyword on an ASCII line.
+//! Gitleaks' vault token (`s\.[a-z0-9]{24}`, its literals `s.0` ... `s.z`)
+//! ran over whole lines and took 70 % of its automata's steps over loghub;
+//! 70 of its rules have a lead of 1-52 bytes on ASCII lines (such as
+//! `[\w.-]{0,50}?` before a keyword).
 //!
 //! Decided by regex-syntax: a rule (each branch of an alternation) is a
 //! concatenation whose first items have a bounded longest match (the
