@@ -29,9 +29,10 @@
 //! infinite sequence, a prefix shorter than the literal, an unbounded
 //! lead) leaves the rule to run from the line's start.
 
+use super::ascii::map_leaves;
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{
-    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Repetition,
+    Class, ClassBytes, ClassBytesRange, ClassUnicode, ClassUnicodeRange, Hir, HirKind,
 };
 use std::collections::HashMap;
 
@@ -133,8 +134,7 @@ fn begins_with_one(hir: &Hir, literals: &Literals) -> bool {
 /// match of what this returns. An inline `(?i)` keyword becomes one
 /// literal.
 fn lowered(h: &Hir) -> Hir {
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => h.clone(),
+    map_leaves(h, &|leaf| match leaf.kind() {
         HirKind::Literal(l) => Hir::literal(l.0.to_ascii_lowercase()),
         HirKind::Class(Class::Bytes(c)) => {
             let upper = ClassBytes::new([ClassBytesRange::new(b'A', b'Z')]);
@@ -163,14 +163,8 @@ fn lowered(h: &Hir) -> Hir {
             ));
             Hir::class(Class::Unicode(rest))
         }
-        HirKind::Repetition(r) => Hir::repetition(Repetition {
-            sub: Box::new(lowered(&r.sub)),
-            ..r.clone()
-        }),
-        HirKind::Capture(c) => lowered(&c.sub),
-        HirKind::Concat(v) => Hir::concat(v.iter().map(lowered).collect()),
-        HirKind::Alternation(v) => Hir::alternation(v.iter().map(lowered).collect()),
-    }
+        _ => leaf.clone(),
+    })
 }
 
 #[cfg(test)]

@@ -9,10 +9,9 @@ use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Hir, HirKind, Repeti
 /// literal made to fail.
 pub fn ascii_only(h: &Hir) -> Hir {
     let ascii = ClassBytes::new([ClassBytesRange::new(0, 0x7F)]);
-    match h.kind() {
-        HirKind::Empty | HirKind::Look(_) => h.clone(),
+    map_leaves(h, &|leaf| match leaf.kind() {
         HirKind::Literal(l) => match l.0.is_ascii() {
-            true => h.clone(),
+            true => leaf.clone(),
             false => Hir::fail(),
         },
         HirKind::Class(c) => {
@@ -27,13 +26,25 @@ pub fn ascii_only(h: &Hir) -> Hir {
             bytes.intersect(&ascii);
             Hir::class(Class::Bytes(bytes))
         }
+        _ => leaf.clone(),
+    })
+}
+
+/// `h` with each literal and class replaced by `leaf` of it, its groups
+/// dropped (captures mean nothing to the automata).
+pub fn map_leaves(h: &Hir, leaf: &dyn Fn(&Hir) -> Hir) -> Hir {
+    match h.kind() {
+        HirKind::Empty | HirKind::Look(_) => h.clone(),
+        HirKind::Literal(_) | HirKind::Class(_) => leaf(h),
         HirKind::Repetition(r) => Hir::repetition(Repetition {
-            sub: Box::new(ascii_only(&r.sub)),
+            sub: Box::new(map_leaves(&r.sub, leaf)),
             ..r.clone()
         }),
-        HirKind::Capture(c) => ascii_only(&c.sub),
-        HirKind::Concat(v) => Hir::concat(v.iter().map(ascii_only).collect()),
-        HirKind::Alternation(v) => Hir::alternation(v.iter().map(ascii_only).collect()),
+        HirKind::Capture(c) => map_leaves(&c.sub, leaf),
+        HirKind::Concat(v) => Hir::concat(v.iter().map(|x| map_leaves(x, leaf)).collect()),
+        HirKind::Alternation(v) => {
+            Hir::alternation(v.iter().map(|x| map_leaves(x, leaf)).collect())
+        }
     }
 }
 
