@@ -255,6 +255,35 @@ proptest! {
         }
     }
 
+    /// An inline `(?i)` literal without `-i`: the book holds every case
+    /// variant of it, compared as they are (not lowered), and a rule's lead
+    /// is found on the rule taken lowered (`anchor.rs`, its case variants
+    /// all owned).
+    #[test]
+    fn inline_case_insensitive_literals_mark_the_lines_regex_selects(
+        rules in prop::collection::vec(rule(), 1..6),
+        text in text(),
+    ) {
+        let (rs, lit): (Vec<String>, Vec<usize>) = rules.into_iter().unzip();
+        let rs: Vec<String> = rs
+            .iter()
+            .zip(&lit)
+            .map(|(r, &k)| r.replacen(LITERALS[k], &format!("(?i:{})", LITERALS[k]), 1))
+            .collect();
+        let (literals, owners) = book_literals(rs.len(), &lit, true);
+        let hirs = super::super::parse_rules(&rs, &cfg(&["-E"])).unwrap();
+        let b = RuleBook::build(&hirs, &literals, &owners, &cfg(&["-E"])).unwrap();
+        prop_assert!(!b.fold);
+        let cand = starts(&text.to_ascii_lowercase(), &["err", "fail", "timeout", "abx"]);
+        let (marks, unsure) = b.confirm(&text, &cand);
+        let want = oracle(&rs, &text, false);
+        if unsure {
+            prop_assert!(want.iter().all(|w| marks.contains(w)), "{:?}", rs);
+        } else {
+            prop_assert_eq!(marks, want, "{:?}", rs);
+        }
+    }
+
     /// `-w` in the automata (`glushkov::word`): each rule inside `-w`'s
     /// boundaries, the marks on lines of ASCII bytes are the lines the
     /// boundaries' regexes match, and a line past ASCII holding a literal
