@@ -20,12 +20,12 @@ use std::path::{Path, PathBuf};
 /// file may be in any streamed batch, which the throttle's trades look for
 /// by id. Streaming began at 1,024 entries: one thread reading 20,512
 /// names took 21 ms on the H100 host, half of the whole search then, while
-/// the others waited. Since then read whole first was faster (the
-/// fifty-fifth session, H200 host, 16 threads; the results of nearly every
-/// file had waited for the name order, 12,000-16,000 of 20,516 at the
-/// peak): the BOM prose's 20,516 files `-n the` 0.04-0.06 → 0.03-0.04 s
-/// (rg 0.04), eight times larger 0.15-0.18 → 0.09-0.14 s (rg 0.09-0.13),
-/// `-c` 0.05-0.07 → 0.04-0.05 s (rg 0.06).
+/// the others waited. Since (the fifty-fifth session, H200 host, 16
+/// threads) the results found while such a directory was read waited
+/// spread over the whole printing order: read whole first, the BOM prose's
+/// 20,516 files `-n the` 0.04-0.06 → 0.03-0.04 s (rg 0.04), eight times
+/// larger 0.15-0.18 → 0.09-0.14 s (rg 0.09-0.13), `-c` 0.05-0.07 →
+/// 0.04-0.05 s (rg 0.06).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn list(
     shared: &Shared,
