@@ -173,11 +173,6 @@ pub struct Knobs {
     /// walked inputs may hold for the printer (default 64M, 256M on the GPU path);
     /// small, it puts the bound and the hand-back pool to work. Test only.
     pub lead_bytes: Knob<u64>,
-    /// `GPUGREP_STREAM_AFTER` (count): past how many entries a directory
-    /// of the ordered walk has its next files searched while it is still
-    /// being read (default 65,536). Test only: small, it puts the streamed
-    /// listing to work on a small directory.
-    pub stream_after: Knob<usize>,
     /// `GPUGREP_GPU_TRACE=1` (switch): the pipeline notes when each chunk
     /// was leased, filled, searched and freed, and `--debug` prints the
     /// timeline (`run::gpu::trace`). Measurement only.
@@ -309,7 +304,6 @@ impl Knobs {
             retimed: read(lookup, "GPUGREP_RETIMED"),
             lead_files: read(lookup, "GPUGREP_LEAD_FILES"),
             lead_bytes: read(lookup, "GPUGREP_LEAD_BYTES"),
-            stream_after: read(lookup, "GPUGREP_STREAM_AFTER"),
             gpu_trace: read(lookup, "GPUGREP_GPU_TRACE"),
             gpu_cubin: read(lookup, "GPUGREP_GPU_CUBIN"),
             auto_probe: read(lookup, "GPUGREP_AUTO_PROBE"),
@@ -383,7 +377,7 @@ mod tests {
             .filter_map(|s| s.split('"').next())
             .filter(|n| n.starts_with("GPUGREP_"))
             .collect();
-        assert_eq!(names.len(), 23, "{names:?}");
+        assert_eq!(names.len(), 22, "{names:?}");
         for n in &names {
             assert!(
                 readme.contains(&format!("| `{n}")),

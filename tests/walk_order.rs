@@ -11,13 +11,9 @@ fn run(args: &[&str], dir: &std::path::Path) -> (Vec<u8>, i32) {
     run_with(args, dir, None)
 }
 
-/// `run`, with `GPUGREP_LEAD_FILES` set to `lead` when given, and a
-/// directory's files searched while it is read past 1,024 entries
-/// (`GPUGREP_STREAM_AFTER`; 65,536 as built): the streamed listing is what
-/// these tests' directories of thousands of files put to work.
+/// `run`, with `GPUGREP_LEAD_FILES` set to `lead` when given.
 fn run_with(args: &[&str], dir: &std::path::Path, lead: Option<&str>) -> (Vec<u8>, i32) {
     let mut cmd = Command::new(common::bin());
-    cmd.env("GPUGREP_STREAM_AFTER", "1024");
     if let Some(lead) = lead {
         cmd.env("GPUGREP_LEAD_FILES", lead);
     }
@@ -124,13 +120,6 @@ fn directory_larger_than_the_lead_allowed_prints_in_name_order() {
             assert!(many.0 == one.0, "{args:?} {threads} {lead:?}");
             assert_eq!(many.1, one.1, "{args:?} {threads} {lead:?}");
         }
-        // Read whole before it is searched, as built.
-        let whole = Command::new(common::bin())
-            .args([&["-j16"][..], args].concat())
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(whole.stdout == one.0, "{args:?} read whole");
     }
 }
 
