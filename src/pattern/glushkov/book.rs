@@ -198,8 +198,14 @@ fn full_limit(ascii: Option<&Automaton>) -> usize {
     })
 }
 
-/// A rule's ASCII and full automata, and its required trigrams.
-type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
+/// A rule's ASCII and full automata, its required trigrams, and the rule
+/// cut to ASCII (`ascii_only`; its lead is taken from it, `anchor`).
+type Built = (
+    Result<Automaton, String>,
+    Result<Automaton, String>,
+    Mask,
+    Hir,
+);
 
 /// Each rule's automata and trigrams, built on all cores (10,000 rules:
 /// 0.66 s on one core of the dev VM, most of the GPU plan's compile).
@@ -208,13 +214,14 @@ type Built = (Result<Automaton, String>, Result<Automaton, String>, Mask);
 /// lines past ASCII are unsure).
 fn automata(rules: &[Hir], t: u8, word: bool) -> Vec<Built> {
     let one = |h: &Hir| {
-        let ascii = automaton(&ascii_only(h), t, RULE_POSITIONS, word);
+        let cut = ascii_only(h);
+        let ascii = automaton(&cut, t, RULE_POSITIONS, word);
         let full = match (word, reaches_past_ascii(h), &ascii) {
             (true, ..) => Err(WORD_PAST_ASCII.to_string()),
             (false, false, a) => a.clone(),
             (false, true, a) => automaton(h, t, full_limit(a.as_ref().ok()), false),
         };
-        (ascii, full, trigrams::required(h))
+        (ascii, full, trigrams::required(h), cut)
     };
     crate::parts::map_on_all_cores(rules, one)
 }
@@ -275,7 +282,7 @@ impl RuleBook {
             links: Vec::new(),
         };
         let built = automata(rules, cfg.terminator, word);
-        for (r, (ascii, full, required)) in built.iter().enumerate() {
+        for (r, (ascii, full, required, _)) in built.iter().enumerate() {
             b.required.extend_from_slice(required);
             match (&ascii, &full) {
                 (_, Ok(_)) => {}
@@ -297,7 +304,8 @@ impl RuleBook {
         }
         b.index(literals, owners);
         if !word {
-            b.anchor(rules, literals, owners);
+            let cuts: Vec<&Hir> = built.iter().map(|x| &x.3).collect();
+            b.anchor(rules, &cuts, literals, owners);
         }
         Some(b)
     }
@@ -305,7 +313,7 @@ impl RuleBook {
     /// Sets each automaton's lead (`anchor.rs`; not under `-w`, whose
     /// boundaries the automata hold): the full one's from the rule, the
     /// ASCII one's from the rule cut to ASCII (one byte a character).
-    fn anchor(&mut self, rules: &[Hir], literals: &[Vec<u8>], owners: &[Vec<u32>]) {
+    fn anchor(&mut self, rules: &[Hir], cuts: &[&Hir], literals: &[Vec<u8>], owners: &[Vec<u32>]) {
         let mut own: Vec<Vec<&[u8]>> = vec![Vec::new(); rules.len()];
         for (lit, rs) in literals.iter().zip(owners) {
             for &r in rs {
@@ -313,10 +321,15 @@ impl RuleBook {
             }
         }
         let fold = self.fold;
-        let pairs: Vec<(&Hir, Vec<&[u8]>)> = rules.iter().zip(own).collect();
-        let leads = crate::parts::map_on_all_cores(&pairs, |(h, lits)| {
+        let each: Vec<(&Hir, &Hir, Vec<&[u8]>)> = rules
+            .iter()
+            .zip(cuts)
+            .zip(own)
+            .map(|((h, &cut), lits)| (h, cut, lits))
+            .collect();
+        let leads = crate::parts::map_on_all_cores(&each, |(h, cut, lits)| {
             let lits = anchor::Literals::new(lits.clone(), fold);
-            [anchor::lead(&ascii_only(h), &lits), anchor::lead(h, &lits)]
+            [anchor::lead(cut, &lits), anchor::lead(h, &lits)]
         });
         for (r, [ascii, full]) in leads.into_iter().enumerate() {
             for (a, lead) in [(2 * r, ascii), (2 * r + 1, full)] {
