@@ -17,7 +17,9 @@
 //            multi kernel's bitmap of literal starts for this text)
 //            heads (u32[2*rules*8]: automaton a = 2r (ASCII) or 2r+1 (full)
 //            of rule r, book.rs `head`; word 5: 0, or 1 + the rule's lead
-//            on the automaton's lines, book/anchor.rs)  class_of
+//            on the automaton's lines, book/anchor.rs; word 6: with a lead,
+//            the bytes past the literal start where its run begins,
+//            book/skip.rs)  class_of
 //            (u8[2*rules*256])
 //            byte_starts (u32[2*rules*8]: the bytes that may start a match)
 //            masks  tables (u32, per automaton
@@ -115,8 +117,9 @@
 // Automaton runs a warp defers to run them on all its lanes: per run
 // (RUN_WORDS words), the line's start in the piece and the automaton
 // (start | a << 12), the line's end from the piece's start, WIDE when the
-// automaton has more than one word, and the line's start, or with LED the
-// literal start its lead ends at (book.rs head LEAD).
+// automaton has more than one word, and the line's start, or with LED
+// where its lead ends: the literal start plus the rule's skip (book.rs
+// head LEAD, SKIP).
 #define QUEUE 128u
 #define RUN_WORDS 3u
 #define WIDE 0x80000000u
@@ -669,7 +672,9 @@ confirm(const unsigned char* __restrict__ text, u64 n, u32 term, const u32* __re
                                         u32* q = queue + RUN_WORDS * slot;
                                         q[0] = s | a << 12;
                                         q[1] = e | (wide ? WIDE : 0u);
-                                        q[2] = led ? p | LED : s;
+                                        // A run with a lead begins its skip past p
+                                        // (book/skip.rs: the literal's bytes).
+                                        q[2] = led ? (p + __ldg(heads + (u64)a * 8u + 6u)) | LED : s;
                                     } else if (a < (1u << 20)) {
                                         stalled = true;
                                         from = p;

@@ -34,12 +34,14 @@
 use super::{build_as_written, build_within, Automaton};
 use crate::config::Config;
 use regex_syntax::hir::Hir;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
 use trigrams::Mask;
 
 mod anchor;
 mod ascii;
 mod run;
+mod skip;
 #[cfg(test)]
 mod tests;
 pub mod trigrams;
@@ -88,6 +90,10 @@ pub mod head {
     /// that many bytes before the literal start that led to it (or at the
     /// line's start), its start states entered up to the literal only.
     pub const LEAD: usize = 5;
+    /// The bytes past the literal start where a run with a lead begins
+    /// instead (`skip.rs`: they are the literal's, checked already); the
+    /// automaton is built without them.
+    pub const SKIP: usize = 6;
 }
 
 /// The word tables per automaton (`head::TABLES`).
@@ -212,8 +218,8 @@ type Built = (
 /// `word`: `rules` are the inner rules of `-w` (`glushkov::word`), whose
 /// boundaries the ASCII automata keep; they have no full automaton (their
 /// lines past ASCII are unsure).
-fn automata(rules: &[Hir], t: u8, word: bool) -> Vec<Built> {
-    let one = |h: &Hir| {
+fn automata(rules: &[Cow<Hir>], t: u8, word: bool) -> Vec<Built> {
+    let one = |h: &Cow<Hir>| {
         let cut = ascii_only(h);
         let ascii = automaton(&cut, t, RULE_POSITIONS, word);
         let full = match (word, reaches_past_ascii(h), &ascii) {
@@ -224,6 +230,17 @@ fn automata(rules: &[Hir], t: u8, word: bool) -> Vec<Built> {
         (ascii, full, trigrams::required(h), cut)
     };
     crate::parts::map_on_all_cores(rules, one)
+}
+
+/// Each rule's literals (`owners[k]`: the rules owning `literals[k]`).
+fn owned<'l>(rules: usize, literals: &'l [Vec<u8>], owners: &[Vec<u32>]) -> Vec<Vec<&'l [u8]>> {
+    let mut own: Vec<Vec<&[u8]>> = vec![Vec::new(); rules];
+    for (lit, rs) in literals.iter().zip(owners) {
+        for &r in rs {
+            own[r as usize].push(lit);
+        }
+    }
+    own
 }
 
 /// Why a rule of a `-w` book has no full automaton.
@@ -281,7 +298,25 @@ impl RuleBook {
             required: Vec::new(),
             links: Vec::new(),
         };
-        let built = automata(rules, cfg.terminator, word);
+        let own = owned(rules.len(), literals, owners);
+        // A run past its literal's bytes (not under -i, -w: skip.rs).
+        let skips: Vec<usize> = match word || b.fold {
+            true => vec![0; rules.len()],
+            false => rules
+                .iter()
+                .zip(&own)
+                .map(|(h, o)| skip::skip(h, o))
+                .collect(),
+        };
+        let bodies: Vec<Cow<Hir>> = rules
+            .iter()
+            .zip(&skips)
+            .map(|(h, &k)| match k {
+                0 => Cow::Borrowed(h),
+                k => Cow::Owned(skip::skipped(h, k)),
+            })
+            .collect();
+        let built = automata(&bodies, cfg.terminator, word);
         for (r, (ascii, full, required, _)) in built.iter().enumerate() {
             b.required.extend_from_slice(required);
             match (&ascii, &full) {
@@ -305,29 +340,28 @@ impl RuleBook {
         b.index(literals, owners);
         if !word {
             let cuts: Vec<&Hir> = built.iter().map(|x| &x.3).collect();
-            b.anchor(rules, &cuts, literals, owners);
+            b.anchor(rules, &cuts, own, &skips);
         }
         Some(b)
     }
 
     /// Sets each automaton's lead (`anchor.rs`; not under `-w`, whose
     /// boundaries the automata hold): the full one's from the rule, the
-    /// ASCII one's from the rule cut to ASCII (one byte a character).
-    fn anchor(&mut self, rules: &[Hir], cuts: &[&Hir], literals: &[Vec<u8>], owners: &[Vec<u32>]) {
-        let mut own: Vec<Vec<&[u8]>> = vec![Vec::new(); rules.len()];
-        for (lit, rs) in literals.iter().zip(owners) {
-            for &r in rs {
-                own[r as usize].push(lit);
-            }
-        }
+    /// ASCII one's from the rule cut to ASCII (one byte a character); a
+    /// rule whose runs skip its literal's bytes (`skips`) is anchored.
+    fn anchor(&mut self, rules: &[Hir], cuts: &[&Hir], own: Vec<Vec<&[u8]>>, skips: &[usize]) {
         let fold = self.fold;
-        let each: Vec<(&Hir, &Hir, Vec<&[u8]>)> = rules
+        let each: Vec<(&Hir, &Hir, Vec<&[u8]>, usize)> = rules
             .iter()
             .zip(cuts)
             .zip(own)
-            .map(|((h, &cut), lits)| (h, cut, lits))
+            .zip(skips)
+            .map(|(((h, &cut), lits), &k)| (h, cut, lits, k))
             .collect();
-        let leads = crate::parts::map_on_all_cores(&each, |(h, cut, lits)| {
+        let leads = crate::parts::map_on_all_cores(&each, |(h, cut, lits, k)| {
+            if *k > 0 {
+                return [Some(0), Some(0)];
+            }
             let lits = anchor::Literals::new(lits.clone(), fold);
             [anchor::lead(cut, &lits), anchor::lead(h, &lits)]
         });
@@ -335,6 +369,7 @@ impl RuleBook {
             for (a, lead) in [(2 * r, ascii), (2 * r + 1, full)] {
                 // Bounded by LEAD_MOST (255).
                 self.heads[a * HEAD + head::LEAD] = lead.map_or(0, |l| l as u32 + 1);
+                self.heads[a * HEAD + head::SKIP] = skips[r] as u32;
             }
         }
     }

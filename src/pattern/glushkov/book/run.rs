@@ -93,9 +93,10 @@ impl RuleBook {
                 if self.heads[a * HEAD + head::PRESENT] == 0 {
                     return true;
                 }
+                let skip = self.heads[a * HEAD + head::SKIP] as usize;
                 let window = (lead != 0).then(|| Window {
-                    from: (p - s).saturating_sub(lead - 1),
-                    last_open: p - s,
+                    from: (p + skip - s).saturating_sub(lead - 1),
+                    last_open: p + skip - s,
                 });
                 line.matched = line.matched || self.matches(a, &text[s..e], window);
             }

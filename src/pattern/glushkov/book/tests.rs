@@ -203,6 +203,28 @@ fn a_rule_with_a_lead_runs_over_it_before_each_literal_start() {
     assert_eq!(marks, vec![12, 20, 34]);
 }
 
+/// A rule beginning with its literal runs from the literal's last byte
+/// (`skip.rs`): its automaton is built without the bytes before it.
+#[test]
+fn a_rule_beginning_with_its_literal_runs_past_it() {
+    let rs = vec![
+        r"errerr \d".to_string(),
+        r"timeout \S+ after \S+ ms".to_string(),
+        "abx".to_string(),
+    ];
+    let b = book(&rs, &[0, 2, 3], &["-E"]);
+    let skip = |a: usize| b.heads[a * HEAD + head::SKIP];
+    assert_eq!((skip(0), skip(2), skip(4)), (2, 6, 2));
+    assert!((0..6).all(|a| b.heads[a * HEAD + head::LEAD] == 1));
+    // The rule's match begins at the literal's second start, a literal
+    // that ends the line, and one whose rest is missing.
+    let text = b"errerrerr 1\nxx timeout a after 3 ms\ntimeout a after\nabx\nab\n";
+    let (marks, unsure) = b.confirm(text, &starts(text, LITERALS));
+    assert!(!unsure);
+    assert_eq!(marks, oracle(&rs, text, false));
+    assert_eq!(marks, vec![0, 12, 52]);
+}
+
 /// A rule holding literal `LITERALS[k]` among random pieces.
 fn rule() -> impl Strategy<Value = (String, usize)> {
     let piece = prop::sample::select(vec![
