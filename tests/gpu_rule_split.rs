@@ -16,6 +16,9 @@
 //!   bitmap) on a GPU lane against its CPU mirror, offsets and tallies
 //!   (counted, or `Unsure` where the mirror is unsure); skips without a
 //!   GPU.
+//! * `printed_lines_match_the_marks_where_tiles_outnumber_blocks`: `-n`
+//!   of a pack with an automaton rule over chunks of many tiles (a
+//!   regression; skips without a GPU).
 //! * `mixed_pack_goes_both_ways`: a fixed pack; `--debug` names the rules
 //!   on the automaton, `--stats` counts both halves, lines only a
 //!   literal-less rule selects are printed.
@@ -869,6 +872,51 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
     };
     assert_eq!(n("ascii.log"), "800\n");
     assert_eq!(n("mixed.log"), "800\n");
+}
+
+/// Regression: a split pack with an automaton rule printed other lines
+/// than it counted where a chunk's tiles outnumbered the automaton
+/// kernel's blocks (chunks of 64 MiB and more on an H200: loghub's
+/// templates, `-n` over files of 256 MiB, 30-70 lines wrong of 10 M,
+/// differently each run; `-c` right). The automaton merged its marks into
+/// the confirm kernel's bitmap, and the offsets were compacted by the
+/// tiles' counts: they are now counted from the bitmap again
+/// (`compact.cu` `recount`). 160 MB of dense lines in chunks of 128 MiB
+/// (4,096 tiles), `-n` against the CPU engine. On a GPU only (the
+/// simulated pipeline has no tile counts).
+#[test]
+fn printed_lines_match_the_marks_where_tiles_outnumber_blocks() {
+    if !have_gpu() {
+        eprintln!("skipped: no GPU");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..4_200_000u64)
+        .map(|i| match i % 4 {
+            0 => format!(
+                "2026-11-30 1{}:00 job {i} timed out after {} ms\n",
+                i % 10,
+                i % 997
+            ),
+            1 => format!("step {i} of {} ok, request {} served\n", i % 31, i % 89),
+            2 => format!("job {i} exit code {} on node{}\n", i % 4, i % 13),
+            _ => format!("retry {i} at 2026-11-30 0{}:15 for host{}\n", i % 10, i % 7),
+        })
+        .collect();
+    assert!(text.len() > 150 << 20);
+    // Literal rules, and one with no literal of 3 bytes (the automaton).
+    let rules =
+        "job \\d+ timed out\nexit code [1-3] on\nrequest \\d+ served\n[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}\n";
+    write_case(dir.path(), &[("big.log", text)], rules);
+    let env = [
+        ("GPUGREP_RULE_PACK", "rules".to_string()),
+        ("GPUGREP_GPU_CHUNK", "128M".to_string()),
+    ];
+    let args = ["-n", "-j8", "--debug", "-E", "-f", "rules.txt", "big.log"].map(String::from);
+    for _ in 0..3 {
+        let err = same_as_cpu(&args, dir.path(), &env, &["-n"]);
+        assert!(err.contains("on the automaton of 1 rule"), "{err}");
+    }
 }
 
 /// Printed lines of a file the GPU saw whole (`-n` counts its line ends
