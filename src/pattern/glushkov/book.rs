@@ -243,6 +243,16 @@ fn owned<'l>(rules: usize, literals: &'l [Vec<u8>], owners: &[Vec<u32>]) -> Vec<
     own
 }
 
+/// `re` parsed as the book's tests take a rule (bytes, not only UTF-8).
+#[cfg(test)]
+fn parsed(re: &str) -> Hir {
+    regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .build()
+        .parse(re)
+        .unwrap()
+}
+
 /// Why a rule of a `-w` book has no full automaton.
 const WORD_PAST_ASCII: &str = "-w on a line past ASCII";
 

@@ -169,15 +169,8 @@ fn lowered(h: &Hir) -> Hir {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parsed as hir;
     use super::*;
-
-    fn hir(re: &str) -> Hir {
-        regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(re)
-            .unwrap()
-    }
 
     fn lead_of(re: &str, lits: &[&[u8]], fold: bool) -> Option<usize> {
         lead(&hir(re), &Literals::new(lits.to_vec(), fold))

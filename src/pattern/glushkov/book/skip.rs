@@ -68,15 +68,8 @@ fn leading_literal(hir: &Hir) -> Option<&[u8]> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::parsed as hir;
     use super::*;
-
-    fn hir(re: &str) -> Hir {
-        regex_syntax::ParserBuilder::new()
-            .utf8(false)
-            .build()
-            .parse(re)
-            .unwrap()
-    }
 
     #[test]
     fn a_rule_beginning_with_its_literal_skips_all_but_its_last_byte() {
