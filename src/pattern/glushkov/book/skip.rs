@@ -10,9 +10,11 @@
 //!
 //! Why: the templates' literals are long (a rule's first words), and each
 //! of their bytes was a position of the automaton and a step of its run:
-//! of loghub's 1,733 templates most begin with their literal, and their
-//! automata of 2-4 words ran one lane a run, where one-word automata run
-//! flattened over the warp (confirm.cu).
+//! 1,233 of the 1,730 templates in loghub's book skip 37 bytes on average,
+//! and many of their automata went from 2-4 words, run one lane a run, to
+//! one, run flattened over the warp (confirm.cu). Of the generated packs
+//! 429 of 1,000 and 4,126 of 10,000 rules skip, of gitleaks' 219 only 34
+//! (its rules begin with classes).
 //!
 //! Not under `-i` (the literals are lowered, the rule's bytes are not) or
 //! `-w` (its boundaries sit before the literal), and only for ASCII bytes
