@@ -881,9 +881,9 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
 /// differently each run; `-c` right). The automaton merged its marks into
 /// the confirm kernel's bitmap, and the offsets were compacted by the
 /// tiles' counts: they are now counted from the bitmap again
-/// (`compact.cu` `recount`). 160 MB of dense lines in chunks of 128 MiB
-/// (4,096 tiles), `-n` against the CPU engine. On a GPU only (the
-/// simulated pipeline has no tile counts).
+/// (`compact.cu` `recount`). 170 MB of lines of about 100 bytes, nearly
+/// all selected, in chunks of 128 MiB (4,096 tiles), `-n` against the CPU
+/// engine. On a GPU only (the simulated pipeline has no tile counts).
 #[test]
 fn printed_lines_match_the_marks_where_tiles_outnumber_blocks() {
     if !have_gpu() {
@@ -891,16 +891,27 @@ fn printed_lines_match_the_marks_where_tiles_outnumber_blocks() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let text: String = (0..4_200_000u64)
+    // About 100 bytes a line, nearly all selected: one mark per 64 bytes
+    // or fewer, so the marks come home as offsets (`ship_offsets`).
+    let pad = "payload=0123456789abcdef0123456789abcdef0123456789abcdef";
+    let text: String = (0..1_700_000u64)
         .map(|i| match i % 4 {
             0 => format!(
-                "2026-11-30 1{}:00 job {i} timed out after {} ms\n",
+                "2026-11-30 1{}:00 job {i} timed out after {} ms {pad}\n",
                 i % 10,
                 i % 997
             ),
-            1 => format!("step {i} of {} ok, request {} served\n", i % 31, i % 89),
-            2 => format!("job {i} exit code {} on node{}\n", i % 4, i % 13),
-            _ => format!("retry {i} at 2026-11-30 0{}:15 for host{}\n", i % 10, i % 7),
+            1 => format!(
+                "step {i} of {} ok, request {} served {pad}\n",
+                i % 31,
+                i % 89
+            ),
+            2 => format!("job {i} exit code {} on node{} {pad}\n", i % 4, i % 13),
+            _ => format!(
+                "retry {i} at 2026-11-30 0{}:15 for host{} {pad}\n",
+                i % 10,
+                i % 7
+            ),
         })
         .collect();
     assert!(text.len() > 150 << 20);
