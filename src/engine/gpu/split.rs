@@ -26,13 +26,11 @@
 use super::automaton;
 use super::confirm;
 use super::context::Device;
-use super::kernels::{self, BLOCK};
 use super::kind::{Chain, Kind};
 use super::multi::{self, MultiTables};
 use super::GpuError;
 use crate::pattern::glushkov::book::RuleBook;
 use crate::pattern::glushkov::Automaton;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
 
 /// A split pack on the GPU: the literals of the rules that have good ones,
 /// those rules' own automata that confirm their lines (if any), and the
@@ -114,7 +112,7 @@ impl Kind for Split {
                 // Merged, the tiles' counts are taken from the bitmap again:
                 // with the automaton's, the offsets compacted from them
                 // printed lines no rule matched and left out others.
-                recount(dev)?;
+                dev.recount()?;
             }
             Ok(())
         })();
@@ -147,24 +145,4 @@ impl Kind for Split {
         // (`Target::exact_lines`): one "match" of one byte per line.
         Ok(Chain::fixed(1))
     }
-}
-
-/// Sets each tile's count to the set bits of its bitmap words (compact.cu
-/// `recount`), over the text resident on `dev`.
-fn recount(dev: &Device) -> Result<(), GpuError> {
-    let tiles = kernels::tiles_for(dev.resident);
-    let cfg = LaunchConfig {
-        grid_dim: (kernels::grid_for(tiles, dev.sm_count * 16), 1, 1),
-        block_dim: (BLOCK, 1, 1),
-        shared_mem_bytes: 0,
-    };
-    let mut b = dev.stream.launch_builder(&dev.f.recount);
-    b.arg(dev.bitmap.get("recount")?)
-        .arg(&tiles)
-        .arg(dev.counts.get("recount")?);
-    // SAFETY: recount's contract: the bitmap holds tiles*TILE_WORDS words
-    // and counts `tiles` entries (both sized by reserve for the resident
-    // text).
-    unsafe { b.launch(cfg) }.map_err(super::context::cuda("launching recount"))?;
-    Ok(())
 }
