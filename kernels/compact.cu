@@ -68,28 +68,3 @@ compact(const u32* __restrict__ bitmap, const u64* __restrict__ offsets, u64 til
         }
     }
 }
-
-// ---------------------------------------------------------------------------
-// recount: counts[tile] = the set bits of the tile's bitmap words, so that
-// scan_counts and compact agree with the bitmap whatever kernels wrote it
-// (a split rule pack's automaton kernel merges into the confirm kernel's
-// marks: with its counts, compact's offsets went wrong where its blocks
-// walked several tiles, src/engine/gpu/split.rs).
-//
-// Launch contract:
-//   grid = (min(tiles, cap), 1, 1); block = (256, 1, 1); dynamic shared = 0.
-//   args = bitmap (u32[tiles*TILE_WORDS], 16-byte aligned), tiles,
-//          counts (u32[tiles], out).
-//   Blocks walk tiles blockIdx.x, +gridDim.x, ...; thread t reads bitmap
-//   words 4t..4t+3 of the tile; thread 0 writes counts[tile].
-// ---------------------------------------------------------------------------
-extern "C" __global__ void __launch_bounds__(256)
-recount(const u32* __restrict__ bitmap, u64 tiles, u32* __restrict__ counts)
-{
-    __shared__ u32 scratch[MAX_BLOCK / 32];
-    for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const uint4 q = __ldg(reinterpret_cast<const uint4*>(bitmap + tile * TILE_WORDS) + threadIdx.x);
-        const u32 total = block_sum(__popc(q.x) + __popc(q.y) + __popc(q.z) + __popc(q.w), scratch);
-        if (threadIdx.x == 0) counts[tile] = total;
-    }
-}

@@ -16,9 +16,12 @@
 //!   bitmap) on a GPU lane against its CPU mirror, offsets and tallies
 //!   (counted, or `Unsure` where the mirror is unsure); skips without a
 //!   GPU.
-//! * `printed_lines_match_the_marks_where_tiles_outnumber_blocks`: `-n`
-//!   of a pack with an automaton rule over chunks of many tiles (a
-//!   regression; skips without a GPU).
+//! * `printed_lines_match_the_cpu_over_chunks_of_many_tiles`: `-n` of a
+//!   pack with an automaton rule over chunks of 4,096 tiles (skips without
+//!   a GPU).
+//! * `tile_counts_hold_where_lanes_own_no_line_start`: a regression on
+//!   loghub's Proxifier log and templates, where a chunk's tile count went
+//!   wrong (skips without a GPU or without that data).
 //! * `mixed_pack_goes_both_ways`: a fixed pack; `--debug` names the rules
 //!   on the automaton, `--stats` counts both halves, lines only a
 //!   literal-less rule selects are printed.
@@ -874,18 +877,14 @@ fn printed_lines_of_an_exact_pack_are_its_marks() {
     assert_eq!(n("mixed.log"), "800\n");
 }
 
-/// Regression: a split pack with an automaton rule printed other lines
-/// than it counted where a chunk's tiles outnumbered the automaton
-/// kernel's blocks (chunks of 64 MiB and more on an H200: loghub's
-/// templates, `-n` over files of 256 MiB, 30-70 lines wrong of 10 M,
-/// differently each run; `-c` right). The automaton merged its marks into
-/// the confirm kernel's bitmap, and the offsets were compacted by the
-/// tiles' counts: they are now counted from the bitmap again
-/// (`compact.cu` `recount`). 170 MB of lines of about 100 bytes, nearly
-/// all selected, in chunks of 128 MiB (4,096 tiles), `-n` against the CPU
-/// engine. On a GPU only (the simulated pipeline has no tile counts).
+/// A split pack with an automaton rule, `-n` over chunks where the
+/// automaton kernel's blocks walk several tiles each and the marks come
+/// home as offsets compacted by the tiles' counts: 170 MB of lines of
+/// about 100 bytes, nearly all selected, in chunks of 128 MiB (4,096
+/// tiles), three runs against the CPU engine. On a GPU only (the simulated
+/// pipeline has no tile counts).
 #[test]
-fn printed_lines_match_the_marks_where_tiles_outnumber_blocks() {
+fn printed_lines_match_the_cpu_over_chunks_of_many_tiles() {
     if !have_gpu() {
         eprintln!("skipped: no GPU");
         return;
@@ -928,6 +927,55 @@ fn printed_lines_match_the_marks_where_tiles_outnumber_blocks() {
         let err = same_as_cpu(&args, dir.path(), &env, &["-n"]);
         assert!(err.contains("on the automaton of 1 rule"), "{err}");
     }
+}
+
+/// Regression: the automaton kernel's count of a tile was read from stale
+/// shared memory, so `-n` printed other lines than the bitmap held (lines
+/// missing, lines no rule matches; `-c` right). Found on loghub's
+/// Proxifier log repeated to 256 MiB under its templates (1,733 rules, 3
+/// on the automaton kernel, merged after the confirm kernel): in tile 6,999
+/// two lanes of a warp own no line start (lines of 202 bytes) and, in the
+/// sm_90 code NVRTC 12.0 built, went on to block_sum's shuffles and
+/// barrier without the rest of their warp (compute-sanitizer synccheck:
+/// "Divergent thread(s) in warp"). Built by NVRTC 12.9 (kernels/build-ptx)
+/// it is right. Here: that tile and 10 on each side, cut from the log
+/// repeated as `benches/rules/real.py` repeats it, `-n` against the CPU
+/// engine (2,930 lines; 2,914 with 12.0's code). Needs `GPUGREP_LOGHUB`
+/// (a directory holding loghub's `Proxifier_2k.log`) and
+/// `GPUGREP_TEMPLATES` (real.py's `rules-templates.txt`); skips, saying
+/// so, without them or without a GPU.
+#[test]
+fn tile_counts_hold_where_lanes_own_no_line_start() {
+    let (Some(loghub), Some(rules)) = (
+        std::env::var_os("GPUGREP_LOGHUB"),
+        std::env::var_os("GPUGREP_TEMPLATES"),
+    ) else {
+        eprintln!("skipped: GPUGREP_LOGHUB and GPUGREP_TEMPLATES not set");
+        return;
+    };
+    if !have_gpu() {
+        eprintln!("skipped: no GPU");
+        return;
+    }
+    let mut log = std::fs::read(std::path::Path::new(&loghub).join("Proxifier_2k.log")).unwrap();
+    if !log.ends_with(b"\n") {
+        log.push(b'\n');
+    }
+    const TILE: usize = 32 << 10;
+    let (from, to) = ((6_999 - 10) * TILE, (6_999 + 10) * TILE);
+    let text: Vec<u8> = log
+        .iter()
+        .copied()
+        .cycle()
+        .skip(from)
+        .take(to - from)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("proxifier.log"), text).unwrap();
+    std::fs::copy(rules, dir.path().join("rules.txt")).unwrap();
+    let args = ["-n", "--debug", "-E", "-f", "rules.txt", "proxifier.log"].map(String::from);
+    let err = same_as_cpu(&args, dir.path(), &[], &["-n"]);
+    assert!(err.contains("on the automaton of 3 rule"), "{err}");
 }
 
 /// Printed lines of a file the GPU saw whole (`-n` counts its line ends

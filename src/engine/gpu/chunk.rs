@@ -1,7 +1,6 @@
 //! One chunk's search on a lane: copy the text up, run the kind's kernel
 //! (and the back-read), count, then bring home what the caller asked for
-//! (kernels/compact.cu: `scan_counts`, `compact`; `recount` where a
-//! split pack merged two kernels' marks).
+//! (kernels/compact.cu: `scan_counts`, `compact`).
 //!
 //! Result shapes: every search kernel leaves a bitmap (one bit per text
 //! byte where a match or candidate starts) and per-tile counts of its bits.
@@ -119,28 +118,6 @@ impl Device {
             true => ChunkFound::Unsure(found),
             false => ChunkFound::Offsets(found),
         })
-    }
-
-    /// Sets each tile's count to the set bits of its bitmap words
-    /// (compact.cu `recount`) over the resident text: after a split pack's
-    /// automaton kernel merged its marks, its counts sent `compact`'s
-    /// offsets wrong (`split.rs`).
-    pub(super) fn recount(&self) -> Result<(), GpuError> {
-        let tiles = kernels::tiles_for(self.resident);
-        let cfg = LaunchConfig {
-            grid_dim: (kernels::grid_for(tiles, self.sm_count * 16), 1, 1),
-            block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let mut b = self.stream.launch_builder(&self.f.recount);
-        b.arg(self.bitmap.get("recount")?)
-            .arg(&tiles)
-            .arg(self.counts.get("recount")?);
-        // SAFETY: recount's contract: the bitmap holds tiles*TILE_WORDS
-        // words and counts `tiles` entries (both sized by reserve for the
-        // resident text).
-        unsafe { b.launch(cfg) }.map_err(cuda("launching recount"))?;
-        Ok(())
     }
 
     /// Scans the tile counts; returns the total number of matches.

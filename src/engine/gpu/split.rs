@@ -109,10 +109,6 @@ impl Kind for Split {
                 // Under -w its lines past ASCII are unsure as the book's are.
                 let unsure = self.book.as_ref().map(|_| confirm::unsure_flag(&t.book));
                 automaton::launch_with(a, dev, &t.automaton, true, unsure)?;
-                // Merged, the tiles' counts are taken from the bitmap again:
-                // with the automaton's, the offsets compacted from them
-                // printed lines no rule matched and left out others.
-                dev.recount()?;
             }
             Ok(())
         })();
