@@ -940,7 +940,9 @@ fn printed_lines_match_the_cpu_over_chunks_of_many_tiles() {
 /// "Divergent thread(s) in warp"). Built by NVRTC 12.9 (kernels/build-ptx)
 /// it is right. Here: that tile and 10 on each side, cut from the log
 /// repeated as `benches/rules/real.py` repeats it, `-n` against the CPU
-/// engine (2,930 lines; 2,914 with 12.0's code). Needs `GPUGREP_LOGHUB`
+/// engine (2,930 lines; 2,914 with 12.0's kernels and without the
+/// `recount` kernel session 56 had put after the merge as a workaround).
+/// Needs `GPUGREP_LOGHUB`
 /// (a directory holding loghub's `Proxifier_2k.log`) and
 /// `GPUGREP_TEMPLATES` (real.py's `rules-templates.txt`); skips, saying
 /// so, without them or without a GPU.
