@@ -4,11 +4,15 @@
 # rule packs, the automaton, decompressed input, -i folded in the kernels
 # (gpu_fold, gpu_ignore_case), end to end, CLI suites
 # under GPUGREP_TEST_ENGINE=gpu, and compute-sanitizer memcheck/racecheck
-# on the new kernels (synccheck on confirm and multi); the differential kernels and
+# on the new kernels (synccheck on confirm, multi, the automaton and tally: a
+# divergent barrier is how NVRTC 12.0's automaton kernel went wrong, session
+# 57); the differential kernels and
 # the rule book's kernels against their mirror once more on the PTX
 # (GPUGREP_GPU_CUBIN=0), which GPUs without a shipped cubin load. Groups
 # run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
-# $OUT/summary.txt.
+# $OUT/summary.txt. With GPUGREP_LOGHUB and GPUGREP_TEMPLATES set (loghub's
+# sample logs, benches/rules/real.py's rules-templates.txt), gpu_rule_split
+# runs its regression on loghub's Proxifier log too (it skips without them).
 set -u
 D=$PWD/.dev
 export GPUGREP_BIN=$D/gpugrep
@@ -44,6 +48,11 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
     GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=40 run racecheck-tally 250 \
         compute-sanitizer --tool racecheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
+    # Block sums after per-thread loops (tally, automaton).
+    GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=40 run synccheck-tally 250 \
+        compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
+    run synccheck-automaton 250 \
+        compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_automaton" --test-threads=1
 } &
 {
     GPUGREP_DIFF_SMALL=1 run memcheck-split 250 \
