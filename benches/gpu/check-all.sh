@@ -10,12 +10,15 @@
 # the rule book's kernels against their mirror once more on the PTX
 # (GPUGREP_GPU_CUBIN=0), which GPUs without a shipped cubin load. Groups
 # run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
-# $OUT/summary.txt. With GPUGREP_LOGHUB and GPUGREP_TEMPLATES set (loghub's
-# sample logs, benches/rules/real.py's rules-templates.txt), gpu_rule_split
-# runs its regression on loghub's Proxifier log too (it skips without them).
+# $OUT/summary.txt. With loghub's Proxifier log and templates in .dev/loghub
+# (pack-dev.sh with LOGHUB set), gpu_rule_split runs its regression on them
+# too (it skips without them).
 set -u
 D=$PWD/.dev
 export GPUGREP_BIN=$D/gpugrep
+if [[ -r $D/loghub/Proxifier_2k.log ]]; then
+    export GPUGREP_LOGHUB=$D/loghub GPUGREP_TEMPLATES=$D/loghub/rules-templates.txt
+fi
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 run() {
     local name=$1 limit=$2; shift 2

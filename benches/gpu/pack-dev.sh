@@ -51,6 +51,18 @@ if [[ ! -s .dev/tree.tar.xz && -n $(ls /usr/src/linux-source-*.tar.xz 2>/dev/nul
     tar -C "$t" -cf - tree | xz -T0 -6 >.dev/tree.tar.xz
     rm -rf "$t"
 fi
+# loghub's Proxifier log and its templates for gpu_rule_split's regression
+# (tile_counts_hold_where_lanes_own_no_line_start; check-all.sh passes them
+# on), when LOGHUB names a directory of loghub's sample logs and templates
+# (fetched from github.com/logpai/loghub, not kept here).
+if [[ -n ${LOGHUB:-} && -r $LOGHUB/Proxifier_2k.log ]]; then
+    mkdir -p .dev/loghub
+    cp "$LOGHUB/Proxifier_2k.log" .dev/loghub/
+    t=$(mktemp -d)
+    python3 benches/rules/real.py --gitleaks /dev/null --loghub "$LOGHUB" --out "$t" --size 1M >/dev/null
+    cp "$t/rules-templates.txt" .dev/loghub/
+    rm -rf "$t"
+fi
 # Real vocabulary for benches/gpu/realworld.sh (Debian's wamerican).
 [[ -r /usr/share/dict/american-english ]] && cp /usr/share/dict/american-english .dev/words
 strip .dev/* 2>/dev/null || true
