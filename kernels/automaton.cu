@@ -285,7 +285,7 @@ automaton(const unsigned char* __restrict__ text, u64 n, u32 term, u32 words, u3
           u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
     extern __shared__ u32 shared[];
-    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 scratch[256];  // block_sum: one entry a thread (launch bound 256)
     __shared__ u32 starts_shared[8];
     unsigned char* cls = reinterpret_cast<unsigned char*>(shared);
     u32* smasks = shared + 64;

@@ -137,7 +137,7 @@ backread(const unsigned char* __restrict__ text, u64 n, u32* __restrict__ bitmap
          int start_is_boundary)
 {
     __shared__ u32 pairs[PAIR_WORDS];
-    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 scratch[256];  // block_sum: one entry a thread (launch bound 256)
     for (u32 i = threadIdx.x; i < PAIR_WORDS; i += blockDim.x) pairs[i] = pairs_g[i];
     __syncthreads();
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {

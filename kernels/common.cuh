@@ -35,20 +35,49 @@ __device__ __forceinline__ bool is_word_byte(u32 b)
     return b - 48u < 10u || (b | 0x20u) - 97u < 26u || b == 95u;
 }
 
+// A block-wide barrier that threads may reach from divergent code: PTX's
+// non-aligned `barrier.sync` (`__syncthreads()` is `bar.sync`, which is
+// `barrier.sync.aligned` and asserts that every warp arrives converged).
+__device__ __forceinline__ void barrier_divergent()
+{
+    asm volatile("barrier.sync 0;" ::: "memory");
+}
+
 // Sum of v over the block (blockDim.x a multiple of 32, at most MAX_BLOCK).
 // Every thread must call it; the result is valid in thread 0 only. `scratch`
-// holds one entry per warp and may be reused after the call returns.
+// holds one entry per thread (blockDim.x) and may be reused after the call
+// returns.
+//
+// The kernels call it after per-thread loops whose trip counts differ from
+// lane to lane, so it uses no warp collective (shuffle, vote, __syncwarp)
+// and only non-aligned barriers: its answer does not rest on the compiler
+// reconverging each warp after the loop. ptxas 12.0 and 12.4 leave that
+// reconvergence (a WARPSYNC) out of the automaton kernel's sm_90 code, and
+// 12.0-12.9 out of its sm_75 code; with the shuffles NVRTC 12.0's sm_90
+// code summed lanes that had not arrived (session 57). Its barriers are
+// still reached by split warps there (synccheck says so), but on Volta and
+// later a barrier holds each thread until all arrive, and the sum came
+// out right (session 58).
 __device__ __forceinline__ u32 block_sum(u32 v, u32* scratch)
 {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-    const u32 lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    if (lane == 0) scratch[warp] = v;
-    __syncthreads();
-    u32 total = 0;
-    if (threadIdx.x == 0) {
-        for (u32 w = 0; w < (blockDim.x >> 5); ++w) total += scratch[w];
+    const u32 t = threadIdx.x;
+    scratch[t] = v;
+    barrier_divergent();
+    // Thread t < 32 adds the entries t, t + 32, ...: its own slots alone,
+    // so it may write its partial into scratch[t].
+    if (t < 32u) {
+        u32 part = 0;
+#pragma unroll 8
+        for (u32 i = t; i < blockDim.x; i += 32u) part += scratch[i];
+        scratch[t] = part;
     }
-    __syncthreads();
+    barrier_divergent();
+    u32 total = 0;
+    if (t == 0) {
+#pragma unroll 8
+        for (u32 i = 0; i < 32u; ++i) total += scratch[i];
+    }
+    barrier_divergent();
     return total;
 }
 

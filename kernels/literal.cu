@@ -29,7 +29,7 @@ __device__ __forceinline__ void prefix4_body(const unsigned char* __restrict__ t
                                              u32 prefix, u32 mask, u32* __restrict__ bitmap,
                                              u32* __restrict__ counts, u64 tiles)
 {
-    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 scratch[256];  // block_sum: one entry a thread (callers' bound 256)
     const bool any = n >= (u64)m;
     const u64 last = any ? n - m : 0ull;
     for (u64 tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -124,7 +124,7 @@ bm(const unsigned char* __restrict__ text, u64 n, const unsigned char* __restric
    u32* __restrict__ bitmap, u32* __restrict__ counts, u64 tiles)
 {
     extern __shared__ int smem[];
-    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 scratch[MAX_BLOCK];  // block_sum: one entry a thread
     int* bad = smem;
     int* gs = smem + 256;
     unsigned char* pat = reinterpret_cast<unsigned char*>(gs + m);

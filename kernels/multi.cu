@@ -236,7 +236,6 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
     __shared__ u32 filter[FILTER_WORDS];
     __shared__ u32 set2f[SET2_WORDS];  // set2 | set1 folded in (cheap_tests)
     __shared__ u32 set1[SET1_WORDS];
-    __shared__ u32 scratch[MAX_BLOCK / 32];
     __shared__ u32 won[4][256];  // thread t's 4 words' bits, finds added
     __shared__ u16 queue[8][QUEUE];  // each warp's candidates to probe
     for (u32 i = threadIdx.x; i < FILTER_WORDS; i += blockDim.x) filter[i] = filter_g[i];
@@ -332,8 +331,10 @@ multi(const unsigned char* __restrict__ text, u64 n, u32 classes, u32 minlen,
             bitmap[tile * TILE_WORDS + (u64)k * 256u + threadIdx.x] = bits;
             cnt += __popc(bits);
         }
-        // won[] is rewritten only after block_sum's barriers.
-        const u32 total = block_sum(cnt, scratch);
+        // won[0] is block_sum's scratch (48 KiB of static shared memory
+        // hold no more): each thread has read its own entry, and won[] is
+        // written again only after block_sum's last barrier.
+        const u32 total = block_sum(cnt, won[0]);
         if (threadIdx.x == 0) counts[tile] = total;
     }
 }

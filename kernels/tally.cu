@@ -425,7 +425,7 @@ tally(const unsigned char* __restrict__ text, u64 n, const u32* __restrict__ bit
 extern "C" __global__ void count_terminators(const unsigned char* __restrict__ text, u64 n,
                                              u32 block_bytes, u32 term, u32* __restrict__ out)
 {
-    __shared__ u32 scratch[MAX_BLOCK / 32];
+    __shared__ u32 scratch[MAX_BLOCK];  // block_sum: one entry a thread
     const u64 start = (u64)blockIdx.x * block_bytes;
     const u64 end = start + block_bytes < n ? start + block_bytes : n;
     const u64 whole = start + ((end - start) & ~(u64)15);

@@ -12,7 +12,10 @@
 # run side by side; each writes $OUT/NAME.log and a line "NAME rc" to
 # $OUT/summary.txt. With loghub's Proxifier log and templates in .dev/loghub
 # (pack-dev.sh with LOGHUB set), gpu_rule_split runs its regression on them
-# too (it skips without them).
+# too (it skips without them). It takes about 8 minutes (session 58's
+# call 1, with the e2e run and the CLI suites in one group, ran past 570 s;
+# now apart). $OUT ends with about 30 logs: a device call returns at most
+# 8 files, so tar them (session 58's call 1 lost all but 8).
 set -u
 D=$PWD/.dev
 export GPUGREP_BIN=$D/gpugrep
@@ -40,8 +43,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
     run fold 200 "$D/gpu_fold" --test-threads=2
     run ignore-case 350 "$D/gpu_ignore_case" --test-threads=2
 } &
+GPUGREP_E2E_CASES=150 run e2e 400 "$D/gpu_end_to_end" --test-threads=2 &
 {
-    GPUGREP_E2E_CASES=150 run e2e 400 "$D/gpu_end_to_end" --test-threads=2
     for t in cli_stats cli_decompress cli_decompress_parallel rule_packs cli_patterns split_file walk_order; do
         GPUGREP_TEST_ENGINE=gpu run "suite-$t" 120 "$D/$t" --test-threads=4
     done
@@ -54,9 +57,9 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$OUT/gpu.txt"
     # Block sums after per-thread loops (tally, automaton).
     GPUGREP_DIFF_SMALL=1 GPUGREP_DIFF_TALLY_CASES=40 run synccheck-tally 250 \
         compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_differential" tally --test-threads=1
-    run synccheck-automaton 250 \
-        compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_automaton" --test-threads=1
 } &
+run synccheck-automaton 250 \
+    compute-sanitizer --tool synccheck --error-exitcode 9 "$D/gpu_automaton" --test-threads=1 &
 {
     GPUGREP_DIFF_SMALL=1 run memcheck-split 250 \
         compute-sanitizer --tool memcheck --error-exitcode 9 "$D/gpu_rule_split" kernels_match_reference --test-threads=1
