@@ -333,6 +333,30 @@ mod tests {
         assert_eq!(BLOCK, 256);
     }
 
+    /// NVRTC 12.0's `sm_90` automaton kernel summed its tile counts with
+    /// shuffles on a warp its line loop had left split, and `-n` printed
+    /// wrong lines (sessions 56-57); ptxas 12.4 and every `sm_75` build
+    /// leave the same gap. `block_sum` (common.cuh) now takes no warp
+    /// collective and waits at non-aligned barriers: the kernels whose only
+    /// collectives were its shuffles hold none, in the PTX every driver
+    /// compiles and the cubins come from.
+    #[test]
+    fn tile_counts_do_not_rest_on_a_reconverged_warp() {
+        for (family, ptx) in [
+            ("automaton", AUTOMATON_PTX),
+            ("literal", LITERAL_PTX),
+            ("backread", BACKREAD_PTX),
+        ] {
+            for collective in ["shfl.sync", "vote.sync", "bar.warp.sync", "redux.sync"] {
+                assert!(!ptx.contains(collective), "{family}: {collective}");
+            }
+            assert!(
+                ptx.contains("barrier.sync 0;"),
+                "{family}: no non-aligned barrier"
+            );
+        }
+    }
+
     #[test]
     fn choice_by_length() {
         for m in 1..=8192 {
