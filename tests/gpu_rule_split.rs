@@ -939,8 +939,9 @@ fn printed_lines_match_the_cpu_over_chunks_of_many_tiles() {
 /// barrier without the rest of their warp (compute-sanitizer synccheck:
 /// "Divergent thread(s) in warp"). Built by NVRTC 12.9 (kernels/build-ptx)
 /// it is right, and since session 58 block_sum takes no warp collective:
-/// NVRTC 12.0's build of those kernels passes too. Here: that tile and 10 on each side, cut from the log
-/// repeated as `benches/rules/real.py` repeats it, `-n` against the CPU
+/// NVRTC 12.0's build of those kernels passes too. Here: that tile and 10
+/// on each side, cut from the log repeated as `benches/rules/real.py`
+/// repeats it, `-n` against the CPU
 /// engine (2,930 lines; 2,914 with 12.0's kernels and without the
 /// `recount` kernel session 56 had put after the merge as a workaround).
 /// Needs `GPUGREP_LOGHUB`
