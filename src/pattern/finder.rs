@@ -31,8 +31,9 @@ pub(in crate::pattern) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, P
     build_regex_within(hir, t, REGEX_SIZE_LIMIT)
 }
 
-/// A regex every match of which starts a line (`^...`, `-x`) gets a full
-/// DFA where its NFA has up to `FULL_DFA_NFA_STATES` states and the DFA
+/// [`build_regex`] for a regex that runs over whole buffers (the line
+/// finder's DFA): where every match starts a line (`^...`, `-x`) it gets a
+/// full DFA if its NFA has up to `FULL_DFA_NFA_STATES` states and the DFA
 /// fits `FULL_DFA_BYTES` (ripgrep's limits for every regex; the meta
 /// engine's own, 30 states and 40 KiB, leave Unicode `.`, `\w` and `\s`
 /// to the lazy DFA). Past a line's first bytes its state waits for the
@@ -40,7 +41,15 @@ pub(in crate::pattern) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, P
 /// to byte by byte: `-c -E '^.{0,3}$'` over the Linux tree, 2 threads,
 /// 0.291 → 0.193 s (rg 0.250; session 58). With ripgrep's limits for every
 /// regex, 4 of 13 unanchored regexes over logs and the tree ran 10-18 %
-/// longer (why was not established).
+/// longer (why was not established), and a regex whose lines literals find
+/// pays for its full DFA's build alone (`^.{0,80}error`: 8 → 18 ms).
+pub(in crate::pattern) fn build_whole_buffer_regex(
+    hir: &Hir,
+    t: u8,
+) -> Result<meta::Regex, PatternError> {
+    build_regex_with(hir, t, REGEX_SIZE_LIMIT, starts_lines(hir))
+}
+
 const FULL_DFA_BYTES: usize = 1 << 20;
 const FULL_DFA_NFA_STATES: usize = 1_000;
 
@@ -58,13 +67,22 @@ pub(in crate::pattern) fn build_regex_within(
     t: u8,
     limit: usize,
 ) -> Result<meta::Regex, PatternError> {
+    build_regex_with(hir, t, limit, false)
+}
+
+fn build_regex_with(
+    hir: &Hir,
+    t: u8,
+    limit: usize,
+    full_dfa: bool,
+) -> Result<meta::Regex, PatternError> {
     let mut config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
         .which_captures(WhichCaptures::Implicit)
         .nfa_size_limit(Some(limit))
         .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
-    if starts_lines(hir) {
+    if full_dfa {
         config = config
             .dfa_size_limit(Some(FULL_DFA_BYTES))
             .dfa_state_limit(Some(FULL_DFA_NFA_STATES));
@@ -152,9 +170,9 @@ pub(super) fn line_finder(
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
         if let Some(scan) = ShiftOr::new(&sets).map(|s| s.rarest_first(&shares)) {
             let (whole, exact) = match (relax_word_boundaries(hir), re) {
-                (Some(relaxed), _) => (build_regex(&relaxed, t)?, false),
+                (Some(relaxed), _) => (build_whole_buffer_regex(&relaxed, t)?, false),
                 (None, Some(re)) if trimmed.is_none() => (re.clone(), true),
-                (None, _) => (build_regex(hir, t)?, true),
+                (None, _) => (build_whole_buffer_regex(hir, t)?, true),
             };
             // Which is faster depends on the text (`engine::fastest`).
             let dfa = cpu::RegexLines::new(whole.clone(), exact);
@@ -170,9 +188,9 @@ pub(super) fn line_finder(
     // shared `\w@` lets the meta engine find `@`: 2.3 s → 0.25 s).
     let lines = trimmed.unwrap_or(hir);
     let (dfa, exact) = match (relax_word_boundaries(lines), re) {
-        (Some(relaxed), _) => (build_regex(&relaxed, t)?, false),
+        (Some(relaxed), _) => (build_whole_buffer_regex(&relaxed, t)?, false),
         (None, Some(re)) => (re.clone(), true),
-        (None, None) => (build_regex(lines, t)?, true),
+        (None, None) => (build_whole_buffer_regex(lines, t)?, true),
     };
     let dfa = cpu::RegexLines::new(dfa, exact);
     // Candidates that may hit too often, raced against the DFA: which is
@@ -289,7 +307,7 @@ pub(super) fn pack_line_finder(
         true => "the rules' alternation",
         false => "the rules' alternation without word boundaries",
     };
-    let dfa = cpu::RegexLines::new(build_regex(hir, t)?, exact);
+    let dfa = cpu::RegexLines::new(build_whole_buffer_regex(hir, t)?, exact);
     if let Some(c) = rare_byte_candidates(hir) {
         return Ok((
             Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
@@ -512,7 +530,7 @@ mod tests {
         ) {
             let text = lines.join("\n");
             let hir = confined(re);
-            let lines_re = cpu::RegexLines::new(build_regex(&hir, b'\n').unwrap(), true);
+            let lines_re = cpu::RegexLines::new(build_whole_buffer_regex(&hir, b'\n').unwrap(), true);
             let line_re = build_regex(&hir, b'\n').unwrap();
             let hay = text.as_bytes();
             let mut found = Vec::new();

@@ -16,7 +16,7 @@ use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
 use crate::engine::cpu;
 use crate::engine::Matcher;
-use crate::pattern::finder::{build_regex, line_finder};
+use crate::pattern::finder::{build_regex, build_whole_buffer_regex, line_finder};
 use crate::pattern::required::required_literals;
 use crate::pattern::trim;
 
@@ -56,8 +56,16 @@ pub(super) fn compile_regex(
     // The meta regex confirms lines, except under -w, where the lines the
     // finder gives (word boundaries dropped, or through literals) are
     // confirmed by the word matcher (see WordRegex): not built there.
+    // Shared with the line finder, which runs it over whole buffers where
+    // no literal finds the lines.
     let re = (!word)
-        .then(|| build_regex(trimmed.as_ref().unwrap_or(&confined), t))
+        .then(|| {
+            let h = trimmed.as_ref().unwrap_or(&confined);
+            match required {
+                None => build_whole_buffer_regex(h, t),
+                Some(_) => build_regex(h, t),
+            }
+        })
         .transpose()?;
     let (prefilter, how) = line_finder(
         &confined,
