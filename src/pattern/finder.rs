@@ -530,7 +530,8 @@ mod tests {
         ) {
             let text = lines.join("\n");
             let hir = confined(re);
-            let lines_re = cpu::RegexLines::new(build_whole_buffer_regex(&hir, b'\n').unwrap(), true);
+            let whole = build_whole_buffer_regex(&hir, b'\n').unwrap();
+            let lines_re = cpu::RegexLines::new(whole, true);
             let line_re = build_regex(&hir, b'\n').unwrap();
             let hay = text.as_bytes();
             let mut found = Vec::new();
