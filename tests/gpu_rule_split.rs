@@ -941,13 +941,12 @@ fn printed_lines_match_the_cpu_over_chunks_of_many_tiles() {
 /// it is right, and since session 58 block_sum takes no warp collective:
 /// NVRTC 12.0's build of those kernels passes too. Here: that tile and 10
 /// on each side, cut from the log repeated as `benches/rules/real.py`
-/// repeats it, `-n` against the CPU
-/// engine (2,930 lines; 2,914 with 12.0's kernels and without the
-/// `recount` kernel session 56 had put after the merge as a workaround).
-/// Needs `GPUGREP_LOGHUB`
-/// (a directory holding loghub's `Proxifier_2k.log`) and
-/// `GPUGREP_TEMPLATES` (real.py's `rules-templates.txt`); skips, saying
-/// so, without them or without a GPU.
+/// repeats it, `-n` against the CPU engine (2,930 lines; 2,914 with 12.0's
+/// kernels and without the `recount` kernel session 56 had put after the
+/// merge as a workaround). Needs `GPUGREP_LOGHUB` (a directory holding
+/// loghub's `Proxifier_2k.log`) and `GPUGREP_TEMPLATES` (real.py's
+/// `rules-templates.txt`); skips, saying so, without them or without a
+/// GPU.
 #[test]
 fn tile_counts_hold_where_lanes_own_no_line_start() {
     let (Some(loghub), Some(rules)) = (
@@ -965,7 +964,7 @@ fn tile_counts_hold_where_lanes_own_no_line_start() {
     if !log.ends_with(b"\n") {
         log.push(b'\n');
     }
-    const TILE: usize = 32 << 10;
+    const TILE: usize = gpugrep::engine::gpu::kernels::TILE_BYTES as usize;
     let (from, to) = ((6_999 - 10) * TILE, (6_999 + 10) * TILE);
     let text: Vec<u8> = log
         .iter()

@@ -534,17 +534,7 @@ mod tests {
             let lines_re = cpu::RegexLines::new(whole, true);
             let line_re = build_regex(&hir, b'\n').unwrap();
             let hay = text.as_bytes();
-            let mut found = Vec::new();
-            let mut at = 0;
-            while let Some(m) = lines_re.find_at(hay, at) {
-                let start = hay[..m.start].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-                let end = memchr::memchr(b'\n', &hay[m.start..]).map_or(hay.len(), |i| m.start + i);
-                found.push(start);
-                at = end + 1;
-                if at > hay.len() {
-                    break;
-                }
-            }
+            let found = crate::engine::selected_line_starts(&lines_re, hay);
             let mut want = Vec::new();
             let mut start = 0;
             for line in hay.split(|&b| b == b'\n') {
