@@ -94,6 +94,7 @@ fn search_run(cfg: Config, prog: &str) -> Result<ExitStatus, Error> {
         return Ok(ExitStatus::NothingSelected);
     }
     gpu::prewarm(&cfg);
+    crate::search::set_read_threads(cfg.threads);
     let started = std::time::Instant::now();
     // Listing, timed for --stats: the inputs, and for the GPU their sizes,
     // each told to `heard` as it is read.

@@ -399,7 +399,10 @@ fn files_begun_in_the_runs_tail_are_split_and_print_what_one_thread_prints() {
     }
     // The CPU engine's split (the GPU engine's pipeline cuts files into its
     // chunks instead; its output was checked above).
-    let stats = run(&["-r", "-c", "--stats", "--engine", "cpu", "ab", "."], "-j4");
+    let stats = run(
+        &["-r", "-c", "--stats", "--engine", "cpu", "ab", "."],
+        "-j4",
+    );
     let stats = String::from_utf8_lossy(&stats.stderr);
     assert!(
         stats.contains(

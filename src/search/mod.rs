@@ -35,6 +35,7 @@ pub use binary::{BinaryRule, BINARY_PROBE};
 pub use count::count_byte;
 pub use haystack::{open, Haystack, OpenOptions, Opened, Preloaded, Recycled, Unopened};
 pub use help::Helpers;
+pub use recycled::set_threads as set_read_threads;
 pub use searcher::{prefilter_selects, Searcher};
 
 use crate::config::{BinaryMode, Config, Mode};
