@@ -5,12 +5,10 @@
 //! output is deterministic however many threads search). `source` maps
 //! regular files into memory and streams everything else; `decompress`
 //! turns compressed files into streams of their content (`--decompress`);
-//! `list` reads the operands of `--files-from`; `full_reads` says where a
-//! short read of a file is its end. (The GPU lays files out in
+//! `list` reads the operands of `--files-from`. (The GPU lays files out in
 //! chunks itself: `run/gpu/pack.rs`.)
 
 pub mod decompress;
-pub mod full_reads;
 pub mod glob;
 pub mod list;
 pub mod long_path;

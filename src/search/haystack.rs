@@ -16,9 +16,9 @@ pub use super::recycled::{Recycled, FIRST_BLOCK};
 use crate::encoding::decode::Decoded;
 use crate::encoding::{EncodingPlan, FilePlan, BOM_PROBE};
 use crate::error::Message;
+use crate::input::decompress;
 use crate::input::source::{self, Mapped, Source};
 use crate::input::walk::Input;
-use crate::input::{decompress, full_reads};
 use memchr::memrchr;
 use std::cell::Cell;
 use std::io::{self, Read};
@@ -186,27 +186,17 @@ pub fn open<'d>(
             Source::File(file, _) => file,
         },
     };
-    // Found in a tree: where its file system fills reads, a short read is
-    // its end (`full_reads`).
-    let short_read_ends = input.from_recursion
-        && !input.through_link
-        && input
-            .path
-            .as_deref()
-            .is_some_and(full_reads::short_read_ends);
-    read_small(file, o.quits_early, o.map_from, short_read_ends)
+    read_small(file, o.quits_early, o.map_from)
         .map(Opened::new)
         .map_err(summarised)
 }
 
 /// A small regular file read whole, without the stream's copies; a larger
 /// one streams on from what was read, its first block searched in place.
-/// `short_read_ends`: a read that returns less than asked is the end.
 fn read_small(
     mut file: std::fs::File,
     quits_early: bool,
     map_from: Option<u64>,
-    short_read_ends: bool,
 ) -> io::Result<Storage<'static>> {
     // Where the first selected line ends the search, most files end in
     // their first block: `-l` over 943 files of 840 KB read 256 KiB of each
@@ -259,7 +249,6 @@ fn read_small(
         }
         match file.read(&mut buf.0[n..end]) {
             Ok(0) => return Ok(Storage::Whole(buf, n)),
-            Ok(k) if short_read_ends && n + k < end => return Ok(Storage::Whole(buf, n + k)),
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
@@ -443,56 +432,11 @@ mod tests {
         let mut held = Recycled::take();
         held.0 = vec![0; buffer];
         drop(held);
-        match read_small(file, false, Some(from), false).unwrap() {
+        match read_small(file, false, Some(from)).unwrap() {
             Storage::Mapped(..) => "mapped",
             Storage::Whole(..) => "whole",
             Storage::Started(..) => "streamed",
             _ => "other",
-        }
-    }
-
-    /// A file read with a short read as its end (`full_reads`) is read to
-    /// its last byte, as when read to a read of 0: files of every size
-    /// around the buffer's blocks, from a thread buffer of either size.
-    #[test]
-    fn a_short_read_as_the_end_reads_every_byte() {
-        use std::io::{Seek, Write};
-        let sizes = [
-            0,
-            1,
-            4095,
-            4096,
-            FIRST_BLOCK - 1,
-            FIRST_BLOCK,
-            FIRST_BLOCK + 1,
-        ]
-        .into_iter()
-        .chain([
-            STREAM_CHUNK - 1,
-            STREAM_CHUNK,
-            STREAM_CHUNK + 1,
-            3 * STREAM_CHUNK + 7,
-        ]);
-        for len in sizes {
-            let text: Vec<u8> = (0..len).map(|i| (i * 7 % 251) as u8).collect();
-            for (short, buffer) in [(true, 0), (true, 2 * STREAM_CHUNK), (false, 0)] {
-                let mut file = tempfile::tempfile().unwrap();
-                file.write_all(&text).unwrap();
-                file.rewind().unwrap();
-                let mut held = Recycled::take();
-                held.0 = vec![0; buffer];
-                drop(held);
-                let read = match read_small(file, false, None, short).unwrap() {
-                    Storage::Whole(buf, n) => buf.0[..n].to_vec(),
-                    Storage::Started(buf, n, mut rest) => {
-                        let mut all = buf.0[..n].to_vec();
-                        rest.read_to_end(&mut all).unwrap();
-                        all
-                    }
-                    _ => panic!("neither read whole nor streamed"),
-                };
-                assert!(read == text, "{len} bytes, short read ends: {short}");
-            }
         }
     }
 

@@ -37,9 +37,6 @@ pub struct Input {
     hidden: u8,
     /// Found by descending into a directory.
     pub from_recursion: bool,
-    /// Reached through a symbolic link to it (`-R`): its directory's file
-    /// system need not be its own (`full_reads`).
-    pub through_link: bool,
 }
 
 impl Input {
@@ -50,7 +47,6 @@ impl Input {
             label: Some(label.into_boxed_slice()),
             hidden: 0,
             from_recursion: false,
-            through_link: false,
         }
     }
 
@@ -61,7 +57,6 @@ impl Input {
             label: None,
             hidden: 0,
             from_recursion,
-            through_link: false,
         }
     }
 
@@ -314,15 +309,8 @@ fn item_of(
         return None; // directories, unfollowed links, devices, FIFOs, sockets
     }
     // The entry's own inode, unless a link was followed to the file.
-    let linked = entry.path_is_symlink();
-    let ino = (!linked).then(|| entry.ino()).flatten();
-    match found_file(cfg, filters, entry.into_path(), ino) {
-        Some(Item::Input(mut input)) => {
-            input.through_link = linked;
-            Some(Item::Input(input))
-        }
-        other => other,
-    }
+    let ino = (!entry.path_is_symlink()).then(|| entry.ino()).flatten();
+    found_file(cfg, filters, entry.into_path(), ino)
 }
 
 /// `PATH: reason`, grep's words for a path that cannot be read.

@@ -121,27 +121,3 @@ fn a_listing_with_sizes_gives_each_regular_files_size_and_tells_them_all() {
         assert_eq!(heard.into_inner(), total);
     }
 }
-
-/// A link to a file lies in a directory whose file system need not be the
-/// file's: such a file is read to a read of 0 (`full_reads`), also when
-/// `-R` follows the link; files reached through a linked directory are
-/// asked about by their own path.
-#[test]
-fn files_reached_through_a_link_to_them_say_so() {
-    let dir = tree();
-    std::os::unix::fs::symlink(dir.path().join("z"), dir.path().join("link")).unwrap();
-    std::os::unix::fs::symlink(dir.path().join("b"), dir.path().join("linked-dir")).unwrap();
-    let root = dir.path().to_str().unwrap();
-    let cfg = Config::from_args(&["-R", "x", root]);
-    let mut found = Vec::new();
-    walk(&cfg, &mut |i| found.push(i), &|| false);
-    let linked: Vec<_> = found
-        .iter()
-        .filter_map(|i| match i {
-            Item::Input(input) if input.through_link => Some(input.path.clone().unwrap()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(linked, [dir.path().join("link")]);
-    assert!(found.len() > 10, "{found:?}");
-}
