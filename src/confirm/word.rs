@@ -195,8 +195,9 @@ impl Matcher for WordRegex {
     /// match's bounds).
     fn is_match_line(&self, line: &[u8]) -> bool {
         match &self.regexes {
-            Regexes::Rules { fast, .. } if !self.others.any_in(line) => fast.is_match_line(line),
-            _ => self.find_at(line, 0).is_some(),
+            _ if self.others.any_in(line) => self.find_at(line, 0).is_some(),
+            Regexes::One { fast, .. } => fast.is_match(line),
+            Regexes::Rules { fast, .. } => fast.is_match_line(line),
         }
     }
 }
