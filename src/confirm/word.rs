@@ -191,8 +191,8 @@ impl Matcher for WordRegex {
     }
 
     /// As `find_at(line, 0)`: `fast` answers for a line without a
-    /// [`regex_only`] character (a rule pack's rules without finding the
-    /// match's bounds).
+    /// [`regex_only`] character, without finding the match's bounds (one
+    /// regex: no reverse search; a rule pack: its rules' own answer).
     fn is_match_line(&self, line: &[u8]) -> bool {
         match &self.regexes {
             _ if self.others.any_in(line) => self.find_at(line, 0).is_some(),
