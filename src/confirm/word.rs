@@ -192,10 +192,11 @@ impl Matcher for WordRegex {
 
     /// As `find_at(line, 0)`: `fast` answers for a line without a
     /// [`regex_only`] character, without finding the match's bounds (one
-    /// regex: no reverse search; a rule pack: its rules' own answer).
+    /// regex: no reverse search; a rule pack: its rules' own answer); a
+    /// line with one goes to `full` at once (`find_at` would look again).
     fn is_match_line(&self, line: &[u8]) -> bool {
         match &self.regexes {
-            _ if self.others.any_in(line) => self.find_at(line, 0).is_some(),
+            _ if self.others.any_in(line) => self.full_at(line, 0).is_some(),
             Regexes::One { fast, .. } => fast.is_match(line),
             Regexes::Rules { fast, .. } => fast.is_match_line(line),
         }
