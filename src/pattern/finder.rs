@@ -47,7 +47,8 @@ pub(in crate::pattern) fn build_whole_buffer_regex(
     hir: &Hir,
     t: u8,
 ) -> Result<meta::Regex, PatternError> {
-    build_regex_with(hir, t, REGEX_SIZE_LIMIT, starts_lines(hir))
+    let captures = WhichCaptures::Implicit;
+    build_regex_with(hir, t, REGEX_SIZE_LIMIT, starts_lines(hir), captures)
 }
 
 const FULL_DFA_BYTES: usize = 1 << 20;
@@ -61,13 +62,22 @@ fn starts_lines(hir: &Hir) -> bool {
         || prefix.contains(Look::Start)
 }
 
+/// [`build_regex`] with its capture groups, for `-w`'s exact regex (see
+/// `confirm::word`), whose match is its group `w`.
+pub(in crate::pattern) fn build_capturing_regex(
+    hir: &Hir,
+    t: u8,
+) -> Result<meta::Regex, PatternError> {
+    build_regex_with(hir, t, REGEX_SIZE_LIMIT, false, WhichCaptures::All)
+}
+
 /// [`build_regex`] with automata of at most `limit` bytes.
 pub(in crate::pattern) fn build_regex_within(
     hir: &Hir,
     t: u8,
     limit: usize,
 ) -> Result<meta::Regex, PatternError> {
-    build_regex_with(hir, t, limit, false)
+    build_regex_with(hir, t, limit, false, WhichCaptures::Implicit)
 }
 
 fn build_regex_with(
@@ -75,11 +85,12 @@ fn build_regex_with(
     t: u8,
     limit: usize,
     full_dfa: bool,
+    captures: WhichCaptures,
 ) -> Result<meta::Regex, PatternError> {
     let mut config = meta::Config::new()
         .line_terminator(t)
         .utf8_empty(false)
-        .which_captures(WhichCaptures::Implicit)
+        .which_captures(captures)
         .nfa_size_limit(Some(limit))
         .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
     if full_dfa {

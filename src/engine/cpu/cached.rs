@@ -21,7 +21,7 @@
 
 use regex_automata::hybrid;
 use regex_automata::meta::{Cache, Regex};
-use regex_automata::{HalfMatch, Input, Match};
+use regex_automata::{HalfMatch, Input, Match, Span};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -139,6 +139,13 @@ impl CachedRegex {
 
     pub fn search_half(&self, input: &Input) -> Option<HalfMatch> {
         self.with(|re, cache| re.search_half_with(cache, input))
+    }
+
+    /// The span of capture group `group` in the leftmost-first match.
+    pub fn group_at(&self, input: &Input, group: usize) -> Option<Span> {
+        let mut caps = self.re.create_captures();
+        self.with(|re, cache| re.search_captures_with(cache, input, &mut caps));
+        caps.get_group(group)
     }
 
     /// Whether `hay` holds a match. `is_match_with`, not a half search:

@@ -16,7 +16,9 @@ use crate::confirm::{word_regex, WordRegex};
 use crate::encoding::EncodingPlan;
 use crate::engine::cpu;
 use crate::engine::Matcher;
-use crate::pattern::finder::{build_regex, build_whole_buffer_regex, line_finder};
+use crate::pattern::finder::{
+    build_capturing_regex, build_regex, build_whole_buffer_regex, line_finder,
+};
 use crate::pattern::required::required_literals;
 use crate::pattern::trim;
 
@@ -77,8 +79,8 @@ pub(super) fn compile_regex(
     let confirm: Box<dyn Matcher> = match re {
         Some(re) => Box::new(cpu::Regex::new(re)),
         None => {
-            let fast = bytes_regex(&confined, t)?;
-            let full = bytes_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
+            let fast = build_regex(&confined, t)?;
+            let full = build_capturing_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
             let word = WordRegex::new(fast, full, t)
                 .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
             Box::new(word)
@@ -119,54 +121,6 @@ pub(super) fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, Pattern
         .parse(wrapped)
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
     Ok(strip_terminator(hir, t))
-}
-
-/// The `regex` crate's regex for an expression (the `-w` matcher needs its
-/// capture groups), built from the expression printed back.
-pub(super) fn bytes_regex(hir: &Hir, t: u8) -> Result<regex::bytes::Regex, PatternError> {
-    regex::bytes::RegexBuilder::new(&group_nested_repetitions(hir.clone()).to_string())
-        .multi_line(true)
-        .line_terminator(t)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_SIZE_LIMIT / 4)
-        .build()
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
-}
-
-/// regex-syntax prints `(?:x+)?` as `x+?`, which reads back as a lazy
-/// `x+`: before printing, a repeated repetition is put in a group.
-fn group_nested_repetitions(h: Hir) -> Hir {
-    match h.into_kind() {
-        HirKind::Repetition(mut rep) => {
-            let sub = group_nested_repetitions(std::mem::replace(&mut *rep.sub, Hir::empty()));
-            rep.sub = Box::new(match sub.kind() {
-                HirKind::Repetition(_) => Hir::capture(hir::Capture {
-                    index: 0,
-                    name: None,
-                    sub: Box::new(sub),
-                }),
-                _ => sub,
-            });
-            Hir::repetition(rep)
-        }
-        HirKind::Capture(mut cap) => {
-            cap.sub = Box::new(group_nested_repetitions(std::mem::replace(
-                &mut *cap.sub,
-                Hir::empty(),
-            )));
-            Hir::capture(cap)
-        }
-        HirKind::Concat(subs) => {
-            Hir::concat(subs.into_iter().map(group_nested_repetitions).collect())
-        }
-        HirKind::Alternation(subs) => {
-            Hir::alternation(subs.into_iter().map(group_nested_repetitions).collect())
-        }
-        HirKind::Empty => Hir::empty(),
-        HirKind::Literal(l) => Hir::literal(l.0),
-        HirKind::Class(c) => Hir::class(c),
-        HirKind::Look(l) => Hir::look(l),
-    }
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.
