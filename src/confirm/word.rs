@@ -163,14 +163,15 @@ impl WordRegex {
             Regexes::One { full, group, .. } => (full, *group),
             Regexes::Rules { fast, full } => return full.find_at(fast, hay, at),
         };
-        let m = full.search(&from(hay, at))?;
+        let input = from(hay, at);
+        let m = full.search(&input)?;
         let taken = |c: Option<char>| c.is_some_and(regex_only);
         // Only a match that starts or ends with such a character may hold
         // more than the group (captures are slower: the rare case).
         if !taken(char_after(hay, m.start())) && !taken(char_before(hay, m.end())) {
             return Some(m.range());
         }
-        full.group_at(&from(hay, at), group).map(|s| s.range())
+        full.group_at(&input, group).map(|s| s.range())
     }
 }
 

@@ -78,13 +78,7 @@ pub(super) fn compile_regex(
     )?;
     let confirm: Box<dyn Matcher> = match re {
         Some(re) => Box::new(cpu::Regex::new(re)),
-        None => {
-            let fast = build_regex(&confined, t)?;
-            let full = build_capturing_regex(&parse_confined(&word_regex(&joined), cfg)?, t)?;
-            let word = WordRegex::new(fast, full, t)
-                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
-            Box::new(word)
-        }
+        None => Box::new(word_matcher(&confined, &joined, cfg)?),
     };
     Ok(Compiled {
         prefilter,
@@ -121,6 +115,21 @@ pub(super) fn parse_confined(wrapped: &str, cfg: &Config) -> Result<Hir, Pattern
         .parse(wrapped)
         .map_err(|e| PatternError(first_line_of_error(&e.to_string())))?;
     Ok(strip_terminator(hir, t))
+}
+
+/// `-w`'s matcher (`WordRegex`) for the alternation `joined`: `fast` is
+/// that alternation, parsed, between the `regex` crate's word boundaries;
+/// the exact regex is [`word_regex`]`(joined)`. One for single regexes and
+/// for rule packs whose rules have no literals.
+pub(super) fn word_matcher(
+    fast: &Hir,
+    joined: &str,
+    cfg: &Config,
+) -> Result<WordRegex, PatternError> {
+    let t = cfg.terminator;
+    let full = build_capturing_regex(&parse_confined(&word_regex(joined), cfg)?, t)?;
+    WordRegex::new(build_regex(fast, t)?, full, t)
+        .ok_or_else(|| PatternError("internal error: no -w group".into()))
 }
 
 /// regex-syntax errors are multi-line drawings; grep prints one line.

@@ -60,7 +60,7 @@ use std::sync::Arc;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
-use super::expr::parse_confined;
+use super::expr::{parse_confined, word_matcher};
 use super::split;
 use super::{Compiled, GpuPlan, PatternError};
 use crate::config::{Config, EngineChoice};
@@ -71,7 +71,7 @@ use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
 use crate::parts::map_on_all_cores;
 use crate::pattern::finder::{
-    build_capturing_regex, build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
+    build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
 };
 use crate::pattern::fold;
 use crate::pattern::glushkov;
@@ -475,10 +475,7 @@ impl<'a> Parts<'a> {
                 .map(|a| format!("(?:{a})"))
                 .collect::<Vec<_>>()
                 .join("|");
-            let full = parse_confined(&word_regex(&joined), self.cfg)?;
-            let full = build_capturing_regex(&full, t)?;
-            let word = WordRegex::new(build_regex(alternation, t)?, full, t)
-                .ok_or_else(|| PatternError("internal error: no -w group".into()))?;
+            let word = word_matcher(alternation, &joined, self.cfg)?;
             return Ok((finder, how, Box::new(word)));
         };
         let set = rule_set(build_rules(hirs, t)?, &literals, folded)?;
