@@ -137,7 +137,6 @@ fn search_opened(
         // In the run's tail a smaller file is mapped to be split.
         map_from: (shared.split_threads > 1)
             .then(|| split_map_from(shared.helpers.enabled().is_some_and(Helpers::in_tail))),
-        quits_early: cfg.mode.first_match_ends(),
     };
     let mut opened = match search::open(input, preloaded, options) {
         Ok(opened) => opened,

@@ -2,11 +2,14 @@
 //! its grown part goes back to the system.
 //!
 //! A file is read into the buffer's first [`FIRST_BLOCK`]; one that fills
-//! it grows the buffer to a stream's block and a half (384 KiB), kept for
-//! the next large file. In a tree of small files with a few large ones
-//! (20,512 prose files, 124 over 64 KiB), each of 16 threads soon read one
-//! and then held 320 KiB it did not use again: 5 MiB of a 30 MB peak that
-//! ripgrep (12 MB) kept to 64 KiB a thread. Freeing the grown buffer did
+//! it streams on through the buffer, which grows by a block for the line
+//! carried from one block to the next (to 128 KiB or so), kept for the
+//! next large file. Until the sixty-first session files of up to 256 KiB
+//! were read whole, growing the buffer to a block and a half (384 KiB): in
+//! a tree of small files with a few large ones (20,512 prose files, 124
+//! over 64 KiB), each of 16 threads soon read one and then held 320 KiB it
+//! did not use again: 5 MiB of a 30 MB peak that ripgrep (12 MB) kept to
+//! 64 KiB a thread. Freeing the grown buffer did
 //! not lower the peak (the allocator keeps freed pages resident), so once
 //! [`RELEASE_AFTER`] files in a row did not use the grown part, its pages
 //! are handed back (`MADV_DONTNEED`) and the allocation kept: a thread
@@ -20,9 +23,9 @@ use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What a thread's buffer holds at first and between files: a file is read
-/// into it, and only one that fills it grows it to
-/// [`super::haystack::STREAM_CHUNK`] and more (ripgrep's line buffer also
-/// starts at 64 KiB).
+/// into it, and only one that fills it grows it, by a stream's block
+/// ([`super::haystack::STREAM_CHUNK`]) and the line carried across blocks
+/// (ripgrep's line buffer also starts at 64 KiB).
 pub const FIRST_BLOCK: usize = 64 * 1024;
 
 /// Files in a row that did not use the grown part before its pages are
@@ -30,9 +33,10 @@ pub const FIRST_BLOCK: usize = 64 * 1024;
 /// in this many files.
 const RELEASE_AFTER: u32 = 32;
 
-/// Search threads up to which grown parts are kept, not handed back: four
-/// threads hold at most 768 KiB of them. The Linux tree (20,061 files, 404
-/// over 64 KiB), `-j2 -n -F`: 104-116 releases in a run, refaulted by the
+/// Search threads up to which grown parts are kept, not handed back (four
+/// threads held at most 1.25 MiB of them with 384 KiB buffers, and hold
+/// less now). The Linux tree (20,061 files, 404 over 64 KiB), `-j2 -n -F`,
+/// 384 KiB buffers: 104-116 releases in a run, refaulted by the
 /// next large file's read (2,300 of 3,400 page faults, rg 780); 81 → 78 ms
 /// without them, rg 86 ms, peak memory unchanged (8.6 / 8.3 MB). At 16
 /// threads they keep 2 MB of a 24 MB peak (20,516 prose files).

@@ -93,10 +93,9 @@ const FAULT_AROUND_BYTES: usize = 64 << 10;
 const COUNT_PIECE_BYTES: usize = 128 << 10;
 
 /// A piece's size where a smaller file begun in the run's tail is split
-/// and lines are printed: no more than a thread's read buffer holds
-/// anyway (`haystack::STREAM_CHUNK`). Pieces of 2 MiB (16 threads) grew
-/// each thread's buffer to that: 64 logs of 16 MiB, `-o` an IPv4 regex,
-/// 127 MB against 83 MB unsplit.
+/// and lines are printed (pieces are read into the thread's read buffer).
+/// Pieces of 2 MiB (16 threads) grew each thread's buffer to that: 64 logs
+/// of 16 MiB, `-o` an IPv4 regex, 127 MB against 83 MB unsplit.
 const TAIL_PIECE_BYTES: usize = 256 << 10;
 
 /// The size of a piece for `threads` threads.
