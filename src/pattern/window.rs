@@ -30,9 +30,16 @@ const NFA_STATES_MAX: usize = 20_000;
 pub struct ByteSet([u64; 4]);
 
 impl ByteSet {
+    /// Adds `lo..=hi` a word at a time (the analysis adds thousands of
+    /// ranges for a repeated Unicode class: bit by bit, a third of
+    /// `-E '.{200,}'`'s start).
     pub fn insert_range(&mut self, lo: u8, hi: u8) {
-        for b in lo..=hi {
-            self.0[usize::from(b >> 6)] |= 1 << (b & 63);
+        for (w, word) in self.0.iter_mut().enumerate() {
+            let (first, last) = (w * 64, w * 64 + 63);
+            let (lo, hi) = (usize::from(lo).max(first), usize::from(hi).min(last));
+            if lo <= hi {
+                *word |= (u64::MAX >> (63 - (hi - lo))) << (lo - first);
+            }
         }
     }
 
@@ -61,6 +68,40 @@ impl ByteSet {
 /// the shortest match's length capped at [`WINDOW_MAX`]; `None` when the
 /// regex can match the empty string or its NFA is too large to analyse.
 pub fn position_sets(hir: &Hir) -> Option<Vec<ByteSet>> {
+    sets_of_nfa(&repetitions_cut(hir))
+}
+
+/// `hir` with every counted repetition's bounds cut to [`WINDOW_MAX`]
+/// (`r{200,}` → `r{64}`): the first [`WINDOW_MAX`] bytes of a match take at
+/// most that many iterations that consume a byte, and iterations that
+/// consume none are allowed either way, so the sets are the same (tested
+/// against the uncut regex); the NFA is smaller (`.{200,}`'s third).
+fn repetitions_cut(hir: &Hir) -> Hir {
+    use regex_syntax::hir::{Capture, HirKind, Repetition};
+    let cap = WINDOW_MAX as u32;
+    match hir.kind() {
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            min: r.min.min(cap),
+            max: match (r.min, r.max) {
+                (min, _) if min >= cap => Some(cap),
+                (_, max) => max.map(|m| m.min(cap)),
+            },
+            greedy: r.greedy,
+            sub: Box::new(repetitions_cut(&r.sub)),
+        }),
+        HirKind::Capture(c) => Hir::capture(Capture {
+            index: c.index,
+            name: c.name.clone(),
+            sub: Box::new(repetitions_cut(&c.sub)),
+        }),
+        HirKind::Concat(subs) => Hir::concat(subs.iter().map(repetitions_cut).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.iter().map(repetitions_cut).collect()),
+        _ => hir.clone(),
+    }
+}
+
+/// [`position_sets`] from `hir`'s NFA as it is.
+fn sets_of_nfa(hir: &Hir) -> Option<Vec<ByteSet>> {
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()

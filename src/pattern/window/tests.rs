@@ -23,6 +23,18 @@ fn sets_of(re: &str) -> Option<Vec<String>> {
     })
 }
 
+/// A range added a word at a time holds exactly the bytes `lo..=hi`.
+#[test]
+fn insert_range_holds_exactly_its_bytes() {
+    for lo in 0..=255u8 {
+        for hi in lo..=255u8 {
+            let mut set = ByteSet::default();
+            set.insert_range(lo, hi);
+            assert!((0..=255u8).all(|b| set.contains(b) == (lo..=hi).contains(&b)));
+        }
+    }
+}
+
 #[test]
 fn sets_of_typical_expressions() {
     let d = "0123456789";
@@ -167,6 +179,53 @@ pub(crate) fn oracle(h: &Hir) -> meta::Regex {
 pub(crate) fn find_at(re: &meta::Regex, hay: &[u8], at: usize) -> Option<std::ops::Range<usize>> {
     re.find(regex_automata::Input::new(hay).range(at..))
         .map(|m| m.range())
+}
+
+/// Long counted repetitions give the uncut regex's sets, cut.
+#[test]
+fn cut_repetitions_of_typical_expressions() {
+    for re in [
+        ".{200,}",
+        "[0-9a-f]{40,}",
+        "(?:[0-9]{1,3}\\.){70}",
+        "a(?:b{65}|c)d",
+        "(?:é{64})+",
+    ] {
+        let h = hir(re, false);
+        let uncut = sets_of_nfa(&h).expect("analysed");
+        assert_eq!(position_sets(&h), Some(uncut), "{re}");
+    }
+}
+
+/// Expressions with counted repetitions around and past [`WINDOW_MAX`].
+fn long_repetitions() -> impl Strategy<Value = String> {
+    let counts = vec![
+        "{2}", "{63}", "{64}", "{65}", "{100}", "{0,70}", "{30,80}", "{64,}", "{70,}", "{3,}", "*",
+    ];
+    let leaf = prop::sample::select(vec!["a", ".", "[0-9]", r"\w", "é", "(?:ab|c)", "a?", r"\b"])
+        .prop_map(String::from);
+    leaf.prop_recursive(2, 8, 3, move |inner| {
+        prop_oneof![
+            2 => (inner.clone(), prop::sample::select(counts.clone()))
+                .prop_map(|(e, r)| format!("(?:{e}){r}")),
+            1 => prop::collection::vec(inner.clone(), 2..4).prop_map(|v| v.concat()),
+            1 => prop::collection::vec(inner, 2..3).prop_map(|v| format!("(?:{})", v.join("|"))),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Cutting counted repetitions to the window's length changes no set
+    /// (where the uncut NFA is small enough to analyse).
+    #[test]
+    fn cut_repetitions_keep_the_sets(re_text in long_repetitions()) {
+        let h = hir(&re_text, false);
+        if let Some(uncut) = sets_of_nfa(&h) {
+            prop_assert_eq!(position_sets(&h), Some(uncut), "{}", re_text);
+        }
+    }
 }
 
 proptest! {
