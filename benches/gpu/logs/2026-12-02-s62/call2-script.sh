@@ -13,5 +13,13 @@ timeout 100 benches/run --cases benches/cases-option-hunt.tsv --corpus tree=$E/t
   "${common[@]}" --out $OUT/option16.tsv > $OUT/option16.txt 2>&1
 echo "option hunt rc $? after $SECONDS s" >> $S
 python3 benches/gpu/logs/2026-12-01-s59/evsum.py $OUT/option16.tsv >> $S
+# Whether the tree's CPU-bound rows lose at 16 threads to a 17th runnable
+# thread (the printer, the listing): gpugrep -j14/-j15/-j16 against rg -j16.
+for re in '.{200,}' '[[:space:]]+$'; do
+  echo "== tree -c -E '$re', threads" >> $S
+  timeout 60 python3 benches/cpu-time.py --rounds 15 j16="$G --engine cpu -j16 -r -c -E '$re' $E/tree" \
+    j15="$G --engine cpu -j15 -r -c -E '$re' $E/tree" j14="$G --engine cpu -j14 -r -c -E '$re' $E/tree" \
+    rg="$RG --no-config -uu -a -j16 -c '$re' $E/tree" >> $S 2>&1
+done
 echo "done after $SECONDS s" >> $S
 cat $S
