@@ -126,6 +126,10 @@ pub struct Cli {
     /// Print a NUL byte after each file name.
     #[arg(short = 'Z', long = "null")]
     pub null: bool,
+    /// Line up each line's text on a tab stop after the file name, line
+    /// number and byte offset (numbers padded to one width per file).
+    #[arg(short = 'T', long = "initial-tab")]
+    pub initial_tab: bool,
     /// Print NUM lines of trailing context.
     #[arg(
         short = 'A',

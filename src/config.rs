@@ -118,6 +118,8 @@ pub struct Config {
     pub with_filename: Option<bool>,
     pub label: OsString,
     pub null: bool,
+    /// `-T`: a tab before each printed line's text, numbers padded.
+    pub initial_tab: bool,
     pub before: usize,
     pub after: usize,
     /// Any of -A/-B/-C was given (even 0): groups get separators.
@@ -222,6 +224,7 @@ impl Config {
                 .label
                 .unwrap_or_else(|| OsString::from("(standard input)")),
             null: cli.null,
+            initial_tab: cli.initial_tab,
             before,
             after,
             context_given: cli.context.is_some()

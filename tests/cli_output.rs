@@ -1,4 +1,4 @@
-//! Output control: -c --count-matches -l -L -q -s -o -n -b -H -h --label -Z
+//! Output control: -c --count-matches -l -L -q -s -o -n -b -H -h --label -Z -T
 //! -m, --color (GREP_COLORS), --line-buffered, -j.
 //!
 //! Expected outputs are GNU grep 3.8's (LC_ALL=C.UTF-8), hard-coded; where
@@ -972,4 +972,66 @@ fn grep_colors_invalid_is_ignored() {
     s.grep(&["--color=always", "two", "a"])
         .env("GREP_COLORS", "garbage::mt=xx")
         .expect("\x1b[01;31m\x1b[Ktwo\x1b[m\x1b[K\n", "", 0);
+}
+
+/// `-T`: numbers padded to the digits of the file's size plus one with
+/// `-n` (12 lines, 63 bytes: 2), a tab before each line's text, none
+/// before an empty line's (GNU grep 3.8's output).
+#[test]
+fn initial_tab_pads_numbers_to_the_file_size_and_tabs_the_text() {
+    let s = Sandbox::new();
+    let text: String = (1..=12).map(|i| format!("abc{i}\n")).collect();
+    s.write("a", &text);
+    s.grep(&["-T", "-n", "abc1", "a"]).expect(
+        " 1:\tabc1\n10:\tabc10\n11:\tabc11\n12:\tabc12\n",
+        "",
+        0,
+    );
+    s.write("e", "a\n\nb\n");
+    s.grep(&["-T", "-n", "", "e"])
+        .expect("1:\ta\n2:\n3:\tb\n", "", 0);
+    s.grep(&["-T", "-n", "-C1", "^$", "e"])
+        .expect("1-\ta\n2:\n3-\tb\n", "", 0);
+}
+
+/// Each file has its own width: `a` is 63 bytes (2 digits), `b` 9 (1
+/// digit for `-b` alone; with `-n`, 9 + 1 lines at most: 2).
+#[test]
+fn initial_tab_width_is_each_files_own() {
+    let s = Sandbox::new();
+    let text: String = (1..=12).map(|i| format!("abc{i}\n")).collect();
+    s.write("a", &text);
+    s.write("b", "abc\nxabc\n");
+    s.grep(&["-T", "-b", "abc1", "a", "b"]).expect(
+        "a: 0:\tabc1\na:45:\tabc10\na:51:\tabc11\na:57:\tabc12\n",
+        "",
+        0,
+    );
+    s.grep(&["-T", "-b", "x", "b"]).expect("4:\txabc\n", "", 0);
+    s.grep(&["-T", "-n", "-b", "-o", "b", "b"])
+        .expect(" 1: 1:\tb\n 2: 6:\tb\n", "", 0);
+    s.grep(&["-T", "-H", "-Z", "x", "b"])
+        .expect("b\0\txabc\n", "", 0);
+}
+
+/// Without a file name, line number or offset there is nothing to line up;
+/// `-c` is not padded.
+#[test]
+fn initial_tab_without_a_prefix_changes_nothing() {
+    let s = Sandbox::new();
+    s.write("b", "abc\nxabc\n");
+    s.grep(&["-T", "x", "b"]).expect("xabc\n", "", 0);
+    s.grep(&["-T", "-c", "abc", "b", "b"])
+        .expect("b:2\nb:2\n", "", 0);
+}
+
+/// A pipe's size is not known: numbers take the width of the largest
+/// 64-bit signed number (19 digits), as GNU grep's.
+#[test]
+fn initial_tab_on_a_pipe_takes_the_widest_numbers() {
+    let s = Sandbox::new();
+    let pad = " ".repeat(18);
+    s.grep(&["-T", "-n", "x"])
+        .stdin("abc\nxabc\n")
+        .expect(format!("{pad}2:\txabc\n"), "", 0);
 }

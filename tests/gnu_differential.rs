@@ -123,7 +123,7 @@ fn random_case(rng: &mut XorShift) -> Case {
         args.push(syntax.into());
     }
     for flag in [
-        "-i", "-w", "-x", "-v", "-c", "-l", "-L", "-o", "-n", "-b", "-H", "-h", "-q", "-s",
+        "-i", "-w", "-x", "-v", "-c", "-l", "-L", "-o", "-n", "-b", "-H", "-h", "-q", "-s", "-T",
     ] {
         // -q, -l, -L and -c hide everything else: rarer.
         let odds = match flag {
@@ -261,29 +261,35 @@ fn known_difference(dir: &Path, case: &Case, gnu: &Run, ours: &Run) -> Option<&'
         .files
         .iter()
         .any(|(_, d)| d.starts_with(b"\xEF\xBB\xBF"));
+    let stripped = tempfile::tempdir().expect("tempdir");
+    let unmarked = Case {
+        files: Vec::new(),
+        args: args.clone(),
+        stdin: case
+            .stdin
+            .as_ref()
+            .map(|d| d.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(d).to_vec()),
+    };
     if bom {
-        let stripped = tempfile::tempdir().expect("tempdir");
         for (name, data) in &case.files {
             let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
             std::fs::write(stripped.path().join(name), data).expect("write");
         }
-        let case2 = Case {
-            files: Vec::new(),
-            args: args.clone(),
-            stdin: case
-                .stdin
-                .as_ref()
-                .map(|d| d.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(d).to_vec()),
-        };
-        if run(GNU.as_ref(), stripped.path(), &case2, args) == *ours {
+        if run(GNU.as_ref(), stripped.path(), &unmarked, args) == *ours {
             return Some("UTF-8 BOM left out of the search");
         }
     }
     // Leftmost-first alternation: `-o` may report another alternative
-    // than POSIX leftmost-longest; the selected lines never differ.
+    // than POSIX leftmost-longest; the selected lines never differ (on the
+    // files without their byte-order marks, where they have one: both
+    // differences at once).
     let alternation = patterns(args).len() > 1 || patterns(args).iter().any(|p| p.contains('|'));
     if has(args, "-o") && alternation && !has(args, "-F") {
         let without: Vec<String> = args.iter().filter(|a| *a != "-o").cloned().collect();
+        let (dir, case) = match bom {
+            true => (stripped.path(), &unmarked),
+            false => (dir, case),
+        };
         if run(GNU.as_ref(), dir, case, &without) == run(&ours_bin, dir, case, &without) {
             return Some("leftmost-first -o with alternatives");
         }
@@ -331,13 +337,16 @@ fn random_cases_match_gnu_grep() {
     let mut failures = Vec::new();
     for i in 0..cases {
         let mut case = random_case(&mut rng);
-        // Offsets with a byte-order mark differ by design: not generated.
+        // Offsets with a byte-order mark differ by design: not generated;
+        // nor `-T`, whose number width is the file's size with its mark
+        // (GNU grep without the mark, which the BOM case compares with,
+        // may pad less).
         if case
             .files
             .iter()
             .any(|(_, d)| d.starts_with(b"\xEF\xBB\xBF"))
         {
-            case.args.retain(|a| a != "-b");
+            case.args.retain(|a| a != "-b" && a != "-T");
         }
         let dir = tempfile::tempdir().expect("tempdir");
         for (name, data) in &case.files {

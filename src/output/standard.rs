@@ -3,7 +3,11 @@
 //! `NAME:NUM:OFFSET:line` for selected lines and `NAME-NUM-OFFSET-line` for
 //! context, each part present only when asked for; `-Z` ends the name with
 //! NUL instead; `-o` prints each match on its own line; colours as
-//! [`Colors`] says. Per-file summaries (`-c`, `-l`, `-L`) are the
+//! [`Colors`] says. `-T` puts a tab before the text of a line that has a
+//! prefix and is not empty, and pads the numbers to one width per file:
+//! the digits of the file's size (plus one with `-n`), or of the largest
+//! 64-bit signed number where the size is not known (a pipe), as GNU grep
+//! 3.8 does ([`offset_width`]). Per-file summaries (`-c`, `-l`, `-L`) are the
 //! summary printer's (`super::summary`).
 //!
 //! Lines of a file searched raw in a legacy encoding (`--encoding`) are
@@ -32,6 +36,8 @@ pub struct PrintOptions {
     pub line_number: bool,
     pub byte_offset: bool,
     pub null: bool,
+    /// `-T` ([`offset_width`]).
+    pub initial_tab: bool,
     pub invert: bool,
     pub colors: Option<Colors>,
     pub group_separator: Option<Vec<u8>>,
@@ -49,6 +55,7 @@ impl PrintOptions {
             line_number: cfg.line_number,
             byte_offset: cfg.byte_offset,
             null: cfg.null,
+            initial_tab: cfg.initial_tab,
             invert: cfg.invert,
             colors: cfg.color.then(Colors::from_env),
             group_separator: cfg.group_separator.clone(),
@@ -74,6 +81,8 @@ pub struct StandardSink<'a> {
     /// The file name and its separator before each plain line
     /// ([`Sink::plain`]), made when first asked for.
     line_prefix: Vec<u8>,
+    /// `-T`: the width line numbers and byte offsets are padded to.
+    offset_width: usize,
 }
 
 impl<'a> StandardSink<'a> {
@@ -87,7 +96,13 @@ impl<'a> StandardSink<'a> {
             match_offsets: None,
             piece: false,
             line_prefix: Vec::new(),
+            offset_width: 0,
         }
+    }
+
+    /// `-T`: numbers padded to `width` ([`offset_width`]).
+    pub fn set_offset_width(&mut self, width: usize) {
+        self.offset_width = width;
     }
 
     /// Lines are text decoded from the file: `-o -b` offsets come from `f`.
@@ -102,13 +117,19 @@ impl<'a> StandardSink<'a> {
         let mut piece = StandardSink::new(self.opts, self.matcher, self.name);
         piece.out = super::spare::piece_buffer();
         piece.piece = true;
+        piece.offset_width = self.offset_width;
         piece
     }
 
-    fn prefix(&mut self, line: &Line, offset: u64, sep: u8) {
+    /// The file name, line number and byte offset asked for, each with
+    /// `sep`; with `-T`, then a tab unless the `text` that follows is
+    /// empty (GNU grep's `print_line_head`).
+    fn prefix(&mut self, line: &Line, offset: u64, sep: u8, text: &[u8]) {
         // The options outlive `self` ('a): no copy of the colours per line.
         let opts: &'a PrintOptions = self.opts;
         let c = opts.colors.as_ref();
+        let width = self.offset_width;
+        let mut prefixed = false;
         if let Some(name) = self.name {
             paint(&mut self.out, c, c.map(|c| c.file_name.as_str()), name);
             if self.opts.null {
@@ -116,16 +137,34 @@ impl<'a> StandardSink<'a> {
             } else {
                 self.separator(sep);
             }
+            prefixed = true;
         }
         if self.opts.line_number {
             if let Some(n) = line.number {
-                number(&mut self.out, c, c.map(|c| c.line_number.as_str()), n);
+                number(
+                    &mut self.out,
+                    c,
+                    c.map(|c| c.line_number.as_str()),
+                    n,
+                    width,
+                );
                 self.separator(sep);
+                prefixed = true;
             }
         }
         if self.opts.byte_offset {
-            number(&mut self.out, c, c.map(|c| c.byte_offset.as_str()), offset);
+            number(
+                &mut self.out,
+                c,
+                c.map(|c| c.byte_offset.as_str()),
+                offset,
+                width,
+            );
             self.separator(sep);
+            prefixed = true;
+        }
+        if opts.initial_tab && prefixed && !text.is_empty() {
+            self.out.push(b'\t');
         }
     }
 
@@ -213,20 +252,44 @@ impl<'a> StandardSink<'a> {
                 Some(f) => f(line.offset, m.start),
                 None => line.offset + m.start as u64,
             };
-            self.prefix(line, offset, sep);
             let text = &decoded(self.opts.decode, &line.bytes[m])[..];
+            self.prefix(line, offset, sep, text);
             paint(&mut self.out, opts.colors.as_ref(), sgr, text);
             self.out.push(self.opts.terminator);
         }
     }
 }
 
-/// A number, painted when colour is on.
-fn number(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, n: u64) {
-    match (colors, sgr) {
-        (Some(c), Some(s)) => c.paint(out, s, Decimal::new(n).as_bytes()),
-        _ => push_decimal(out, n),
+/// A number, padded with spaces to `width` (inside its colour, as GNU
+/// grep's `%*jd`), painted when colour is on.
+fn number(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, n: u64, width: usize) {
+    match (colors, sgr, width) {
+        (None, _, 0) | (_, None, 0) => push_decimal(out, n),
+        (Some(c), Some(s), _) => {
+            let digits = Decimal::new(n);
+            let mut padded = vec![b' '; width.saturating_sub(digits.as_bytes().len())];
+            padded.extend_from_slice(digits.as_bytes());
+            c.paint(out, s, &padded);
+        }
+        _ => {
+            let digits = Decimal::new(n);
+            let pad = width.saturating_sub(digits.as_bytes().len());
+            out.resize(out.len() + pad, b' ');
+            out.extend_from_slice(digits.as_bytes());
+        }
     }
+}
+
+/// `-T`'s width for line numbers and byte offsets in a file of `size`
+/// bytes (`None`: not a regular file, whose size is not known): the
+/// digits of the size, plus one with line numbers (GNU grep 3.8).
+pub fn offset_width(size: Option<u64>, line_numbers: bool) -> usize {
+    let max = i64::MAX as u64;
+    let mut n = size.map_or(max, |s| s.min(max));
+    if line_numbers && n < max {
+        n += 1;
+    }
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 pub(super) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, text: &[u8]) {
@@ -275,7 +338,7 @@ impl Sink for StandardSink<'_> {
                 self.only_matches(line, b':');
             }
         } else {
-            self.prefix(line, line.offset, b':');
+            self.prefix(line, line.offset, b':', line.bytes);
             self.body(line.bytes, true);
             self.out.push(t);
         }
@@ -289,6 +352,7 @@ impl Sink for StandardSink<'_> {
             && !o.only_matching
             && o.colors.is_none()
             && !o.byte_offset
+            && !o.initial_tab
             && o.decode.is_none();
         if !plain {
             return None;
@@ -317,7 +381,7 @@ impl Sink for StandardSink<'_> {
             }
             return Ok(());
         }
-        self.prefix(line, line.offset, b'-');
+        self.prefix(line, line.offset, b'-', line.bytes);
         self.body(line.bytes, false);
         self.out.push(self.opts.terminator);
         Ok(())

@@ -16,12 +16,13 @@ use crate::input::same_file;
 use crate::input::source;
 use crate::input::walk::Input;
 use crate::output::json::JsonStats;
-use crate::output::standard::MatchOffsets;
-use crate::output::{summary, Printer};
+use crate::output::standard::{offset_width, MatchOffsets};
+use crate::output::{summary, Format, Printer};
 use crate::search::{
     self, split_map_from, Haystack, Helpers, OpenOptions, Preloaded, Search, Unopened,
 };
 use std::io::{self, Write};
+use std::path::Path;
 
 /// What searching one input produced.
 #[derive(Debug, Default)]
@@ -194,6 +195,9 @@ fn search_haystack(
     };
     let print = &shared.print;
     let mut printer = Printer::for_input(cfg, print, matcher, name, path, offsets, stream);
+    if let (true, Format::Standard(s)) = (cfg.initial_tab, &mut printer.format) {
+        s.set_offset_width(offset_width(size_of(input), cfg.line_number));
+    }
     *printer.out() = crate::output::spare::own();
     // For the CPU prefilter this is what the searcher derives anyway; the
     // GPU's exact offsets of the same literals then select their lines
@@ -230,6 +234,17 @@ fn search_haystack(
     printer.flush()?;
     result.out = crate::output::spare::settle(std::mem::take(printer.out()));
     Ok(())
+}
+
+/// The size of a regular file (standard input's too, where it is one), for
+/// `-T`'s number width; `None` for anything else, as GNU grep's
+/// `usable_st_size`.
+fn size_of(input: &Input) -> Option<u64> {
+    let path = input.path.as_deref().unwrap_or(Path::new("/dev/stdin"));
+    std::fs::metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
 }
 
 /// The name printed before a file's lines or count, if any.
