@@ -181,6 +181,10 @@ pub struct Cli {
     /// How to treat binary files: binary, text or without-match.
     #[arg(long = "binary-files", value_name = "TYPE")]
     pub binary_files: Option<String>,
+    /// No effect: GNU grep's -U keeps carriage returns on MS-DOS and
+    /// Windows; here, as on every POSIX system, they are never stripped.
+    #[arg(short = 'U', long = "binary")]
+    pub binary: bool,
     /// Search directories recursively.
     #[arg(short = 'r', long = "recursive")]
     pub recursive: bool,

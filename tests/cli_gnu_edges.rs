@@ -267,3 +267,16 @@ fn deep_file(root: &std::path::Path, name: &str, depth: usize, data: &[u8]) {
     };
     std::io::Write::write_all(&mut file, data).unwrap();
 }
+
+/// `-U`/`--binary` is accepted and changes nothing: carriage returns are
+/// kept in printed lines with or without it, as GNU grep on POSIX
+/// systems; `--binary` is its own option, not a prefix of
+/// `--binary-files`.
+#[test]
+fn dash_capital_u_is_accepted_and_keeps_carriage_returns() {
+    let s = Sandbox::new();
+    s.write("cr", "a\r\nb\n");
+    s.grep(&["-U", "a", "cr"]).expect("a\r\n", "", 0);
+    s.grep(&["--binary", "a", "cr"]).expect("a\r\n", "", 0);
+    s.grep(&["a", "cr"]).expect("a\r\n", "", 0);
+}
