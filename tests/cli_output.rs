@@ -974,14 +974,20 @@ fn grep_colors_invalid_is_ignored() {
         .expect("\x1b[01;31m\x1b[Ktwo\x1b[m\x1b[K\n", "", 0);
 }
 
+/// A sandbox whose file `a` holds the lines `abc1` to `abc12` (63 bytes).
+fn twelve_lines() -> Sandbox {
+    let s = Sandbox::new();
+    let text: String = (1..=12).map(|i| format!("abc{i}\n")).collect();
+    s.write("a", &text);
+    s
+}
+
 /// `-T`: numbers padded to the digits of the file's size plus one with
 /// `-n` (12 lines, 63 bytes: 2), a tab before each line's text, none
 /// before an empty line's (GNU grep 3.8's output).
 #[test]
 fn initial_tab_pads_numbers_to_the_file_size_and_tabs_the_text() {
-    let s = Sandbox::new();
-    let text: String = (1..=12).map(|i| format!("abc{i}\n")).collect();
-    s.write("a", &text);
+    let s = twelve_lines();
     s.grep(&["-T", "-n", "abc1", "a"]).expect(
         " 1:\tabc1\n10:\tabc10\n11:\tabc11\n12:\tabc12\n",
         "",
@@ -998,9 +1004,7 @@ fn initial_tab_pads_numbers_to_the_file_size_and_tabs_the_text() {
 /// digit for `-b` alone; with `-n`, 9 + 1 lines at most: 2).
 #[test]
 fn initial_tab_width_is_each_files_own() {
-    let s = Sandbox::new();
-    let text: String = (1..=12).map(|i| format!("abc{i}\n")).collect();
-    s.write("a", &text);
+    let s = twelve_lines();
     s.write("b", "abc\nxabc\n");
     s.grep(&["-T", "-b", "abc1", "a", "b"]).expect(
         "a: 0:\tabc1\na:45:\tabc10\na:51:\tabc11\na:57:\tabc12\n",
