@@ -23,9 +23,16 @@ pub fn clap_message(e: &Error, prog: &str) -> String {
     };
     let name = arg.split('=').next().unwrap_or("");
     let what = match e.kind() {
-        ErrorKind::UnknownArgument if arg.starts_with("--") => {
-            format!("unrecognized option '{arg}'")
-        }
+        ErrorKind::UnknownArgument if arg.starts_with("--") => match longs_starting(name) {
+            several if several.len() > 1 => {
+                let listed: Vec<String> = several.iter().map(|l| format!("'--{l}'")).collect();
+                format!(
+                    "option '{arg}' is ambiguous; possibilities: {}",
+                    listed.join(" ")
+                )
+            }
+            _ => format!("unrecognized option '{arg}'"),
+        },
         ErrorKind::UnknownArgument if arg.starts_with('-') => {
             format!("invalid option -- '{}'", arg.trim_start_matches('-'))
         }
@@ -52,6 +59,25 @@ pub fn clap_message(e: &Error, prog: &str) -> String {
         }
     };
     format!("{prog}: {what}\n{}", usage_lines(prog))
+}
+
+/// The long options and aliases that `--name` abbreviates, in the order
+/// they are defined (clap's `infer_long_args` refuses the prefix of more
+/// than one: GNU's getopt names them).
+fn longs_starting(name: &str) -> Vec<String> {
+    use clap::CommandFactory;
+    let prefix = name.trim_start_matches('-');
+    let command = crate::cli::Cli::command();
+    command
+        .get_arguments()
+        .flat_map(|a| {
+            a.get_long()
+                .into_iter()
+                .chain(a.get_all_aliases().unwrap_or_default())
+        })
+        .filter(|l| l.starts_with(prefix))
+        .map(String::from)
+        .collect()
 }
 
 /// The value clap refused, if any.
@@ -81,6 +107,10 @@ mod tests {
         assert_eq!(
             message(&["--bogus", "x"]),
             format!("gpugrep: unrecognized option '--bogus'{usage}")
+        );
+        assert_eq!(
+            message(&["--bin", "x"]),
+            format!("gpugrep: option '--bin' is ambiguous; possibilities: '--binary-files' '--binary'{usage}")
         );
         assert_eq!(
             message(&["-k", "x"]),

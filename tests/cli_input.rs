@@ -774,6 +774,14 @@ fn unambiguous_long_option_prefixes_are_accepted_as_in_gnu_grep() {
         .expect("1:Foo\n", "", 0);
     let out = s.grep(&["--nu", "foo", "f1"]).run();
     assert_eq!(out.code, 2, "ambiguous: --null or --null-data");
+    // GNU's getopt names the possibilities (in its own table's order).
+    let first = out.stderr.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("gpugrep: option '--nu' is ambiguous; possibilities: ")
+            && first.contains("'--null'")
+            && first.contains("'--null-data'"),
+        "{first}"
+    );
 }
 
 #[test]
