@@ -28,6 +28,15 @@ impl Decimal {
     pub fn as_bytes(&self) -> &[u8] {
         &self.digits[self.start..]
     }
+
+    /// Spaces before the digits, up to `width` bytes in all (at most 20,
+    /// a `u64`'s digits): `-T`'s padded numbers.
+    pub fn padded(mut self, width: usize) -> Decimal {
+        let start = self.digits.len().saturating_sub(width).min(self.start);
+        self.digits[start..self.start].fill(b' ');
+        self.start = start;
+        self
+    }
 }
 
 /// Appends `n`'s decimal digits to `out`: below 10^8 (every line number
@@ -106,6 +115,17 @@ mod tests {
             want.push_str(&n.to_string());
         }
         assert_eq!(out, want.as_bytes());
+    }
+
+    /// Padded as `format!("{n:>width$}")`, never cut; 20 bytes at most.
+    #[test]
+    fn padded_is_right_aligned_as_format_pads() {
+        for n in [0, 7, 42, 99_999, 1 << 40, u64::MAX] {
+            for width in [0, 1, 2, 5, 19, 20, 25] {
+                let want = format!("{n:>w$}", w = width.min(20));
+                assert_eq!(Decimal::new(n).padded(width).as_bytes(), want.as_bytes());
+            }
+        }
     }
 
     #[test]

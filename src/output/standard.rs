@@ -264,20 +264,9 @@ impl<'a> StandardSink<'a> {
 /// grep's `%*jd`), painted when colour is on.
 fn number(out: &mut Vec<u8>, colors: Option<&Colors>, sgr: Option<&str>, n: u64, width: usize) {
     match (colors, sgr, width) {
-        (Some(c), Some(s), 0) => c.paint(out, s, Decimal::new(n).as_bytes()),
-        (Some(c), Some(s), _) => {
-            let digits = Decimal::new(n);
-            let mut padded = vec![b' '; width.saturating_sub(digits.as_bytes().len())];
-            padded.extend_from_slice(digits.as_bytes());
-            c.paint(out, s, &padded);
-        }
+        (Some(c), Some(s), _) => c.paint(out, s, Decimal::new(n).padded(width).as_bytes()),
         (_, _, 0) => push_decimal(out, n),
-        _ => {
-            let digits = Decimal::new(n);
-            let pad = width.saturating_sub(digits.as_bytes().len());
-            out.resize(out.len() + pad, b' ');
-            out.extend_from_slice(digits.as_bytes());
-        }
+        _ => out.extend_from_slice(Decimal::new(n).padded(width).as_bytes()),
     }
 }
 
