@@ -305,12 +305,27 @@ impl ValueOptions {
         if let Some((_, takes)) = self.longs.iter().find(|(l, _)| l == name) {
             return *takes;
         }
-        let mut candidates = self.longs.iter().filter(|(l, _)| l.starts_with(name));
+        let mut candidates = self.starting(name);
         match candidates.next() {
             Some((_, first)) => *first && candidates.all(|(_, t)| t == first),
             None => false,
         }
     }
+
+    /// The long names and aliases that `name` is a prefix of, in the
+    /// order they are defined.
+    fn starting<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a (String, bool)> {
+        self.longs.iter().filter(move |(l, _)| l.starts_with(name))
+    }
+}
+
+/// The long options and aliases that `--name` abbreviates, in the order
+/// they are defined (clap's `infer_long_args` refuses the prefix of more
+/// than one: GNU's getopt names them in its error).
+pub fn longs_starting(name: &str) -> Vec<String> {
+    let options = ValueOptions::from_clap();
+    let name = name.trim_start_matches('-');
+    options.starting(name).map(|(l, _)| l.clone()).collect()
 }
 
 /// GNU grep's context shorthand: `-NUM` means `--context=NUM`. Rewrites

@@ -23,16 +23,18 @@ pub fn clap_message(e: &Error, prog: &str) -> String {
     };
     let name = arg.split('=').next().unwrap_or("");
     let what = match e.kind() {
-        ErrorKind::UnknownArgument if arg.starts_with("--") => match longs_starting(name) {
-            several if several.len() > 1 => {
-                let listed: Vec<String> = several.iter().map(|l| format!("'--{l}'")).collect();
-                format!(
-                    "option '{arg}' is ambiguous; possibilities: {}",
-                    listed.join(" ")
-                )
+        ErrorKind::UnknownArgument if arg.starts_with("--") => {
+            match crate::cli::longs_starting(name) {
+                several if several.len() > 1 => {
+                    let listed: Vec<String> = several.iter().map(|l| format!("'--{l}'")).collect();
+                    format!(
+                        "option '{arg}' is ambiguous; possibilities: {}",
+                        listed.join(" ")
+                    )
+                }
+                _ => format!("unrecognized option '{arg}'"),
             }
-            _ => format!("unrecognized option '{arg}'"),
-        },
+        }
         ErrorKind::UnknownArgument if arg.starts_with('-') => {
             format!("invalid option -- '{}'", arg.trim_start_matches('-'))
         }
@@ -59,25 +61,6 @@ pub fn clap_message(e: &Error, prog: &str) -> String {
         }
     };
     format!("{prog}: {what}\n{}", usage_lines(prog))
-}
-
-/// The long options and aliases that `--name` abbreviates, in the order
-/// they are defined (clap's `infer_long_args` refuses the prefix of more
-/// than one: GNU's getopt names them).
-fn longs_starting(name: &str) -> Vec<String> {
-    use clap::CommandFactory;
-    let prefix = name.trim_start_matches('-');
-    let command = crate::cli::Cli::command();
-    command
-        .get_arguments()
-        .flat_map(|a| {
-            a.get_long()
-                .into_iter()
-                .chain(a.get_all_aliases().unwrap_or_default())
-        })
-        .filter(|l| l.starts_with(prefix))
-        .map(String::from)
-        .collect()
 }
 
 /// The value clap refused, if any.
