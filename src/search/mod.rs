@@ -259,8 +259,7 @@ impl<'m> Search<'m> {
             Haystack::Stream { reader, base, head } => {
                 let reader = reader.take().unwrap_or_else(|| Box::new(io::empty()));
                 let (mut buf, filled) = head.take().unwrap_or_else(|| (Recycled::take(), 0));
-                buf.uses_tail();
-                return stream::search_stream(self, reader, &mut buf.0, filled, *base as u64, sink);
+                return stream::search_stream(self, reader, &mut buf, filled, *base as u64, sink);
             }
             Haystack::Slice {
                 bytes,

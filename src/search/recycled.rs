@@ -2,9 +2,9 @@
 //! its grown part goes back to the system.
 //!
 //! A file is read into the buffer's first [`FIRST_BLOCK`]; one that fills
-//! it streams on through the buffer, which grows by a block for the line
-//! carried from one block to the next (to 128 KiB or so), kept for the
-//! next large file. Until the sixty-first session files of up to 256 KiB
+//! it streams on through that block (`stream.rs`), and the buffer grows
+//! only for a line carried over that is longer than half a block, kept
+//! for the next such file. Until the sixty-first session files of up to 256 KiB
 //! were read whole, growing the buffer to a block and a half (384 KiB): in
 //! a tree of small files with a few large ones (20,512 prose files, 124
 //! over 64 KiB), each of 16 threads soon read one and then held 320 KiB it
@@ -74,6 +74,12 @@ impl Recycled {
     /// This file reads or writes the buffer past [`FIRST_BLOCK`].
     pub fn uses_tail(&mut self) {
         self.1 = true;
+    }
+
+    /// Whether this file was said to use the buffer past [`FIRST_BLOCK`].
+    #[cfg(test)]
+    pub fn used_tail(&self) -> bool {
+        self.1
     }
 }
 
