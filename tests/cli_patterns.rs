@@ -109,6 +109,58 @@ fn word_empty_pattern_does_not_match_inside_multibyte_characters() {
         .expect("1\n", "", 0);
 }
 
+/// Regression (issue 13, item 7, the rest): under `-w` GNU grep's regex
+/// matcher takes an empty match only where it is the longest match at its
+/// place; shortening a longer one that a word character touches (`#` in
+/// `#ifdef`) it never stops at the empty one, and looks on from the next
+/// byte. Its fixed-string matcher (`-F`, and patterns of plain words with
+/// no alternation in any syntax) does stop there. Expected output
+/// from GNU grep 3.8 (`LC_ALL=C.UTF-8`).
+#[test]
+fn word_takes_an_empty_match_only_where_it_is_the_longest() {
+    let s = Sandbox::new();
+    s.write("a", "#ifdef X\nint\n#\nab cd\n\n(int)\nintx #\n");
+    let regex = "3:#\n5:\n6:(int)\n7:intx #\n";
+    for args in [
+        &["-E", "#?"][..],
+        &["-E", "(|#)"],
+        &["-E", "#|"],
+        &["-E", "-e", "^#|x*"],
+        &["-E", "-e", "#", "-e", "x*"],
+        &["-E", "-e", "#|x", "-e", ""],
+    ] {
+        s.grep(&[&["-w", "-n"], args, &["a"]].concat())
+            .expect(regex, "", 0);
+    }
+    // Plain words alone are fixed strings to GNU grep, whatever the
+    // syntax: there the empty match stands where `#` will not.
+    for syntax in ["-F", "-G", "-E"] {
+        s.grep(&["-w", "-n", syntax, "-e", "#", "-e", "", "a"])
+            .expect("1:#ifdef X\n3:#\n5:\n6:(int)\n7:intx #\n", "", 0);
+    }
+    s.grep(&["-w", "-c", "-E", "x*", "a"]).expect("5\n", "", 0);
+    s.grep(&["-w", "-o", "-n", "-E", "(|#)", "a"])
+        .expect("3:#\n7:#\n", "", 0);
+    // A rule pack (201 rules) with such a rule: its rules are not tried
+    // one by one there.
+    let rules: Vec<String> = (0..200).map(|i| format!("word{i}z[0-9]+")).collect();
+    s.write("rules", format!("#?\n{}\n", rules.join("\n")));
+    s.grep(&["-w", "-n", "-E", "-f", "rules", "a"])
+        .expect(regex, "", 0);
+    // The differential test's case (seed 5): `\W` shortened to nothing.
+    s.write("f0", "42 _ \u{65e5}\u{672c}a\na|b +Foo_\n-. [x]\nfoo[x]\n");
+    s.grep(&["-G", "-w", "-v", "-c", "-e", "\\W", "-e", "", "f0"])
+        .expect("2\n", "", 0);
+    // Between the bytes of a character that is not a word character (`«`,
+    // `€`) the empty match counts, as GNU decides there (`word_before`).
+    s.write("m", "\u{e9}\n\u{ab}a\u{bb}\na\u{20ac}b\n\u{20ac}\n");
+    s.grep(&["-w", "-n", "-E", "\u{ab}?", "m"]).expect(
+        "2:\u{ab}a\u{bb}\n3:a\u{20ac}b\n4:\u{20ac}\n",
+        "",
+        0,
+    );
+}
+
 #[test]
 fn dash_e_empty_dash_c_counts_every_line() {
     let s = Sandbox::new();

@@ -239,21 +239,6 @@ fn patterns(args: &[String]) -> Vec<&str> {
 fn known_difference(dir: &Path, case: &Case, gnu: &Run, ours: &Run) -> Option<&'static str> {
     let ours_bin = bin();
     let args = &case.args;
-    // Pending item 7 (another change): `-w ''` matches inside multi-byte
-    // characters; and with -w an empty match (`''`, `^`, `x*`) is taken
-    // where GNU grep, having shortened a longer match to it, moves on.
-    let non_ascii = case.files.iter().any(|(_, d)| !d.is_ascii());
-    let pats = patterns(args);
-    if has(args, "-w") && !has(args, "-x") {
-        if pats.contains(&"") && non_ascii {
-            return Some("pending item 7: -w '' inside multi-byte characters");
-        }
-        let empty =
-            |p: &&str| ["", "^", "$", "^$"].contains(p) || p.ends_with('*') || p.ends_with('?');
-        if pats.len() > 1 && pats.iter().any(empty) {
-            return Some("pending item 7: -w with an empty match among longer ones");
-        }
-    }
     // A UTF-8 byte-order mark is left out of the search (README,
     // Encodings): GNU grep on the same files without it must agree, offsets
     // aside (-b cases with a BOM are not generated).

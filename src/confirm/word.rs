@@ -9,7 +9,7 @@
 //! regex only where one is near (see [`WordRegex`]); finding them must cost
 //! little, hence a bitmap of the Basic Multilingual Plane.
 
-use super::{char_after, char_before, WordRules};
+use super::{char_after, char_before, word_after, word_before, WordRules};
 use crate::engine::cpu::cached::CachedRegex;
 use crate::engine::cpu::RuleSet;
 use crate::engine::Matcher;
@@ -87,6 +87,52 @@ impl Bitmap {
     }
 }
 
+/// GNU grep's `-w` for a pattern that can match the empty string. GNU
+/// takes the longest match at the leftmost place a match starts; when
+/// a word character stands beside it, the longest shorter one there that
+/// is not empty, and so on; when none will do, it looks on from the next
+/// byte. So an empty match counts only where it is the longest match at
+/// its place: `-w -E '#?'` does not select `#ifdef` (the `#` is followed
+/// by `i`), where the boundaries around the pattern (`\b{start-half}`,
+/// leftmost-first) would take the empty match before the `#`.
+struct EmptyRule {
+    /// The pattern, leftmost-first: where the next match starts.
+    starts: CachedRegex,
+    /// The pattern reporting its longest match (`MatchKind::All`),
+    /// searched anchored where a match starts.
+    longest: CachedRegex,
+}
+
+impl EmptyRule {
+    /// The end of the longest match starting at `start` and ending by
+    /// `bound`; what lies beyond `bound` is still its context.
+    fn longest_end(&self, hay: &[u8], start: usize, bound: usize) -> Option<usize> {
+        let input = Input::new(hay)
+            .span(start..bound)
+            .anchored(regex_automata::Anchored::Yes);
+        self.longest.search_half(&input).map(|h| h.offset())
+    }
+
+    fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let mut next = at;
+        while next <= hay.len() {
+            let start = self.starts.search(&from(hay, next))?.start();
+            let mut end = self.longest_end(hay, start, hay.len());
+            while let Some(e) = end {
+                if !word_before(hay, start) && !word_after(hay, e) {
+                    return Some(start..e);
+                }
+                end = e
+                    .checked_sub(1)
+                    .and_then(|bound| self.longest_end(hay, start, bound))
+                    .filter(|&shorter| shorter > start);
+            }
+            next = start + 1;
+        }
+        None
+    }
+}
+
 /// `-w` as a regex, on one candidate line: exact on GNU's
 /// word characters, at the speed of the `regex` crate's own boundaries.
 ///
@@ -99,6 +145,8 @@ pub struct WordRegex {
     regexes: Regexes,
     others: Bitmap,
     terminator: u8,
+    /// GNU's rule for a pattern that can match the empty string.
+    empty: Option<EmptyRule>,
 }
 
 /// `fast` and `full`: one regex each (`full`'s match in its group `w`),
@@ -121,16 +169,25 @@ enum Regexes {
 }
 
 impl WordRegex {
-    /// `None` when `full` has no group `w`.
-    pub fn new(fast: Regex, full: Regex, terminator: u8) -> Option<WordRegex> {
+    /// `None` when `full` has no group `w`. `empty`: where the pattern can
+    /// match the empty string, the pattern alone, leftmost-first and
+    /// reporting its longest match (`MatchKind::All`).
+    pub fn new(
+        fast: Regex,
+        full: Regex,
+        empty: Option<(Regex, Regex)>,
+        terminator: u8,
+    ) -> Option<WordRegex> {
         let group = full
             .group_info()
             .to_index(regex_automata::PatternID::ZERO, "w")?;
         let (fast, full) = (CachedRegex::new(fast), CachedRegex::new(full));
-        Some(WordRegex::with(
-            Regexes::One { fast, full, group },
-            terminator,
-        ))
+        let mut word = WordRegex::with(Regexes::One { fast, full, group }, terminator);
+        word.empty = empty.map(|(starts, longest)| EmptyRule {
+            starts: CachedRegex::new(starts),
+            longest: CachedRegex::new(longest),
+        });
+        Some(word)
     }
 
     /// [`WordRegex::new`] for a rule pack: its rules as `fast`, each
@@ -148,6 +205,7 @@ impl WordRegex {
             regexes,
             others: Bitmap::new(),
             terminator,
+            empty: None,
         }
     }
 
@@ -180,6 +238,9 @@ impl Matcher for WordRegex {
         if at > hay.len() {
             return None;
         }
+        if let Some(rule) = &self.empty {
+            return rule.find_at(hay, at);
+        }
         let fast = self.fast_at(hay, at);
         // What a match from `at` on can touch: the character before `at`
         // (4 bytes at most) to the end of the line where `fast` matched.
@@ -201,6 +262,7 @@ impl Matcher for WordRegex {
     /// line with one goes to `full` at once (`find_at` would look again).
     fn is_match_line(&self, line: &[u8]) -> bool {
         match &self.regexes {
+            _ if self.empty.is_some() => self.find_at(line, 0).is_some(),
             _ if self.others.any_in(line) => self.full_at(line, 0).is_some(),
             Regexes::One { fast, .. } => fast.is_match(line),
             Regexes::Rules { fast, .. } => fast.is_match_line(line),

@@ -210,6 +210,22 @@ fn compile_transcoded(
     }))
 }
 
+/// Under `-w` (not `-x`), plain words of which one is empty and which an
+/// alternation joins (`-E '#|'`, `-e '#|x' -e ''`): GNU grep searches
+/// patterns of plain words alone (`-e '#' -e ''`) with its fixed-string
+/// matcher, which takes an empty match wherever no longer word at its
+/// place will do (as the literal set does), and any with an alternation
+/// with its regex matcher, which takes it only where it is the longest
+/// match there (`confirm::word`'s `EmptyRule`): those stay regexes.
+fn empty_beside_words(sets: &[Vec<Vec<u8>>], cfg: &Config) -> bool {
+    let lits = || sets.iter().flatten();
+    cfg.word
+        && !cfg.line
+        && sets.iter().any(|alternatives| alternatives.len() > 1)
+        && lits().any(Vec::is_empty)
+        && lits().any(|l| !l.is_empty())
+}
+
 /// Patterns for UTF-8 (or ASCII-compatible) bytes as they are.
 fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternError> {
     if patterns.is_empty() {
@@ -230,6 +246,7 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
             .iter()
             .map(|p| plain_alternatives(p, cfg.syntax))
             .collect::<Option<Vec<_>>>()
+            .filter(|sets| !empty_beside_words(sets, cfg))
             .map(|sets| sets.concat()),
     };
     if let Some(lits) = literals {

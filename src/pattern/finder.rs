@@ -31,6 +31,24 @@ pub(in crate::pattern) fn build_regex(hir: &Hir, t: u8) -> Result<meta::Regex, P
     build_regex_within(hir, t, REGEX_SIZE_LIMIT)
 }
 
+/// [`build_regex`] reporting the longest match (`MatchKind::All`): a search
+/// anchored where a match starts ends where the longest match there ends
+/// (`-w`'s rule for patterns that can match the empty string).
+pub(in crate::pattern) fn build_longest_regex(
+    hir: &Hir,
+    t: u8,
+) -> Result<meta::Regex, PatternError> {
+    let config = meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .match_kind(regex_automata::MatchKind::All)
+        .nfa_size_limit(Some(REGEX_SIZE_LIMIT));
+    meta::Builder::new()
+        .configure(config)
+        .build_from_hir(hir)
+        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
+}
+
 /// [`build_regex`] for a regex that runs over whole buffers (the line
 /// finder's DFA): where every match starts a line (`^...`, `-x`) it gets a
 /// full DFA if its NFA has up to `FULL_DFA_NFA_STATES` states and the DFA

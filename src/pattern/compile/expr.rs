@@ -17,7 +17,7 @@ use crate::encoding::EncodingPlan;
 use crate::engine::cpu;
 use crate::engine::Matcher;
 use crate::pattern::finder::{
-    build_capturing_regex, build_regex, build_whole_buffer_regex, line_finder,
+    build_capturing_regex, build_longest_regex, build_regex, build_whole_buffer_regex, line_finder,
 };
 use crate::pattern::required::required_literals;
 use crate::pattern::trim;
@@ -128,7 +128,16 @@ pub(super) fn word_matcher(
 ) -> Result<WordRegex, PatternError> {
     let t = cfg.terminator;
     let full = build_capturing_regex(&parse_confined(&word_regex(joined), cfg)?, t)?;
-    WordRegex::new(build_regex(fast, t)?, full, t)
+    // The boundaries around `joined` match nothing: `fast` can match the
+    // empty string where `joined` can.
+    let empty = match fast.properties().minimum_len() {
+        Some(0) => {
+            let inner = parse_confined(joined, cfg)?;
+            Some((build_regex(&inner, t)?, build_longest_regex(&inner, t)?))
+        }
+        _ => None,
+    };
+    WordRegex::new(build_regex(fast, t)?, full, empty, t)
         .ok_or_else(|| PatternError("internal error: no -w group".into()))
 }
 

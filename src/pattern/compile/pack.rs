@@ -453,7 +453,9 @@ impl<'a> Parts<'a> {
     /// rule (`\b{start-half}(?:R)\b{end-half}`) is its own regex, tried
     /// on the lines holding its literals, as their alternation would
     /// answer: the alternation of gitleaks' 221 rules took 8.2 s and 2.3
-    /// GB to build, and on non-ASCII lines the PikeVM over it 23 GB.
+    /// GB to build, and on non-ASCII lines the PikeVM over it 23 GB. A
+    /// pack with a rule that can match the empty string is confirmed by
+    /// the alternation.
     fn word_side(&self) -> Result<CpuSide, PatternError> {
         let (hirs, t, folded) = (&self.hirs, self.cfg.terminator, self.folded());
         let alternation = &self.alternation;
@@ -468,7 +470,12 @@ impl<'a> Parts<'a> {
             }
         };
         let finder = dense_aware(finder, t);
-        let Some(literals) = literals else {
+        // A rule that can match the empty string takes it, with GNU, only
+        // where it is the longest match of the rules' alternation there
+        // (`confirm::word`'s `EmptyRule`), which rules tried one by one
+        // cannot tell.
+        let empty = hirs.iter().any(|h| h.properties().minimum_len() == Some(0));
+        let Some(literals) = literals.filter(|_| !empty) else {
             let joined = self
                 .alternatives
                 .iter()
