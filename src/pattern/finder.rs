@@ -38,15 +38,8 @@ pub(in crate::pattern) fn build_longest_regex(
     hir: &Hir,
     t: u8,
 ) -> Result<meta::Regex, PatternError> {
-    let config = meta::Config::new()
-        .line_terminator(t)
-        .utf8_empty(false)
-        .match_kind(regex_automata::MatchKind::All)
-        .nfa_size_limit(Some(REGEX_SIZE_LIMIT));
-    meta::Builder::new()
-        .configure(config)
-        .build_from_hir(hir)
-        .map_err(|e| PatternError(first_line_of_error(&e.to_string())))
+    let config = regex_config(t, REGEX_SIZE_LIMIT, WhichCaptures::Implicit);
+    build_configured(hir, config.match_kind(regex_automata::MatchKind::All))
 }
 
 /// [`build_regex`] for a regex that runs over whole buffers (the line
@@ -105,17 +98,27 @@ fn build_regex_with(
     full_dfa: bool,
     captures: WhichCaptures,
 ) -> Result<meta::Regex, PatternError> {
-    let mut config = meta::Config::new()
-        .line_terminator(t)
-        .utf8_empty(false)
-        .which_captures(captures)
-        .nfa_size_limit(Some(limit))
-        .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4);
+    let mut config = regex_config(t, limit, captures);
     if full_dfa {
         config = config
             .dfa_size_limit(Some(FULL_DFA_BYTES))
             .dfa_state_limit(Some(FULL_DFA_NFA_STATES));
     }
+    build_configured(hir, config)
+}
+
+/// What every regex here is built with: byte semantics, multi-line anchors
+/// at `t`, automata of at most `limit` bytes, a large lazy-DFA cache.
+fn regex_config(t: u8, limit: usize, captures: WhichCaptures) -> meta::Config {
+    meta::Config::new()
+        .line_terminator(t)
+        .utf8_empty(false)
+        .which_captures(captures)
+        .nfa_size_limit(Some(limit))
+        .hybrid_cache_capacity(REGEX_SIZE_LIMIT / 4)
+}
+
+fn build_configured(hir: &Hir, config: meta::Config) -> Result<meta::Regex, PatternError> {
     meta::Builder::new()
         .configure(config)
         .build_from_hir(hir)

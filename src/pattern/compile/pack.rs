@@ -474,7 +474,7 @@ impl<'a> Parts<'a> {
         // where it is the longest match of the rules' alternation there
         // (`confirm::word`'s `EmptyRule`), which rules tried one by one
         // cannot tell.
-        let empty = hirs.iter().any(|h| h.properties().minimum_len() == Some(0));
+        let empty = alternation.properties().minimum_len() == Some(0);
         let Some(literals) = literals.filter(|_| !empty) else {
             let joined = self
                 .alternatives
