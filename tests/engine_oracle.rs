@@ -222,6 +222,26 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 
+    /// Regexes whose every match is at least 16 bytes long, whose lines
+    /// are looked for only among lines that long (`cpu::LongLines`),
+    /// raced against the DFA over every line: the lines the regex matches
+    /// one by one, under every flag.
+    #[test]
+    fn long_match_regexes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            ".{16,}", r"\w{8}\W\w{8}", r"\W.{15}", r"[^-]{20}$", "^.{16}", r"\b.{16}\b",
+            r"(\w\s?){16}",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
+        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
+        let re = line_oracle(pat, ci, word, whole);
+        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        prop_assert_eq!(got, want);
+    }
+
     /// Alternations found through a memchr for a rare byte every branch
     /// holds, raced against their DFA, whose ends are cut where only lines
     /// count (`-c`) and kept under `-o`: the lines the regex matches one

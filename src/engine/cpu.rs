@@ -22,6 +22,7 @@ mod dense;
 mod dfa_lines;
 mod line_regex;
 mod literal_lines;
+mod long_lines;
 mod rules;
 mod spans;
 
@@ -30,6 +31,7 @@ pub use dense::DenseLines;
 pub use dfa_lines::{gave_up as dfa_lines_gave_up, DfaLines};
 pub use line_regex::LineRegex;
 pub use literal_lines::LiteralLines;
+pub use long_lines::LongLines;
 
 pub use rules::{RuleSet, SplitRules};
 pub use spans::LinesAndSpans;
@@ -176,6 +178,14 @@ impl RegexLines {
             exact,
         }
     }
+
+    /// The end of the earliest match within `range` of `hay` (the bytes
+    /// around it seen by the regex's look-around), as `find_at` answers.
+    fn find_within(&self, hay: &[u8], range: Range<usize>) -> Option<Range<usize>> {
+        let input = Input::new(hay).range(range).earliest(true);
+        let end = self.re.search_half(&input)?.offset();
+        Some(end..end)
+    }
 }
 
 impl Matcher for RegexLines {
@@ -183,9 +193,7 @@ impl Matcher for RegexLines {
         if at > hay.len() {
             return None;
         }
-        let input = Input::new(hay).range(at..).earliest(true);
-        let end = self.re.search_half(&input)?.offset();
-        Some(end..end)
+        self.find_within(hay, at..hay.len())
     }
 
     fn is_exact(&self) -> bool {

@@ -224,7 +224,8 @@ pub(super) fn line_finder(
         (None, Some(re)) => (re.clone(), true),
         (None, None) => (build_whole_buffer_regex(lines, t)?, true),
     };
-    let dfa = cpu::RegexLines::new(dfa, exact);
+    let dfa_re = dfa;
+    let dfa = cpu::RegexLines::new(dfa_re.clone(), exact);
     // Candidates that may hit too often, raced against the DFA: which is
     // faster depends on the text (`engine::fastest`).
     let raced = maybe
@@ -240,11 +241,32 @@ pub(super) fn line_finder(
     if let Some((c, how)) = raced {
         return Ok((Box::new(Fastest::new(Box::new(c), Box::new(dfa))), how));
     }
+    if let Some(min) = long_matches(hir) {
+        let long = cpu::LongLines::new(min, t, cpu::RegexLines::new(dfa_re.clone(), exact));
+        return Ok((
+            Box::new(Fastest::new(Box::new(long), Box::new(dfa))),
+            "the regex over the lines as long as its shortest match, or over every line, whichever is faster on the first megabytes",
+        ));
+    }
     let how = match exact {
         true => "the regex",
         false => "the regex without word boundaries",
     };
     Ok((Box::new(dfa), how))
+}
+
+/// Shortest match, in bytes, from which lines shorter than it are skipped
+/// rather than read by the DFA (`cpu::LongLines`): `.{200,}`, `\S{40,}`.
+/// Below it most lines of source and logs are long enough, and the race
+/// would keep the DFA alone.
+const LONG_MATCH_MIN: usize = 16;
+
+/// The shortest match's length in bytes where it is at least
+/// [`LONG_MATCH_MIN`].
+fn long_matches(hir: &Hir) -> Option<usize> {
+    hir.properties()
+        .minimum_len()
+        .filter(|&n| n >= LONG_MATCH_MIN)
 }
 
 /// Most expected share of text bytes (`window::share`) in the bytes one
