@@ -223,15 +223,18 @@ proptest! {
     }
 
     /// Regexes whose every match is at least 16 bytes long, whose lines
-    /// are looked for only among lines that long (`cpu::LongLines`),
-    /// raced against the DFA over every line: the lines the regex matches
-    /// one by one, under every flag.
+    /// are looked for only among lines that long (`cpu::LongLines`), and
+    /// regexes whose every match ends a line, looked for only among lines
+    /// whose last bytes can end a match (`cpu::LineEnds`), each raced
+    /// against the DFA over every line: the lines the regex matches one by
+    /// one, under every flag.
     #[test]
-    fn long_match_regexes_match_per_line_regex(
+    fn long_match_and_line_end_regexes_match_per_line_regex(
         text in word_text_strategy(),
         pat in prop::sample::select(vec![
             ".{16,}", r"\w{8}\W\w{8}", r"\W.{15}", r"[^-]{20}$", "^.{16}", r"\b.{16}\b",
-            r"(\w\s?){16}",
+            r"(\w\s?){16}", r"[[:space:]]+$", r"\w\W$", r"[^a]{2}$", r"\W+$", r"\b\w$",
+            r"\w\b\s*$", r"(\w|-)\W$", r".{16,}$", r"[0-9]+\s*$",
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {

@@ -241,6 +241,16 @@ pub(super) fn line_finder(
     if let Some((c, how)) = raced {
         return Ok((Box::new(Fastest::new(Box::new(c), Box::new(dfa))), how));
     }
+    if let Some(sets) = line_end_sets(hir) {
+        let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
+        let lines = cpu::RegexLines::new(dfa_re.clone(), exact);
+        if let Some(ends) = cpu::LineEnds::new(&sets, t, lines) {
+            return Ok((
+                Box::new(Fastest::new(Box::new(ends), Box::new(dfa))),
+                "the regex over the lines whose last bytes can end a match, or over every line, whichever is faster on the first megabytes",
+            ));
+        }
+    }
     if let Some(min) = long_matches(hir) {
         let long = cpu::LongLines::new(min, t, cpu::RegexLines::new(dfa_re.clone(), exact));
         return Ok((
@@ -253,6 +263,15 @@ pub(super) fn line_finder(
         false => "the regex without word boundaries",
     };
     Ok((Box::new(dfa), how))
+}
+
+/// The bytes a match can end with, by position from its end, where every
+/// match ends a line (`$` or `\z` closes every branch).
+fn line_end_sets(hir: &Hir) -> Option<Vec<window::ByteSet>> {
+    let suffix = hir.properties().look_set_suffix();
+    (suffix.contains(Look::EndLF) || suffix.contains(Look::End))
+        .then(|| window::end_sets(hir))
+        .flatten()
 }
 
 /// Shortest match, in bytes, from which lines shorter than it are skipped

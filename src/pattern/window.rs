@@ -68,7 +68,14 @@ impl ByteSet {
 /// the shortest match's length capped at [`WINDOW_MAX`]; `None` when the
 /// regex can match the empty string or its NFA is too large to analyse.
 pub fn position_sets(hir: &Hir) -> Option<Vec<ByteSet>> {
-    sets_of_nfa(&repetitions_cut(hir))
+    sets_of_nfa(&repetitions_cut(hir), false)
+}
+
+/// The same sets counted from a match's end: the first is the set of
+/// bytes a match can end with, the next the byte before it, and so on
+/// (from the NFA of the reversed language).
+pub fn end_sets(hir: &Hir) -> Option<Vec<ByteSet>> {
+    sets_of_nfa(&repetitions_cut(hir), true)
 }
 
 /// `hir` with every counted repetition's bounds cut to [`WINDOW_MAX`]
@@ -101,11 +108,13 @@ fn repetitions_cut(hir: &Hir) -> Hir {
     }
 }
 
-/// [`position_sets`] from `hir`'s NFA as it is.
-fn sets_of_nfa(hir: &Hir) -> Option<Vec<ByteSet>> {
+/// [`position_sets`] from `hir`'s NFA as it is, or from its end
+/// (`reverse`).
+fn sets_of_nfa(hir: &Hir, reverse: bool) -> Option<Vec<ByteSet>> {
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()
+                .reverse(reverse)
                 .which_captures(WhichCaptures::None)
                 .utf8(false)
                 .shrink(false)

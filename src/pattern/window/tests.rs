@@ -192,7 +192,7 @@ fn cut_repetitions_of_typical_expressions() {
         "(?:é{64})+",
     ] {
         let h = hir(re, false);
-        let uncut = sets_of_nfa(&h).expect("analysed");
+        let uncut = sets_of_nfa(&h, false).expect("analysed");
         assert_eq!(position_sets(&h), Some(uncut), "{re}");
     }
 }
@@ -222,7 +222,7 @@ proptest! {
     #[test]
     fn cut_repetitions_keep_the_sets(re_text in long_repetitions()) {
         let h = hir(&re_text, false);
-        if let Some(uncut) = sets_of_nfa(&h) {
+        if let Some(uncut) = sets_of_nfa(&h, false) {
             prop_assert_eq!(position_sets(&h), Some(uncut), "{}", re_text);
         }
     }
@@ -245,6 +245,25 @@ proptest! {
                 span.len() >= sets.len()
                     && span.iter().zip(&sets).all(|(&b, s)| s.contains(b)),
                 "{re_text}: match {:?} does not fit the sets", String::from_utf8_lossy(span)
+            );
+        }
+    }
+
+    /// Every match, ending anywhere (the regex followed by `\z`, over each
+    /// prefix of the text), is at least as long as the end sets and its
+    /// last bytes lie in them, counted back from its end.
+    #[test]
+    fn every_match_ends_in_the_end_sets(re_text in expression(), ci in prop::bool::weighted(0.2), text in text()) {
+        let h = hir(&re_text, ci);
+        let Some(sets) = end_sets(&h) else { return Ok(()) };
+        let ending = oracle(&Hir::concat(vec![h, Hir::look(regex_syntax::hir::Look::End)]));
+        for end in 0..=text.len() {
+            let Some(m) = find_at(&ending, &text[..end], 0) else { continue };
+            let span = &text[m];
+            prop_assert!(
+                span.len() >= sets.len()
+                    && span.iter().rev().zip(&sets).all(|(&b, s)| s.contains(b)),
+                "{re_text}: match {:?} does not end in the sets", String::from_utf8_lossy(span)
             );
         }
     }
