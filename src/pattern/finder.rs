@@ -10,8 +10,9 @@ use crate::engine::cpu;
 use crate::engine::fastest::Fastest;
 use crate::engine::shiftor::ShiftOr;
 use crate::engine::Matcher;
-use regex_automata::meta;
-use regex_automata::nfa::thompson::WhichCaptures;
+use regex_automata::nfa::thompson::{self, WhichCaptures};
+use regex_automata::util::look::LookMatcher;
+use regex_automata::{hybrid, meta};
 use regex_syntax::hir::literal::{ExtractKind, Extractor};
 use regex_syntax::hir::{self, Hir, HirKind, Look};
 
@@ -219,11 +220,13 @@ pub(super) fn line_finder(
     // (`\w+@\w+\.\w+|\w+@\w+\.(com|org|net)` cut to `\w@\w\.\w|...`, whose
     // shared `\w@` lets the meta engine find `@`: 2.3 s → 0.25 s).
     let lines = trimmed.unwrap_or(hir);
-    let (dfa, exact) = match (relax_word_boundaries(lines), re) {
-        (Some(relaxed), _) => (build_whole_buffer_regex(&relaxed, t)?, false),
+    let relaxed = relax_word_boundaries(lines);
+    let (dfa, exact) = match (&relaxed, re) {
+        (Some(relaxed), _) => (build_whole_buffer_regex(relaxed, t)?, false),
         (None, Some(re)) => (re.clone(), true),
         (None, None) => (build_whole_buffer_regex(lines, t)?, true),
     };
+    let dfa_hir = relaxed.as_ref().unwrap_or(lines);
     let dfa_re = dfa;
     let dfa = cpu::RegexLines::new(dfa_re.clone(), exact);
     // Candidates that may hit too often, raced against the DFA: which is
@@ -244,7 +247,10 @@ pub(super) fn line_finder(
     if let Some(sets) = line_end_sets(hir) {
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
         let lines = cpu::RegexLines::new(dfa_re.clone(), exact);
-        if let Some(ends) = cpu::LineEnds::new(&sets, t, lines) {
+        let reverse = ends_lines(dfa_hir)
+            .then(|| build_reverse_dfa(dfa_hir, t))
+            .flatten();
+        if let Some(ends) = cpu::LineEnds::new(&sets, t, lines, reverse) {
             return Ok((
                 Box::new(Fastest::new(Box::new(ends), Box::new(dfa))),
                 "the regex over the lines whose last bytes can end a match, or over every line, whichever is faster on the first megabytes",
@@ -266,12 +272,47 @@ pub(super) fn line_finder(
 }
 
 /// The bytes a match can end with, by position from its end, where every
-/// match ends a line (`$` or `\z` closes every branch).
+/// match ends a line.
 fn line_end_sets(hir: &Hir) -> Option<Vec<window::ByteSet>> {
+    ends_lines(hir).then(|| window::end_sets(hir)).flatten()
+}
+
+/// Whether every match of `hir` ends a line (`$` or `\z` closes every
+/// branch).
+fn ends_lines(hir: &Hir) -> bool {
     let suffix = hir.properties().look_set_suffix();
-    (suffix.contains(Look::EndLF) || suffix.contains(Look::End))
-        .then(|| window::end_sets(hir))
-        .flatten()
+    suffix.contains(Look::EndLF) || suffix.contains(Look::End)
+}
+
+/// The lazy DFA of `hir` reversed (`cpu::LineEnds` runs it from a line's
+/// end), with the meta engine's bounds: multi-line anchors at `t`, the
+/// same cache, giving up (the forward DFA answering) after 3 cache clears
+/// at fewer than 10 bytes a state, or at a Unicode word boundary before a
+/// byte past ASCII.
+fn build_reverse_dfa(hir: &Hir, t: u8) -> Option<hybrid::dfa::DFA> {
+    let mut look = LookMatcher::new();
+    look.set_line_terminator(t);
+    let nfa = thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                .reverse(true)
+                .utf8(false)
+                .which_captures(WhichCaptures::None)
+                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .look_matcher(look),
+        )
+        .build_from_hir(hir)
+        .ok()?;
+    hybrid::dfa::DFA::builder()
+        .configure(
+            hybrid::dfa::Config::new()
+                .cache_capacity(REGEX_SIZE_LIMIT / 4)
+                .minimum_cache_clear_count(Some(3))
+                .minimum_bytes_per_state(Some(10))
+                .unicode_word_boundary(true),
+        )
+        .build_from_nfa(nfa)
+        .ok()
 }
 
 /// Shortest match, in bytes, from which lines shorter than it are skipped

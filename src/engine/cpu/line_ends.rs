@@ -13,9 +13,12 @@
 //! (or its relaxation) selects, as `RegexLines` does, and the race
 //! measures each one's whole cost.
 
+use super::cached::Caches;
 use super::RegexLines;
 use crate::engine::Matcher;
 use memchr::{memchr_iter, memrchr};
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::{Anchored, Input};
 use std::ops::Range;
 
 /// Most bytes looked at before a line's end.
@@ -31,13 +34,25 @@ pub struct LineEnds {
     len: usize,
     terminator: u8,
     dfa: RegexLines,
+    /// The regex's reverse DFA, run from a line's end, anchored there.
+    reverse: Option<(DFA, Caches<Cache>)>,
 }
 
 impl LineEnds {
     /// `sets[i]`: the bytes a match's `i`-th byte from its end can be; the
     /// regex's every match ends where a line does and is at least
     /// `sets.len()` bytes long. At most [`END_BYTES_MAX`] sets are used.
-    pub fn new(sets: &[impl Fn(u8) -> bool], terminator: u8, dfa: RegexLines) -> Option<LineEnds> {
+    /// `reverse`, where given, is the lazy DFA of the reversed regex (that
+    /// of `dfa`): a line whose end fits is then decided by it, anchored at
+    /// the line's end, in the few bytes a match takes there rather than
+    /// the whole line (CRLF text, where every line's `\r` fits `\s+$`);
+    /// where it gives up, `dfa` decides.
+    pub fn new(
+        sets: &[impl Fn(u8) -> bool],
+        terminator: u8,
+        dfa: RegexLines,
+        reverse: Option<DFA>,
+    ) -> Option<LineEnds> {
         let len = sets.len().min(END_BYTES_MAX);
         if len == 0 {
             return None;
@@ -56,6 +71,7 @@ impl LineEnds {
             len,
             terminator,
             dfa,
+            reverse: reverse.map(|r| (r, Caches::new())),
         })
     }
 
@@ -69,9 +85,21 @@ impl LineEnds {
     /// The DFA's answer for the line `start..end`, from `at` at the
     /// earliest.
     fn confirm(&self, hay: &[u8], at: usize, start: usize, end: usize) -> Option<Range<usize>> {
-        self.may_end_here(hay, start, end)
-            .then(|| self.dfa.find_within(hay, start.max(at)..end))
-            .flatten()
+        if !self.may_end_here(hay, start, end) {
+            return None;
+        }
+        let from = start.max(at);
+        if let Some((rev, caches)) = &self.reverse {
+            let input = Input::new(hay)
+                .range(from..end)
+                .anchored(Anchored::Yes)
+                .earliest(true);
+            let found = caches.with(|| rev.create_cache(), |c| rev.try_search_rev(c, &input));
+            if let Ok(found) = found {
+                return found.map(|_| end..end);
+            }
+        }
+        self.dfa.find_within(hay, from..end)
     }
 }
 
@@ -109,11 +137,13 @@ mod tests {
     use super::*;
     use crate::engine::selected_line_starts;
     use proptest::prelude::*;
-    use regex_automata::meta;
+    use regex_automata::nfa::thompson;
+    use regex_automata::{hybrid, meta};
 
     proptest! {
         /// With the sets of bytes each regex's matches end with (written
-        /// out by hand), the lines are those the DFA alone selects.
+        /// out by hand), the lines are those the DFA alone selects, each
+        /// line that fits decided by the forward DFA or the reverse one.
         #[test]
         fn line_ends_select_what_the_dfa_alone_selects(
             hay in proptest::collection::vec(
@@ -136,12 +166,16 @@ mod tests {
             for (pattern, sets) in cases {
                 let re = meta::Regex::new(pattern).unwrap();
                 let alone = RegexLines::new(re.clone(), true);
-                let ends = LineEnds::new(&sets, b'\n', RegexLines::new(re, true)).unwrap();
-                prop_assert_eq!(
-                    selected_line_starts(&ends, &hay),
-                    selected_line_starts(&alone, &hay),
-                    "{}", pattern
-                );
+                let want = selected_line_starts(&alone, &hay);
+                let reverse = hybrid::dfa::DFA::builder()
+                    .thompson(thompson::Config::new().reverse(true))
+                    .build(pattern)
+                    .unwrap();
+                for reverse in [None, Some(reverse)] {
+                    let lines = RegexLines::new(re.clone(), true);
+                    let ends = LineEnds::new(&sets, b'\n', lines, reverse).unwrap();
+                    prop_assert_eq!(selected_line_starts(&ends, &hay), want.clone(), "{}", pattern);
+                }
             }
         }
     }
