@@ -143,6 +143,20 @@ fn line_oracle(pat: &str, ci: bool, word: bool, whole: bool) -> regex::bytes::Re
         .unwrap()
 }
 
+/// The lines the engine selects for the regex `pat` under `args` and the
+/// flags `[-i, -w, -x, -v]`, and the lines the per-line oracle selects.
+fn regex_lines_and_oracles(
+    text: &[u8],
+    pat: &str,
+    args: Vec<&str>,
+    [ci, word, whole, invert]: [bool; 4],
+) -> (Vec<u64>, Vec<u64>) {
+    let cfg = config(&with_flags(args, ci, word, whole, invert));
+    let got = engine_lines(text, &[pat.as_bytes().to_vec()], &cfg);
+    let re = line_oracle(pat, ci, word, whole);
+    (got, naive_selected(text, |l| re.is_match(l), invert))
+}
+
 fn text_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(b"abAB_ -\n".to_vec()), 0..300)
 }
@@ -180,10 +194,7 @@ proptest! {
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {
-        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
-        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        let re = line_oracle(pat, ci, word, whole);
-        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        let (got, want) = regex_lines_and_oracles(&text, pat, vec!["-E"], [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 }
@@ -215,10 +226,7 @@ proptest! {
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {
-        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
-        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        let re = line_oracle(pat, ci, word, whole);
-        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        let (got, want) = regex_lines_and_oracles(&text, pat, vec!["-E"], [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
@@ -238,10 +246,7 @@ proptest! {
         ]),
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {
-        let cfg = config(&with_flags(vec!["-E"], ci, word, whole, invert));
-        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        let re = line_oracle(pat, ci, word, whole);
-        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        let (got, want) = regex_lines_and_oracles(&text, pat, vec!["-E"], [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
@@ -263,10 +268,7 @@ proptest! {
         if only {
             args.push("-o");
         }
-        let cfg = config(&with_flags(args, ci, word, whole, invert));
-        let got = engine_lines(&text, &[pat.as_bytes().to_vec()], &cfg);
-        let re = line_oracle(pat, ci, word, whole);
-        let want = naive_selected(&text, |l| re.is_match(l), invert);
+        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 

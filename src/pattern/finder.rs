@@ -139,7 +139,10 @@ const CANDIDATE_LITERALS_MAX: usize = 256;
 /// way; else the regex's forward DFA, stopped at the first match state,
 /// over the buffer (that of `trimmed`, the expression with its ends cut
 /// where only lines count, when it differs), raced against a memchr for
-/// a few rare bytes every match holds where there are such. A regex with
+/// a few rare bytes every match holds where there are such, or against
+/// the same DFA over only the lines that can hold a match: those whose
+/// last bytes can end one where every match ends a line, those as long as
+/// the shortest match where that is 16 bytes or more. A regex with
 /// Unicode word boundaries runs relaxed there (boundaries dropped: the
 /// lazy DFA gives up on them in non-ASCII text and would leave the rest of
 /// the buffer to a slow engine) and the regex confirms the candidate
@@ -221,13 +224,12 @@ pub(super) fn line_finder(
     // shared `\w@` lets the meta engine find `@`: 2.3 s → 0.25 s).
     let lines = trimmed.unwrap_or(hir);
     let relaxed = relax_word_boundaries(lines);
-    let (dfa, exact) = match (&relaxed, re) {
+    let (dfa_re, exact) = match (&relaxed, re) {
         (Some(relaxed), _) => (build_whole_buffer_regex(relaxed, t)?, false),
         (None, Some(re)) => (re.clone(), true),
         (None, None) => (build_whole_buffer_regex(lines, t)?, true),
     };
     let dfa_hir = relaxed.as_ref().unwrap_or(lines);
-    let dfa_re = dfa;
     let dfa = cpu::RegexLines::new(dfa_re.clone(), exact);
     // Candidates that may hit too often, raced against the DFA: which is
     // faster depends on the text (`engine::fastest`).
@@ -247,8 +249,9 @@ pub(super) fn line_finder(
     if let Some(sets) = line_end_sets(hir) {
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
         let lines = cpu::RegexLines::new(dfa_re.clone(), exact);
+        // Run from a line's end where `dfa_re`'s matches end lines too.
         let reverse = ends_lines(dfa_hir)
-            .then(|| build_reverse_dfa(dfa_hir, t))
+            .then(|| build_lazy_dfa(dfa_hir, t, REGEX_SIZE_LIMIT, REGEX_SIZE_LIMIT / 4, true))
             .flatten();
         if let Some(ends) = cpu::LineEnds::new(&sets, t, lines, reverse) {
             return Ok((
@@ -284,21 +287,29 @@ fn ends_lines(hir: &Hir) -> bool {
     suffix.contains(Look::EndLF) || suffix.contains(Look::End)
 }
 
-/// The lazy DFA of `hir` reversed (`cpu::LineEnds` runs it from a line's
-/// end), with the meta engine's bounds: multi-line anchors at `t`, the
-/// same cache, giving up (the forward DFA answering) after 3 cache clears
-/// at fewer than 10 bytes a state, or at a Unicode word boundary before a
-/// byte past ASCII.
-fn build_reverse_dfa(hir: &Hir, t: u8) -> Option<hybrid::dfa::DFA> {
+/// A lazy DFA of `hir`, forward or `reverse`d, run directly rather than
+/// through the meta engine (which hands a search whose cache thrashes to
+/// the PikeVM without a word, `cpu::DfaLines`): multi-line anchors at
+/// `t`, at most `limit` bytes of NFA and `cache` bytes of states a thread,
+/// giving up after 3 cache clears at fewer than 10 bytes a state (the meta
+/// engine's own bounds) or at a Unicode word boundary before a byte past
+/// ASCII.
+pub(in crate::pattern) fn build_lazy_dfa(
+    hir: &Hir,
+    t: u8,
+    limit: usize,
+    cache: usize,
+    reverse: bool,
+) -> Option<hybrid::dfa::DFA> {
     let mut look = LookMatcher::new();
     look.set_line_terminator(t);
     let nfa = thompson::Compiler::new()
         .configure(
             thompson::Config::new()
-                .reverse(true)
+                .reverse(reverse)
                 .utf8(false)
                 .which_captures(WhichCaptures::None)
-                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .nfa_size_limit(Some(limit))
                 .look_matcher(look),
         )
         .build_from_hir(hir)
@@ -306,7 +317,7 @@ fn build_reverse_dfa(hir: &Hir, t: u8) -> Option<hybrid::dfa::DFA> {
     hybrid::dfa::DFA::builder()
         .configure(
             hybrid::dfa::Config::new()
-                .cache_capacity(REGEX_SIZE_LIMIT / 4)
+                .cache_capacity(cache)
                 .minimum_cache_clear_count(Some(3))
                 .minimum_bytes_per_state(Some(10))
                 .unicode_word_boundary(true),

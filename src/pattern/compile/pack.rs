@@ -71,13 +71,13 @@ use crate::engine::{cpu, Matcher};
 use crate::knobs::RulePack;
 use crate::parts::map_on_all_cores;
 use crate::pattern::finder::{
-    build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
+    build_lazy_dfa, build_regex, build_regex_within, pack_line_finder, relax_word_boundaries,
 };
 use crate::pattern::fold;
 use crate::pattern::glushkov;
 use crate::pattern::required::{required_case_insensitive, required_literals, LITERALS_MAX};
 use crate::pattern::trim;
-use regexes::{build_lines_dfa, build_pack, build_rules};
+use regexes::{build_pack, build_rules};
 
 mod regexes;
 
@@ -503,10 +503,13 @@ impl<'a> Parts<'a> {
         if self.word() {
             return self.word_side();
         }
-        // -x: the rules' alternation over the buffer too (`anchored_lines`).
+        // -x: the rules' alternation over the buffer too (`anchored_lines`),
+        // a forward lazy DFA that gives up rather than run on by the PikeVM.
         let split = self.split();
         let whole = (self.cfg.line && (self.per_rule_wanted || split.is_some())).then(|| {
-            s.spawn(move || build_lines_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE))
+            s.spawn(move || {
+                build_lazy_dfa(alternation, t, LINES_ALTERNATION_MAX, PACK_CACHE, false)
+            })
         });
         let whole = move || whole.and_then(joined);
         if self.per_rule_wanted {

@@ -6,9 +6,8 @@
 //! regex, where a large Unicode rule's lazy DFA thrashes anyway. Their
 //! sizes together stay within `PACK_NFA_LIMIT`.
 
-use regex_automata::nfa::thompson::{self, WhichCaptures};
-use regex_automata::util::look::LookMatcher;
-use regex_automata::{hybrid, meta};
+use regex_automata::meta;
+use regex_automata::nfa::thompson::WhichCaptures;
 use regex_syntax::hir::Hir;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -190,42 +189,6 @@ fn regex_and_cut(
         false => None,
     };
     Ok((full, ascii))
-}
-
-/// The lazy DFA of `alternation` (the rules as lines are decided) run
-/// forward over the buffer under -x (`cpu::DfaLines`): unanchored, within
-/// `limit` bytes of NFA and `cache` bytes of states a thread, giving up
-/// (rather than running on as the meta engine would, by the PikeVM) after
-/// 3 cache clears at fewer than 10 bytes a state, the meta engine's own
-/// bounds, or at a Unicode word boundary before a byte past ASCII.
-pub(super) fn build_lines_dfa(
-    alternation: &Hir,
-    t: u8,
-    limit: usize,
-    cache: usize,
-) -> Option<hybrid::dfa::DFA> {
-    let mut look = LookMatcher::new();
-    look.set_line_terminator(t);
-    let nfa = thompson::Compiler::new()
-        .configure(
-            thompson::Config::new()
-                .utf8(false)
-                .which_captures(WhichCaptures::None)
-                .nfa_size_limit(Some(limit))
-                .look_matcher(look),
-        )
-        .build_from_hir(alternation)
-        .ok()?;
-    hybrid::dfa::DFA::builder()
-        .configure(
-            hybrid::dfa::Config::new()
-                .cache_capacity(cache)
-                .minimum_cache_clear_count(Some(3))
-                .minimum_bytes_per_state(Some(10))
-                .unicode_word_boundary(true),
-        )
-        .build_from_nfa(nfa)
-        .ok()
 }
 
 #[cfg(test)]
