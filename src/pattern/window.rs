@@ -13,6 +13,10 @@
 //! start: the bytes the states reachable after `i` bytes can consume.
 //! Look-around assertions count as satisfied, so the sets can only grow:
 //! every match's `i`-th byte lies in set `i` (property-tested below).
+//!
+//! The same analysis of the reversed NFA gives the sets counted from a
+//! match's end ([`end_sets`]): where every match ends a line, a line whose
+//! last bytes miss them cannot match (`engine::cpu::LineEnds`).
 
 use regex_automata::nfa::thompson::{self, State, WhichCaptures, NFA};
 use regex_automata::util::primitives::StateID;
