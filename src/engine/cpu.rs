@@ -167,7 +167,9 @@ impl Matcher for Pack {
 /// When `exact` is false the regex is a relaxation of the search's (Unicode
 /// word boundaries dropped, which the lazy DFA cannot run on non-ASCII text:
 /// it would give up and leave the whole buffer to a slow engine), and its
-/// lines are candidates for the confirm step.
+/// lines are candidates for the confirm step. A clone shares the regex's
+/// cache on each thread (`CachedRegex`).
+#[derive(Clone)]
 pub struct RegexLines {
     re: CachedRegex,
     exact: bool,

@@ -248,7 +248,8 @@ pub(super) fn line_finder(
     }
     if let Some(sets) = line_end_sets(hir) {
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
-        let lines = cpu::RegexLines::new(dfa_re.clone(), exact);
+        // `dfa`'s clone: one cache a thread for the two finders' regex.
+        let lines = dfa.clone();
         // Run from a line's end where `dfa_re`'s matches end lines too.
         let reverse = ends_lines(dfa_hir)
             .then(|| build_lazy_dfa(dfa_hir, t, REGEX_SIZE_LIMIT, REGEX_SIZE_LIMIT / 4, true))
@@ -261,7 +262,7 @@ pub(super) fn line_finder(
         }
     }
     if let Some(min) = long_matches(hir) {
-        let long = cpu::LongLines::new(min, t, cpu::RegexLines::new(dfa_re.clone(), exact));
+        let long = cpu::LongLines::new(min, t, dfa.clone());
         return Ok((
             Box::new(Fastest::new(Box::new(long), Box::new(dfa))),
             "the regex over the lines as long as its shortest match, or over every line, whichever is faster on the first megabytes",

@@ -79,11 +79,21 @@ impl PerThread for hybrid::dfa::Cache {
     }
 }
 
-/// One cache of type `C` per search thread, made on first use.
+/// One cache of type `C` per search thread, made on first use. A clone
+/// is the same automaton's: it finds the same caches.
 pub(super) struct Caches<C> {
     /// This automaton's number, never reused in the process.
     id: u64,
     made: std::marker::PhantomData<fn() -> C>,
+}
+
+impl<C> Clone for Caches<C> {
+    fn clone(&self) -> Caches<C> {
+        Caches {
+            id: self.id,
+            made: std::marker::PhantomData,
+        }
+    }
 }
 
 impl<C: PerThread> Caches<C> {
@@ -109,6 +119,9 @@ impl<C: PerThread> Caches<C> {
     }
 }
 
+/// A clone shares its thread's cache with the original (one lazy DFA a
+/// thread for two finders running the same regex).
+#[derive(Clone)]
 pub struct CachedRegex {
     re: Regex,
     caches: Caches<Cache>,
