@@ -442,7 +442,8 @@ fn stats_name_the_line_finder_race() {
     assert!(
         err.lines()
             .any(|l| l.starts_with("line finder race: kept the ")
-                && l.contains(" ns a byte, the DFA alone ")),
+                && l.contains(", the DFA alone ")
+                && l.contains(" ns a byte, on the first ")),
         "{err}"
     );
 }

@@ -250,6 +250,23 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 
+    /// Regexes every match of which holds one of a few bytes, looked for
+    /// only among lines holding one (`cpu::ByteLines`), alone or beside
+    /// the long-line or line-end finder, raced against the DFA over every
+    /// line: the lines the regex matches one by one, under every flag.
+    #[test]
+    fn required_byte_regexes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            ".{2}-.{2}", r"\w*_\W", ".[-_].", r"\b.{2}1", ".{16}-", r".{1,3}\..", ".{2}-\\w*$",
+            r"(-|_)\W*$", r"\B.1.\b",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+    ) {
+        let (got, want) = regex_lines_and_oracles(&text, pat, vec!["-E"], [ci, word, whole, invert]);
+        prop_assert_eq!(got, want);
+    }
+
     /// Alternations found through a memchr for a rare byte every branch
     /// holds, raced against their DFA, whose ends are cut where only lines
     /// count (`-c`) and kept under `-o`: the lines the regex matches one

@@ -1,6 +1,6 @@
-//! Two line finders for the same regex, the faster one kept: each is
-//! timed on the run's first megabytes, then the one that took fewer
-//! nanoseconds a byte answers alone.
+//! Line finders for the same regex, the fastest one kept: each is timed on
+//! the run's first megabytes, then the one that took fewest nanoseconds a
+//! byte answers alone.
 //!
 //! Which of the shift-or scan and the regex's DFA finds a regex's lines
 //! faster depends on the text more than on the regex: on CI logs the scan
@@ -8,113 +8,121 @@
 //! s to 0.23 s, and `[A-Z]{3,}_[A-Z]+` from 0.10 s to 0.26 s (2 threads,
 //! 512 MB; rg 0.20 s), where upper-case words are everywhere and the
 //! DFA's start state skips the rest quickly. A guess from byte frequencies
-//! (`pattern::window`) cannot see that; a measurement can. Both finders
+//! (`pattern::window`) cannot see that; a measurement can. All finders
 //! are sound and give the same lines, so the choice changes only the time.
+//! A race has two finders or three (the DFA over the lines long enough or
+//! ending right, and over those holding a byte every match holds).
 
 use super::Matcher;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
-/// Bytes each finder searches, timed, before the faster one is kept.
+/// Bytes each finder searches, timed, before the fastest one is kept.
 const MEASURE_BYTES: u64 = 2 << 20;
 
-/// The last choice in this process, for `--stats` ([`stats_line`]): the
-/// finder kept (1 or 2; 0: none yet) and each one's picoseconds a byte
-/// when it was made.
-static KEPT: AtomicU8 = AtomicU8::new(0);
-static PICOS: [AtomicU64; 2] = [AtomicU64::new(0), AtomicU64::new(0)];
+/// Most finders in a race.
+const FINDERS_MAX: usize = 3;
 
-/// `--stats`' line on the race, if one was decided: every use races a
-/// candidate finder (literals, bytes or windows of byte classes) against
-/// the regex's DFA alone. The finders' time, not the candidate lines'
-/// confirmation.
+/// `--stats`' line on the last race decided in this process.
+static DECIDED: Mutex<Option<String>> = Mutex::new(None);
+
+/// `--stats`' line on the race, if one was decided: the finder kept and
+/// each one's nanoseconds a byte, the finders' own time (a candidate
+/// finder's without the candidate lines' confirmation).
 pub fn stats_line() -> Option<String> {
-    let kept = match KEPT.load(Ordering::Relaxed) {
-        FIRST => "the candidates",
-        SECOND => "the DFA alone",
-        _ => return None,
-    };
-    let [a, b] = PICOS
-        .each_ref()
-        .map(|p| p.load(Ordering::Relaxed) as f64 / 1000.0);
-    Some(format!(
-        "line finder race: kept {kept} (candidates {a:.2} ns a byte, the DFA alone {b:.2}, on the first {} MiB each)",
-        MEASURE_BYTES >> 20
-    ))
+    DECIDED.lock().ok()?.clone()
 }
 
-const MEASURING: u8 = 0;
-const FIRST: u8 = 1;
-const SECOND: u8 = 2;
+const MEASURING: u8 = u8::MAX;
 
-/// Finds lines with whichever of two finders proved faster.
+/// Finds lines with whichever of its finders proved fastest.
 pub struct Fastest {
-    finders: [Box<dyn Matcher>; 2],
+    /// Each finder with the name `--stats` gives it.
+    finders: Vec<(&'static str, Box<dyn Matcher>)>,
     chosen: AtomicU8,
     /// Per finder: nanoseconds and bytes measured.
-    nanos: [AtomicU64; 2],
-    bytes: [AtomicU64; 2],
+    nanos: [AtomicU64; FINDERS_MAX],
+    bytes: [AtomicU64; FINDERS_MAX],
 }
 
 impl Fastest {
-    /// `first` and `second` must find the same lines (each answer a hit in
-    /// a line the other would select, or a candidate for it).
-    pub fn new(first: Box<dyn Matcher>, second: Box<dyn Matcher>) -> Fastest {
+    /// Two or three named finders, which must find the same lines (each
+    /// answer a hit in a line the others would select, or a candidate for
+    /// it); the last is the one the confirm step asks of a single line.
+    pub fn new(finders: Vec<(&'static str, Box<dyn Matcher>)>) -> Fastest {
+        assert!((2..=FINDERS_MAX).contains(&finders.len()));
         Fastest {
-            finders: [first, second],
+            finders,
             chosen: AtomicU8::new(MEASURING),
             nanos: Default::default(),
             bytes: Default::default(),
         }
     }
 
+    /// A race of a candidate finder and the regex's DFA alone.
+    pub fn candidates_or_dfa(candidates: Box<dyn Matcher>, dfa: Box<dyn Matcher>) -> Fastest {
+        Fastest::new(vec![("the candidates", candidates), ("the DFA alone", dfa)])
+    }
+
     /// The finder kept, once measured.
     pub fn chosen(&self) -> Option<usize> {
         match self.chosen.load(Ordering::Relaxed) {
-            FIRST => Some(0),
-            SECOND => Some(1),
-            _ => None,
+            MEASURING => None,
+            i => Some(usize::from(i)),
         }
     }
 
     /// Times one search by the finder measured least so far; keeps the
-    /// faster finder once both searched enough.
+    /// fastest finder once every one searched enough.
     fn measured(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
-        let bytes = [0, 1].map(|i| self.bytes[i].load(Ordering::Relaxed));
-        let i = usize::from(bytes[1] < bytes[0]);
+        let n = self.finders.len();
+        let bytes = |i: usize| self.bytes[i].load(Ordering::Relaxed);
+        let i = (0..n).min_by_key(|&i| bytes(i)).unwrap_or(0);
         let start = Instant::now();
-        let found = self.finders[i].find_at(hay, at);
+        let found = self.finders[i].1.find_at(hay, at);
         let nanos = start.elapsed().as_nanos() as u64;
         let searched = found
             .as_ref()
             .map_or(hay.len(), |m| m.end)
             .saturating_sub(at);
         self.nanos[i].fetch_add(nanos, Ordering::Relaxed);
-        let done = self.bytes[i].fetch_add(searched as u64, Ordering::Relaxed) + searched as u64;
-        let other = bytes[1 - i];
-        if done.min(other) >= MEASURE_BYTES {
+        self.bytes[i].fetch_add(searched as u64, Ordering::Relaxed);
+        if (0..n).all(|i| bytes(i) >= MEASURE_BYTES) {
             self.choose();
         }
         found
     }
 
-    /// Keeps the finder with fewer nanoseconds a byte.
+    /// Keeps the finder with fewest nanoseconds a byte (the earlier one on
+    /// a tie).
     fn choose(&self) {
-        let n = [0, 1].map(|i| self.nanos[i].load(Ordering::Relaxed) as u128);
-        let b = [0, 1].map(|i| self.bytes[i].load(Ordering::Relaxed).max(1) as u128);
-        // n0 / b0 <= n1 / b1
-        let first = n[0] * b[1] <= n[1] * b[0];
-        let pick = if first { FIRST } else { SECOND };
+        let n = self.finders.len();
+        let picos: Vec<u128> = (0..n)
+            .map(|i| {
+                let nanos = self.nanos[i].load(Ordering::Relaxed) as u128;
+                nanos * 1000 / self.bytes[i].load(Ordering::Relaxed).max(1) as u128
+            })
+            .collect();
+        let pick = (0..n).min_by_key(|&i| (picos[i], i)).unwrap_or(0);
         if self
             .chosen
-            .compare_exchange(MEASURING, pick, Ordering::Relaxed, Ordering::Relaxed)
+            .compare_exchange(MEASURING, pick as u8, Ordering::Relaxed, Ordering::Relaxed)
             .is_ok()
         {
-            for i in 0..2 {
-                PICOS[i].store((n[i] * 1000 / b[i]) as u64, Ordering::Relaxed);
+            let paces: Vec<String> = (0..n)
+                .map(|i| format!("{} {:.2}", self.finders[i].0, picos[i] as f64 / 1000.0))
+                .collect();
+            let line = format!(
+                "line finder race: kept {} ({} ns a byte, on the first {} MiB each)",
+                self.finders[pick].0,
+                paces.join(", "),
+                MEASURE_BYTES >> 20
+            );
+            if let Ok(mut d) = DECIDED.lock() {
+                *d = Some(line);
             }
-            KEPT.store(pick, Ordering::Relaxed);
         }
     }
 }
@@ -122,22 +130,23 @@ impl Fastest {
 impl Matcher for Fastest {
     fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
         match self.chosen.load(Ordering::Relaxed) {
-            FIRST => self.finders[0].find_at(hay, at),
-            SECOND => self.finders[1].find_at(hay, at),
-            _ => self.measured(hay, at),
+            MEASURING => self.measured(hay, at),
+            i => self.finders[usize::from(i)].1.find_at(hay, at),
         }
     }
 
     fn is_exact(&self) -> bool {
-        self.finders.iter().all(|f| f.is_exact())
+        self.finders.iter().all(|(_, f)| f.is_exact())
     }
 
     fn selects_lines(&self) -> bool {
-        self.finders.iter().all(|f| f.selects_lines())
+        self.finders.iter().all(|(_, f)| f.selects_lines())
     }
 
     fn is_match_line(&self, line: &[u8]) -> bool {
-        self.finders[1].is_match_line(line)
+        self.finders
+            .last()
+            .is_some_and(|(_, f)| f.is_match_line(line))
     }
 }
 
@@ -156,32 +165,44 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_faster_finder_is_kept_and_answers_stay_the_same() {
+    /// `ab` found by `finders` (`slow` of them taking their time), in
+    /// `hay`'s 200 lines holding it, and the finder kept.
+    fn race(slow: &[bool]) -> Option<usize> {
         let mut line = vec![b'x'; 1 << 16];
         line.extend_from_slice(b"\nab\n");
         let hay = line.repeat(200);
-        for slow_first in [true, false] {
-            let (a, b): (Box<dyn Matcher>, Box<dyn Matcher>) = match slow_first {
-                true => (
-                    Box::new(Slow(Literal::new(b"ab"))),
-                    Box::new(Literal::new(b"ab")),
-                ),
-                false => (
-                    Box::new(Literal::new(b"ab")),
-                    Box::new(Slow(Literal::new(b"ab"))),
-                ),
-            };
-            let f = Fastest::new(a, b);
-            let mut at = 0;
-            let mut hits = 0;
-            while let Some(m) = f.find_at(&hay, at) {
-                assert_eq!(&hay[m.clone()], b"ab");
-                hits += 1;
-                at = m.end;
-            }
-            assert_eq!(hits, 200);
-            assert_eq!(f.chosen(), Some(usize::from(slow_first)));
+        let finders = slow
+            .iter()
+            .map(|&slow| {
+                let f: Box<dyn Matcher> = match slow {
+                    true => Box::new(Slow(Literal::new(b"ab"))),
+                    false => Box::new(Literal::new(b"ab")),
+                };
+                ("a finder", f)
+            })
+            .collect();
+        let f = Fastest::new(finders);
+        let mut at = 0;
+        let mut hits = 0;
+        while let Some(m) = f.find_at(&hay, at) {
+            assert_eq!(&hay[m.clone()], b"ab");
+            hits += 1;
+            at = m.end;
         }
+        assert_eq!(hits, 200);
+        f.chosen()
+    }
+
+    #[test]
+    fn the_faster_finder_is_kept_and_answers_stay_the_same() {
+        assert_eq!(race(&[true, false]), Some(1));
+        assert_eq!(race(&[false, true]), Some(0));
+    }
+
+    #[test]
+    fn the_fastest_of_three_is_kept() {
+        assert_eq!(race(&[true, true, false]), Some(2));
+        assert_eq!(race(&[true, false, true]), Some(1));
+        assert_eq!(race(&[false, true, true]), Some(0));
     }
 }

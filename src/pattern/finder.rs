@@ -141,8 +141,9 @@ const CANDIDATE_LITERALS_MAX: usize = 256;
 /// where only lines count, when it differs), raced against a memchr for
 /// a few rare bytes every match holds where there are such, or against
 /// the same DFA over only the lines that can hold a match: those whose
-/// last bytes can end one where every match ends a line, those as long as
-/// the shortest match where that is 16 bytes or more. A regex with
+/// last bytes can end one where every match ends a line, else those as
+/// long as the shortest match where that is 16 bytes or more, and those
+/// holding one of a few bytes every match holds. A regex with
 /// Unicode word boundaries runs relaxed there (boundaries dropped: the
 /// lazy DFA gives up on them in non-ASCII text and would leave the rest of
 /// the buffer to a slow engine) and the regex confirms the candidate
@@ -214,7 +215,10 @@ pub(super) fn line_finder(
             let dfa = cpu::RegexLines::new(whole.clone(), exact);
             let scan = scan.verified_by(whole, exact);
             return Ok((
-                Box::new(Fastest::new(Box::new(scan), Box::new(dfa))),
+                Box::new(Fastest::new(vec![
+                    ("the windows", Box::new(scan)),
+                    ("the DFA alone", Box::new(dfa)),
+                ])),
                 "a shift-or scan of byte classes by position, each window checked by the regex's DFA, or the DFA alone, whichever is faster on the first megabytes",
             ));
         }
@@ -244,29 +248,45 @@ pub(super) fn line_finder(
             Some((c, "rare literal candidates or the regex, whichever is faster on the first megabytes"))
         });
     if let Some((c, how)) = raced {
-        return Ok((Box::new(Fastest::new(Box::new(c), Box::new(dfa))), how));
+        return Ok((
+            Box::new(Fastest::candidates_or_dfa(Box::new(c), Box::new(dfa))),
+            how,
+        ));
     }
+    // The DFA over fewer lines, raced against the DFA alone: those that can
+    // end a match or else those long enough for one, and those holding a
+    // byte every match holds. `dfa`'s clones: one cache a thread.
+    let mut finders: Vec<(&'static str, Box<dyn Matcher>)> = Vec::new();
     if let Some(sets) = line_end_sets(hir) {
         let sets: Vec<_> = sets.iter().map(|s| move |b| s.contains(b)).collect();
-        // `dfa`'s clone: one cache a thread for the two finders' regex.
-        let lines = dfa.clone();
         // Run from a line's end where `dfa_re`'s matches end lines too.
         let reverse = ends_lines(dfa_hir)
             .then(|| build_lazy_dfa(dfa_hir, t, REGEX_SIZE_LIMIT, REGEX_SIZE_LIMIT / 4, true))
             .flatten();
-        if let Some(ends) = cpu::LineEnds::new(&sets, t, lines, reverse) {
-            return Ok((
-                Box::new(Fastest::new(Box::new(ends), Box::new(dfa))),
-                "the regex over the lines whose last bytes can end a match, or over every line, whichever is faster on the first megabytes",
-            ));
+        if let Some(ends) = cpu::LineEnds::new(&sets, t, dfa.clone(), reverse) {
+            finders.push((LINE_ENDS, Box::new(ends)));
         }
     }
-    if let Some(min) = long_matches(hir) {
-        let long = cpu::LongLines::new(min, t, dfa.clone());
-        return Ok((
-            Box::new(Fastest::new(Box::new(long), Box::new(dfa))),
-            "the regex over the lines as long as its shortest match, or over every line, whichever is faster on the first megabytes",
+    if let (Some(min), true) = (long_matches(hir), finders.is_empty()) {
+        finders.push((
+            LONG_LINES,
+            Box::new(cpu::LongLines::new(min, t, dfa.clone())),
         ));
+    }
+    if let Some(lines) = line_bytes(hir).and_then(|b| cpu::ByteLines::new(&b, t, dfa.clone())) {
+        finders.push((BYTE_LINES, Box::new(lines)));
+    }
+    let how = match finders.iter().map(|f| f.0).collect::<Vec<_>>()[..] {
+        [] => None,
+        [LINE_ENDS] => Some("the regex over the lines whose last bytes can end a match, or over every line, whichever is faster on the first megabytes"),
+        [LONG_LINES] => Some("the regex over the lines as long as its shortest match, or over every line, whichever is faster on the first megabytes"),
+        [BYTE_LINES] => Some("the regex over the lines holding a byte every match holds, or over every line, whichever is faster on the first megabytes"),
+        [LINE_ENDS, BYTE_LINES] => Some("the regex over the lines whose last bytes can end a match, over those holding a byte every match holds, or over every line, whichever is fastest on the first megabytes"),
+        _ => Some("the regex over the lines as long as its shortest match, over those holding a byte every match holds, or over every line, whichever is fastest on the first megabytes"),
+    };
+    if let Some(how) = how {
+        finders.push(("the DFA alone", Box::new(dfa)));
+        return Ok((Box::new(Fastest::new(finders)), how));
     }
     let how = match exact {
         true => "the regex",
@@ -339,6 +359,24 @@ fn long_matches(hir: &Hir) -> Option<usize> {
     hir.properties()
         .minimum_len()
         .filter(|&n| n >= LONG_MATCH_MIN)
+}
+
+/// The line finders raced against the DFA alone, as `--stats` names them.
+const LINE_ENDS: &str = "the lines whose last bytes can end a match";
+const LONG_LINES: &str = "the lines as long as its shortest match";
+const BYTE_LINES: &str = "the lines holding a byte every match holds";
+
+/// Most expected share of text bytes (`window::share`) in the bytes one of
+/// which every match holds for the lines holding one to be raced against
+/// the DFA alone: a letter such as `x` or `k` (1.5 %), digits, capitals and
+/// punctuation; not `e` or a space, which nearly every line holds.
+const LINE_BYTES_SHARE_MAX: f64 = 0.02;
+
+/// Up to three bytes one of which every match of `hir` holds, rare enough
+/// by [`LINE_BYTES_SHARE_MAX`] that many lines hold none.
+fn line_bytes(hir: &Hir) -> Option<Vec<u8>> {
+    let (bytes, share) = required_bytes(hir)?;
+    (share <= LINE_BYTES_SHARE_MAX).then_some(bytes)
 }
 
 /// Most expected share of text bytes (`window::share`) in the bytes one
@@ -436,7 +474,7 @@ pub(super) fn pack_line_finder(
     let dfa = cpu::RegexLines::new(build_whole_buffer_regex(hir, t)?, exact);
     if let Some(c) = rare_byte_candidates(hir) {
         return Ok((
-            Box::new(Fastest::new(Box::new(c), Box::new(dfa))),
+            Box::new(Fastest::candidates_or_dfa(Box::new(c), Box::new(dfa))),
             "a rare byte every rule's match holds or the rules' alternation, whichever is faster on the first megabytes",
         ));
     }
