@@ -277,12 +277,12 @@ pub(super) fn line_finder(
         finders.push((BYTE_LINES, Box::new(lines)));
     }
     let how = match finders.iter().map(|f| f.0).collect::<Vec<_>>()[..] {
-        [] => None,
         [LINE_ENDS] => Some("the regex over the lines whose last bytes can end a match, or over every line, whichever is faster on the first megabytes"),
         [LONG_LINES] => Some("the regex over the lines as long as its shortest match, or over every line, whichever is faster on the first megabytes"),
         [BYTE_LINES] => Some("the regex over the lines holding a byte every match holds, or over every line, whichever is faster on the first megabytes"),
         [LINE_ENDS, BYTE_LINES] => Some("the regex over the lines whose last bytes can end a match, over those holding a byte every match holds, or over every line, whichever is fastest on the first megabytes"),
-        _ => Some("the regex over the lines as long as its shortest match, over those holding a byte every match holds, or over every line, whichever is fastest on the first megabytes"),
+        [LONG_LINES, BYTE_LINES] => Some("the regex over the lines as long as its shortest match, over those holding a byte every match holds, or over every line, whichever is fastest on the first megabytes"),
+        _ => None,
     };
     if let Some(how) = how {
         finders.push(("the DFA alone", Box::new(dfa)));
