@@ -10,15 +10,16 @@
 //! finders' whole cost: each answers lines the regex (or its relaxation)
 //! selects, as `RegexLines` does.
 
-use super::RegexLines;
+use super::{Candidates, RegexLines};
 use crate::engine::Matcher;
-use memchr::{memchr, memchr2, memchr3, memrchr};
+use memchr::{memchr, memrchr};
 use std::ops::Range;
 
 /// The lines holding one of up to three bytes, searched by a regex every
 /// match of which holds one of them.
 pub struct ByteLines {
-    bytes: Vec<u8>,
+    /// The bytes' finder: memchr, memchr2 or memchr3.
+    bytes: Candidates,
     terminator: u8,
     dfa: RegexLines,
 }
@@ -27,20 +28,11 @@ impl ByteLines {
     /// `bytes`: one to three bytes, one of which every match of the
     /// regex holds; `None` for another count.
     pub fn new(bytes: &[u8], terminator: u8, dfa: RegexLines) -> Option<ByteLines> {
-        (1..=3).contains(&bytes.len()).then(|| ByteLines {
-            bytes: bytes.to_vec(),
+        Some(ByteLines {
+            bytes: Candidates::any_byte(bytes)?,
             terminator,
             dfa,
         })
-    }
-
-    fn find_byte(&self, hay: &[u8]) -> Option<usize> {
-        match self.bytes[..] {
-            [a] => memchr(a, hay),
-            [a, b] => memchr2(a, b, hay),
-            [a, b, c] => memchr3(a, b, c, hay),
-            _ => None,
-        }
     }
 }
 
@@ -48,7 +40,7 @@ impl Matcher for ByteLines {
     fn find_at(&self, hay: &[u8], mut at: usize) -> Option<Range<usize>> {
         let t = self.terminator;
         loop {
-            let hit = at + self.find_byte(hay.get(at..)?)?;
+            let hit = self.bytes.find_at(hay, at)?.start;
             // The DFA searches the line from its start (or from `at`, where
             // the searcher asks from inside a line), seeing the bytes
             // around it as its look-around needs.
