@@ -251,7 +251,7 @@ proptest! {
     }
 
     /// Regexes every match of which holds one of a few bytes, looked for
-    /// only among lines holding one (`cpu::ByteLines`), alone or beside
+    /// only among lines holding one (`cpu::CandidateLines`), alone or beside
     /// the long-line or line-end finder, raced against the DFA over every
     /// line: the lines the regex matches one by one, under every flag.
     #[test]
@@ -264,6 +264,29 @@ proptest! {
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
     ) {
         let (got, want) = regex_lines_and_oracles(&text, pat, vec!["-E"], [ci, word, whole, invert]);
+        prop_assert_eq!(got, want);
+    }
+
+    /// Regexes whose engine finds a literal of their matches' ends or
+    /// middles itself, whose lines the regex searches over every line or
+    /// over those holding the literal (`cpu::CandidateLines`), whichever
+    /// is faster: the lines the regex matches one by one, under every
+    /// flag and `-o`.
+    #[test]
+    fn backward_literal_regexes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            "[A-Z][a-z]+ing", r"\w+ab-", "[a-z]{2}ing", "[0-9]+ ING", r"[a-z]\w+ ab [A-Z]",
+            r"[A-Z]\w+, [A-Z]\w+", r"\w+-ING", "[a-z]+ing ",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
+        invert in any::<bool>(), only in any::<bool>(),
+    ) {
+        let mut args = vec!["-E"];
+        if only {
+            args.push("-o");
+        }
+        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 

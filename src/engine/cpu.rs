@@ -16,8 +16,8 @@ use regex_automata::{meta, Input};
 use std::ops::Range;
 use std::sync::OnceLock;
 
-mod byte_lines;
 pub(crate) mod cached;
+mod candidate_lines;
 mod confirmed;
 mod dense;
 mod dfa_lines;
@@ -28,7 +28,7 @@ mod long_lines;
 mod rules;
 mod spans;
 
-pub use byte_lines::ByteLines;
+pub use candidate_lines::CandidateLines;
 pub use confirmed::ConfirmedLines;
 pub use dense::DenseLines;
 pub use dfa_lines::{gave_up as dfa_lines_gave_up, DfaLines};

@@ -529,7 +529,7 @@ mod tests {
         assert_eq!(c.gpu, Some(GpuPlan::Required(vec![b"_SUSPEND".to_vec()])));
         assert_eq!(
             c.description,
-            "1 pattern(s), regex, lines found by literal candidates, 1 suffix literal(s) for the GPU"
+            "1 pattern(s), regex, lines found by the regex over the lines holding a literal every match holds, or over every line (its engine finding the literal), whichever is faster on the first megabytes, 1 suffix literal(s) for the GPU"
         );
     }
 

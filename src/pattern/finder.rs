@@ -192,6 +192,22 @@ pub(super) fn line_finder(
         };
         if good_candidates(lits) {
             if let Some(c) = cpu::Candidates::new(lits) {
+                // Where the meta engine looks for the literal itself, from
+                // a match's end or middle, it may find the lines faster
+                // than a confirmation a line (`cpu::CandidateLines`). Its
+                // lazy DFA gives up on Unicode word boundaries.
+                let exact = relax_word_boundaries(trimmed.unwrap_or(hir)).is_none();
+                if let Some(re) = re.filter(|re| exact && finds_literals_backwards(re)) {
+                    let dfa = cpu::RegexLines::new(re.clone(), true);
+                    let lines = cpu::CandidateLines::new(c, t, dfa.clone());
+                    return Ok((
+                        Box::new(Fastest::new(vec![
+                            (LITERAL_LINES, Box::new(lines)),
+                            ("the DFA alone", Box::new(dfa)),
+                        ])),
+                        "the regex over the lines holding a literal every match holds, or over every line (its engine finding the literal), whichever is faster on the first megabytes",
+                    ));
+                }
                 return Ok((Box::new(c), "literal candidates"));
             }
         } else if maybe_good_candidates(lits) {
@@ -273,7 +289,8 @@ pub(super) fn line_finder(
             Box::new(cpu::LongLines::new(min, t, dfa.clone())),
         ));
     }
-    if let Some(lines) = line_bytes(hir).and_then(|b| cpu::ByteLines::new(&b, t, dfa.clone())) {
+    if let Some(bytes) = line_bytes(hir).and_then(|b| cpu::Candidates::any_byte(&b)) {
+        let lines = cpu::CandidateLines::new(bytes, t, dfa.clone());
         finders.push((BYTE_LINES, Box::new(lines)));
     }
     let how = match finders.iter().map(|f| f.0).collect::<Vec<_>>()[..] {
@@ -365,6 +382,34 @@ fn long_matches(hir: &Hir) -> Option<usize> {
 const LINE_ENDS: &str = "the lines whose last bytes can end a match";
 const LONG_LINES: &str = "the lines as long as its shortest match";
 const BYTE_LINES: &str = "the lines holding a byte every match holds";
+const LITERAL_LINES: &str = "the lines holding a literal every match holds";
+
+/// Whether the meta engine runs `re` from occurrences of a literal of its
+/// matches' ends or middles, searching backwards from each for a match's
+/// start (its reverse-suffix and reverse-inner strategies). No public API
+/// names the strategy; its `Debug` text begins with it (read no further
+/// than that; `tests::the_meta_engines_backward_strategies_are_seen` pins
+/// the text to the `regex-automata` in use).
+fn finds_literals_backwards(re: &meta::Regex) -> bool {
+    /// Keeps a text's first bytes, then stops the formatting.
+    struct Head(String);
+    impl std::fmt::Write for Head {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = HEAD_BYTES.saturating_sub(self.0.len());
+            self.0.extend(s.chars().take(room));
+            match self.0.len() < HEAD_BYTES {
+                true => Ok(()),
+                false => Err(std::fmt::Error),
+            }
+        }
+    }
+    const HEAD_BYTES: usize = 80;
+    let mut head = Head(String::new());
+    let _ = std::fmt::write(&mut head, format_args!("{re:?}"));
+    ["strat: ReverseSuffix", "strat: ReverseInner"]
+        .iter()
+        .any(|s| head.0.contains(s))
+}
 
 /// Most expected share of text bytes (`window::share`) in the bytes one of
 /// which every match holds for the lines holding one to be raced against
@@ -676,6 +721,31 @@ mod tests {
         }
         for re in [r"https?://[^ ]+", r"^a|b", r"a^", r"\w+$", r"(?:^)?a"] {
             assert!(!starts_lines(&confined(re)), "{re}");
+        }
+    }
+
+    /// The meta engine's strategy, read from its `Debug` text: a
+    /// `regex-automata` that words it otherwise fails here, rather than
+    /// leaving every regex silently to the confirmation a line.
+    #[test]
+    fn the_meta_engines_backward_strategies_are_seen() {
+        let strategy =
+            |re: &str| finds_literals_backwards(&build_regex(&confined(re), b'\n').unwrap());
+        for re in [
+            r"[A-Z][a-z]+ing",
+            r"[A-Z]+_SUSPEND",
+            r"\w+_lock\(",
+            r"[0-9]{2}:[0-9]{2}:[0-9]{2}",
+        ] {
+            assert!(strategy(re), "{re}");
+        }
+        for re in [
+            r"FATAL .*timeout",
+            r"static int \w+\(",
+            r"\w+->\w+|\w+::\w+",
+            r"[a-z]+",
+        ] {
+            assert!(!strategy(re), "{re}");
         }
     }
 
