@@ -26,10 +26,11 @@ const MEASURE_BYTES: u64 = 2 << 20;
 /// Bytes each thread searches, untimed, before its searches are timed:
 /// a thread's first searches fill its own caches (the lazy DFA's states,
 /// one cache a thread), which with many threads is much of the first
-/// megabytes. `-c -E '[A-Z]\w+, [A-Z]\w+'` over the BOM prose timed
-/// 0.9 and 1.6 ns a byte with 2 threads but 2.5-3.3 and 2.3-2.9 with 16
-/// (on thread CPU time alike, so not preemption) and kept the slower
-/// finder on the 16-core host; with this warm-up 0.8-1.1 and 1.4-1.7.
+/// megabytes. `-c -E '[A-Z]\w+, [A-Z]\w+'` over the BOM prose timed its
+/// two finders at 0.8-0.9 and 1.5-1.6 ns a byte with 2 threads, at
+/// 3.0-3.4 and 2.3-2.7 with 16 (host; by thread CPU time on the dev VM
+/// alike, so not preemption), and kept the slower; with this warm-up
+/// 0.7-1.0 and 1.4-2.1.
 const WARM_UP_BYTES: u64 = 256 << 10;
 
 thread_local! {
