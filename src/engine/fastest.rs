@@ -34,7 +34,8 @@ const MEASURE_BYTES: u64 = 2 << 20;
 const WARM_UP_BYTES: u64 = 256 << 10;
 
 thread_local! {
-    /// This thread's bytes searched untimed in races, and its searches.
+    /// This thread's bytes searched untimed in races (every race it
+    /// takes part in), and its searches.
     static WARMED: Cell<(u64, usize)> = const { Cell::new((0, 0)) };
 }
 

@@ -133,7 +133,9 @@ const CANDIDATE_LITERALS_MAX: usize = 256;
 /// How a regex finds matching lines in a whole buffer (ripgrep's design:
 /// the regex runs on whole buffers only where nothing cheaper finds its
 /// lines): occurrences of literals every match contains, each line holding
-/// one confirmed by the regex; else, when the first bytes of every match
+/// one confirmed by the regex (where the meta engine finds such a literal
+/// itself, from a match's end or middle, those lines searched by its DFA
+/// raced against the DFA alone); else, when the first bytes of every match
 /// fall in byte classes rare in text (IPv4 addresses, hex hashes), windows
 /// of such bytes found by a shift-or scan (`window`), confirmed the same
 /// way; else the regex's forward DFA, stopped at the first match state,

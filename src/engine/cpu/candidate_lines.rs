@@ -1,6 +1,6 @@
 //! The lines holding a candidate (one of a few bytes, or a literal) every
-//! match of a regex holds, searched by the regex's DFA. Two regexes take
-//! it, each raced against the DFA alone (`engine::fastest`), which
+//! match of a regex holds, searched by the regex's DFA. Two kinds of regex
+//! take it, each raced against the DFA alone (`engine::fastest`), which
 //! measures both finders' whole cost: each answers lines the regex (or its
 //! relaxation) selects, as `RegexLines` does.
 //!
