@@ -198,7 +198,7 @@ pub(super) fn line_finder(
                 // a match's end or middle, it may find the lines faster
                 // than a confirmation a line (`cpu::CandidateLines`). Its
                 // lazy DFA gives up on Unicode word boundaries.
-                let exact = relax_word_boundaries(trimmed.unwrap_or(hir)).is_none();
+                let exact = !has_unicode_word_boundaries(trimmed.unwrap_or(hir));
                 if let Some(re) = re.filter(|re| exact && finds_literals_backwards(re)) {
                     let dfa = cpu::RegexLines::new(re.clone(), true);
                     let lines = cpu::CandidateLines::new(c, t, dfa.clone());
@@ -628,22 +628,29 @@ fn maybe_good_candidates(lits: &[Vec<u8>]) -> bool {
     shortest == 2 && lits.len() <= 4
 }
 
+/// Whether `hir` holds a Unicode word-boundary assertion (which the lazy
+/// DFA gives up on at the first byte past ASCII).
+fn has_unicode_word_boundaries(hir: &Hir) -> bool {
+    hir.properties().look_set().iter().any(unicode_word)
+}
+
+fn unicode_word(l: Look) -> bool {
+    matches!(
+        l,
+        Look::WordUnicode
+            | Look::WordUnicodeNegate
+            | Look::WordStartUnicode
+            | Look::WordEndUnicode
+            | Look::WordStartHalfUnicode
+            | Look::WordEndHalfUnicode
+    )
+}
+
 /// `hir` with its Unicode word-boundary assertions replaced by the empty
 /// expression (which matches wherever they do, and more), or `None` when
 /// it has none.
 pub(super) fn relax_word_boundaries(hir: &Hir) -> Option<Hir> {
-    fn unicode_word(l: Look) -> bool {
-        matches!(
-            l,
-            Look::WordUnicode
-                | Look::WordUnicodeNegate
-                | Look::WordStartUnicode
-                | Look::WordEndUnicode
-                | Look::WordStartHalfUnicode
-                | Look::WordEndHalfUnicode
-        )
-    }
-    if !hir.properties().look_set().iter().any(unicode_word) {
+    if !has_unicode_word_boundaries(hir) {
         return None;
     }
     fn relax(h: &Hir, word: &dyn Fn(Look) -> bool) -> Hir {
