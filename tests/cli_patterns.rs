@@ -1133,3 +1133,27 @@ fn two_email_forms_find_their_lines_by_the_at_they_share() {
         out.stderr
     );
 }
+
+/// Regression: `-x ''` (blank lines) found the empty literal at every byte
+/// and confirmed each line (1.6x rg's time over prose with CRLF ends); the
+/// regex `^(?:)$` now finds the lines, alone or beside other literals.
+#[test]
+fn blank_lines_under_x_are_found_by_the_regex() {
+    let s = Sandbox::new();
+    s.write("a", "one\n\n}\n \n\r\n}\n\n");
+    s.grep(&["-c", "-x", "", "a"]).expect("2\n", "", 0);
+    s.grep(&["-n", "-x", "-e", "", "-e", "}", "a"])
+        .expect("2:\n3:}\n6:}\n7:\n", "", 0);
+    s.grep(&["-c", "-v", "-x", "-F", "", "a"])
+        .expect("5\n", "", 0);
+    s.grep(&["-c", "-i", "-x", "-e", "", "-e", "ONE", "a"])
+        .expect("3\n", "", 0);
+    let out = s
+        .grep(&["--debug", "--engine=cpu", "-c", "-x", "", "a"])
+        .run();
+    assert!(
+        out.stderr.contains("patterns: 1 pattern(s), regex"),
+        "{}",
+        out.stderr
+    );
+}

@@ -290,6 +290,54 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 
+    /// Finite regexes some of whose literals hold others (`(a|ab)(ing)?`,
+    /// and their case variants under `-i`), whose lines are found by the
+    /// literals in which no other occurs: the lines the regex matches one
+    /// by one, under every flag and `-o`.
+    #[test]
+    fn overlapping_literal_regexes_match_per_line_regex(
+        text in word_text_strategy(),
+        words in prop::collection::vec(
+            prop::sample::select(vec!["a", "ab", "b", "ing", "Ab", "é", "Жa", "-1"]), 1..4),
+        suffix in prop::sample::select(vec!["", "ing", "b", "é", "_"]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
+        invert in any::<bool>(), only in any::<bool>(),
+    ) {
+        let optional = match suffix {
+            "" => String::new(),
+            s => format!("({s})?"),
+        };
+        let pat = format!("({}){optional}", words.join("|"));
+        let mut args = vec!["-E"];
+        if only {
+            args.push("-o");
+        }
+        let (got, want) = regex_lines_and_oracles(&text, &pat, args, [ci, word, whole, invert]);
+        prop_assert_eq!(got, want);
+    }
+
+    /// Finite regexes whose literals share a prefix or suffix of 4 bytes
+    /// or more, found by memmem for it and each literal compared there
+    /// (`cpu::Candidates::exact_by_affix`): the lines the regex matches one
+    /// by one, under every flag and `-o`.
+    #[test]
+    fn shared_affix_literal_regexes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec![
+            "ab ab(ing|_)", "(a|b|é)ing ab", "ab-1(a|b|ING)", "(1|a|_)abab", "ing ab(a|ING)",
+            "Жab(a|b)-", "(ab|b)ab a",
+        ]),
+        ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
+        invert in any::<bool>(), only in any::<bool>(),
+    ) {
+        let mut args = vec!["-E"];
+        if only {
+            args.push("-o");
+        }
+        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
+        prop_assert_eq!(got, want);
+    }
+
     /// Alternations found through a memchr for a rare byte every branch
     /// holds, raced against their DFA, whose ends are cut where only lines
     /// count (`-c`) and kept under `-o`: the lines the regex matches one

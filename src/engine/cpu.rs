@@ -16,6 +16,7 @@ use regex_automata::{meta, Input};
 use std::ops::Range;
 use std::sync::OnceLock;
 
+mod affix;
 pub(crate) mod cached;
 mod candidate_lines;
 mod confirmed;
@@ -241,6 +242,8 @@ enum CandidateFinder {
         place: Place,
     },
     Many(AhoCorasick),
+    /// Exact literals sharing a long prefix or suffix: memmem for it.
+    Affix(affix::AffixLiterals),
     /// One to three bytes one of which every match holds
     /// (`pattern::required_bytes`): memchr, memchr2 or memchr3.
     AnyByte(Vec<u8>),
@@ -283,6 +286,17 @@ impl Candidates {
     /// A finder for literals that are exactly what the regex matches.
     pub fn exact(lits: &[Vec<u8>]) -> Option<Candidates> {
         Candidates::build(lits, true)
+    }
+
+    /// A finder for literals that are exactly what the regex matches and
+    /// all begin, or all end, with `affix` (`affix::AffixLiterals`: 2 to 16
+    /// literals, an affix of 4 bytes or more); `None` otherwise.
+    pub fn exact_by_affix(lits: &[Vec<u8>], affix: &[u8]) -> Option<Candidates> {
+        Some(Candidates {
+            finder: CandidateFinder::Affix(affix::AffixLiterals::new(lits, affix)?),
+            exact: true,
+            reach: None,
+        })
     }
 
     fn build(lits: &[Vec<u8>], exact: bool) -> Option<Candidates> {
@@ -378,6 +392,7 @@ impl Matcher for Candidates {
                     }?;
                 Some(pos..pos + 1)
             }
+            CandidateFinder::Affix(lits) => lits.find_at(hay, at),
             CandidateFinder::Many(ac) => {
                 let input = aho_corasick::Input::new(hay).range(at..);
                 ac.find(input).map(|m| m.range())

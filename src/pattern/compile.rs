@@ -28,7 +28,7 @@ use super::translate::{escape_literal, translate, Translated};
 mod expr;
 mod gpu_plan;
 mod literals;
-mod minimal;
+pub(in crate::pattern) mod minimal;
 mod pack;
 mod split;
 
@@ -256,7 +256,12 @@ fn compile_utf8(patterns: &[Vec<u8>], cfg: &Config) -> Result<Compiled, PatternE
         let ascii_folds = lits
             .iter()
             .all(|l| l.is_ascii() && !l.iter().any(|b| b"kKsS".contains(b)));
-        if !holds_terminator && (!cfg.ignore_case || ascii_folds) {
+        // `-x ''` (blank lines): the literal engines would find the empty
+        // literal at every byte and confirm each line; the regex `^(?:)$`
+        // finds the lines itself (the Linux tree, `-c -x ''`, 2 threads:
+        // 0.27 s as literals, 0.20 s as the regex, rg 0.24 s).
+        let empty_line = cfg.line && lits.iter().any(Vec::is_empty);
+        if !holds_terminator && (!cfg.ignore_case || ascii_folds) && !empty_line {
             return compile_literals(lits, cfg);
         }
         // -i beyond ASCII folding, for more literals than the regex's own

@@ -9,7 +9,9 @@
 //! words took ~80 ms) and match less often (every occurrence of a dropped
 //! literal contains one of a kept literal), on the CPU and in the GPU's
 //! `multi` kernel alike. Not with `-w`/`-x` (a word "other" is not a word
-//! "the"), nor where matches are printed or counted.
+//! "the"), nor where matches are printed or counted. A regex that is
+//! exactly a set of words has its lines found by the same reduction
+//! (`finder::line_finder`): the regex itself finds what to print.
 
 use aho_corasick::{AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
@@ -17,7 +19,7 @@ use aho_corasick::{AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 /// member occurs, in their order; with `ci`, occurrence and equality are
 /// ASCII case-insensitive (of two members equal but for case, the first
 /// stays). `lits` unchanged when the automaton cannot be built.
-pub(super) fn substring_minimal(lits: Vec<Vec<u8>>, ci: bool) -> Vec<Vec<u8>> {
+pub(in crate::pattern) fn substring_minimal(lits: Vec<Vec<u8>>, ci: bool) -> Vec<Vec<u8>> {
     if lits.len() < 2 || lits.iter().any(|l| l.is_empty()) {
         return lits;
     }
