@@ -157,6 +157,14 @@ fn regex_lines_and_oracles(
     (got, naive_selected(text, |l| re.is_match(l), invert))
 }
 
+/// `-E`, with `-o` where `only`.
+fn ere_args(only: bool) -> Vec<&'static str> {
+    match only {
+        true => vec!["-E", "-o"],
+        false => vec!["-E"],
+    }
+}
+
 fn text_strategy() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(prop::sample::select(b"abAB_ -\n".to_vec()), 0..300)
 }
@@ -282,11 +290,7 @@ proptest! {
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
         invert in any::<bool>(), only in any::<bool>(),
     ) {
-        let mut args = vec!["-E"];
-        if only {
-            args.push("-o");
-        }
-        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
+        let (got, want) = regex_lines_and_oracles(&text, pat, ere_args(only), [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
@@ -308,11 +312,7 @@ proptest! {
             s => format!("({s})?"),
         };
         let pat = format!("({}){optional}", words.join("|"));
-        let mut args = vec!["-E"];
-        if only {
-            args.push("-o");
-        }
-        let (got, want) = regex_lines_and_oracles(&text, &pat, args, [ci, word, whole, invert]);
+        let (got, want) = regex_lines_and_oracles(&text, &pat, ere_args(only), [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
@@ -330,11 +330,7 @@ proptest! {
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
         invert in any::<bool>(), only in any::<bool>(),
     ) {
-        let mut args = vec!["-E"];
-        if only {
-            args.push("-o");
-        }
-        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
+        let (got, want) = regex_lines_and_oracles(&text, pat, ere_args(only), [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
@@ -352,11 +348,7 @@ proptest! {
         ci in any::<bool>(), word in any::<bool>(), whole in any::<bool>(),
         invert in any::<bool>(), only in any::<bool>(),
     ) {
-        let mut args = vec!["-E"];
-        if only {
-            args.push("-o");
-        }
-        let (got, want) = regex_lines_and_oracles(&text, pat, args, [ci, word, whole, invert]);
+        let (got, want) = regex_lines_and_oracles(&text, pat, ere_args(only), [ci, word, whole, invert]);
         prop_assert_eq!(got, want);
     }
 
