@@ -334,6 +334,21 @@ proptest! {
         prop_assert_eq!(got, want);
     }
 
+    /// Case-insensitive word sets past Slim Teddy's 32 variants whose
+    /// first 4 bytes take 32 values or fewer, found by those
+    /// (`cpu::Candidates::exact_by_prefixes`): the lines the regex
+    /// matches one by one, under every flag and `-o`.
+    #[test]
+    fn case_variant_sets_by_their_prefixes_match_per_line_regex(
+        text in word_text_strategy(),
+        pat in prop::sample::select(vec!["ing(ab|_1)", "Ab(ing|ab-)", "abab(ing|_)", "ING ?ab"]),
+        word in any::<bool>(), whole in any::<bool>(), invert in any::<bool>(),
+        only in any::<bool>(),
+    ) {
+        let (got, want) = regex_lines_and_oracles(&text, pat, ere_args(only), [true, word, whole, invert]);
+        prop_assert_eq!(got, want);
+    }
+
     /// Alternations found through a memchr for a rare byte every branch
     /// holds, raced against their DFA, whose ends are cut where only lines
     /// count (`-c`) and kept under `-o`: the lines the regex matches one

@@ -215,7 +215,8 @@ impl Matcher for RegexLines {
 /// Candidates for a regex or a case-insensitive literal: occurrences of
 /// literals one of which every match contains (memmem for one, a byte they
 /// all share, the SIMD Teddy searcher for a few dozen, Aho-Corasick for
-/// more). The confirm step decides each candidate's line.
+/// more; memmem for the prefix or suffix a few exact ones share). The
+/// confirm step decides each candidate's line.
 pub struct Candidates {
     finder: CandidateFinder,
     /// The literals are the regex's whole language: a line holding one
@@ -244,6 +245,9 @@ enum CandidateFinder {
     Many(AhoCorasick),
     /// Exact literals sharing a long prefix or suffix: memmem for it.
     Affix(affix::AffixLiterals),
+    /// Exact literals past Slim Teddy's count whose first bytes are
+    /// within it: Slim Teddy for those.
+    Prefixes(affix::PrefixGroups),
     /// One to three bytes one of which every match holds
     /// (`pattern::required_bytes`): memchr, memchr2 or memchr3.
     AnyByte(Vec<u8>),
@@ -294,6 +298,17 @@ impl Candidates {
     pub fn exact_by_affix(lits: &[Vec<u8>], affix: &[u8]) -> Option<Candidates> {
         Some(Candidates {
             finder: CandidateFinder::Affix(affix::AffixLiterals::new(lits, affix)?),
+            exact: true,
+            reach: None,
+        })
+    }
+
+    /// A finder for literals that are exactly what the regex matches,
+    /// found by Slim Teddy over their distinct first 4 bytes
+    /// (`affix::PrefixGroups`: 32 at most); `None` otherwise.
+    pub fn exact_by_prefixes(lits: &[Vec<u8>]) -> Option<Candidates> {
+        Some(Candidates {
+            finder: CandidateFinder::Prefixes(affix::PrefixGroups::new(lits)?),
             exact: true,
             reach: None,
         })
@@ -393,6 +408,7 @@ impl Matcher for Candidates {
                 Some(pos..pos + 1)
             }
             CandidateFinder::Affix(lits) => lits.find_at(hay, at),
+            CandidateFinder::Prefixes(groups) => groups.find_at(hay, at),
             CandidateFinder::Many(ac) => {
                 let input = aho_corasick::Input::new(hay).range(at..);
                 ac.find(input).map(|m| m.range())

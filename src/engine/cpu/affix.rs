@@ -7,7 +7,10 @@
 //! the same places faster (its rare-byte pair), and a few comparisons
 //! confirm each one without a regex or a line's bounds: rg's meta engine
 //! also runs memmem for a shared prefix. One thread over 90 MB of the
-//! Linux tree's C files: see README, Engines.
+//! Linux tree's C files: see README, Engines. Sets past Slim Teddy's 32
+//! whose first 4 bytes are 32 values or fewer (case variants of a few
+//! words) are found the same way by Slim Teddy over those prefixes
+//! ([`PrefixGroups`]).
 
 use memchr::memmem;
 use std::ops::Range;
@@ -28,8 +31,7 @@ pub struct AffixLiterals {
 }
 
 impl AffixLiterals {
-    /// For 2 to [`AFFIX_LITERALS_MAX`] literals (none holding another)
-    /// that all begin, or all end, with `affix` of [`AFFIX_MIN`] bytes or
+    /// For 2 to [`AFFIX_LITERALS_MAX`] literals that all begin, or all end, with `affix` of [`AFFIX_MIN`] bytes or
     /// more; `None` otherwise.
     pub fn new(lits: &[Vec<u8>], affix: &[u8]) -> Option<AffixLiterals> {
         let count = (2..=AFFIX_LITERALS_MAX).contains(&lits.len());
@@ -74,6 +76,86 @@ impl AffixLiterals {
                 return found;
             }
             from = hit + 1;
+        }
+    }
+}
+
+/// Most distinct prefixes [`PrefixGroups`] takes: Slim Teddy's 32.
+pub const PREFIXES_MAX: usize = 32;
+
+/// Longest prefix [`PrefixGroups`]' Teddy looks for.
+const PREFIX_LEN: usize = 4;
+
+/// Exact literals, more than Slim Teddy takes, whose first 4 bytes are
+/// 32 or fewer distinct prefixes (`(?i)err(or)?:`'s 40 case variants:
+/// 24): Slim Teddy finds the prefixes, and each hit is compared with the
+/// literals that begin with it. Fat Teddy over the 40 scans half the
+/// bytes a step, and case windows found by Slim Teddy need a regex over
+/// their lines.
+pub struct PrefixGroups {
+    teddy: aho_corasick::packed::Searcher,
+    /// The prefixes, sorted, all `len` bytes.
+    prefixes: Vec<Vec<u8>>,
+    len: usize,
+    /// The literals beginning with each prefix, in `prefixes`' order.
+    groups: Vec<Vec<Vec<u8>>>,
+}
+
+impl PrefixGroups {
+    /// For ASCII literals of 3 bytes or more whose first `min(4,
+    /// shortest)` bytes take at most [`PREFIXES_MAX`] values; `None`
+    /// otherwise (or where Teddy cannot be built). Not past ASCII: case
+    /// variants of `müller` all hold 0xC3 second, which memchr finds
+    /// (`Candidates::exact`).
+    pub fn new(lits: &[Vec<u8>]) -> Option<PrefixGroups> {
+        let shortest = lits.iter().map(Vec::len).min()?;
+        if shortest < 3 || lits.iter().any(|l| !l.is_ascii()) {
+            return None;
+        }
+        let len = shortest.min(PREFIX_LEN);
+        let mut prefixes: Vec<Vec<u8>> = lits.iter().map(|l| l[..len].to_vec()).collect();
+        prefixes.sort();
+        prefixes.dedup();
+        if prefixes.len() > PREFIXES_MAX {
+            return None;
+        }
+        let groups = prefixes
+            .iter()
+            .map(|p| lits.iter().filter(|l| l.starts_with(p)).cloned().collect())
+            .collect();
+        let mut b = aho_corasick::packed::Config::new()
+            .match_kind(aho_corasick::packed::MatchKind::LeftmostFirst)
+            .builder();
+        b.extend(&prefixes);
+        Some(PrefixGroups {
+            teddy: b.build()?,
+            prefixes,
+            len,
+            groups,
+        })
+    }
+
+    /// The leftmost occurrence of a literal starting at or after `at` (in
+    /// a large buffer one in the same line: `packed_find`).
+    pub fn find_at(&self, hay: &[u8], at: usize) -> Option<Range<usize>> {
+        let mut from = at;
+        loop {
+            if from > hay.len() {
+                return None;
+            }
+            let hit = super::packed_find(&self.teddy, self.len, hay, from)?;
+            let group = self
+                .prefixes
+                .binary_search_by(|p| p[..].cmp(&hay[hit.clone()]))
+                .ok()?;
+            let start = hit.start;
+            if let Some(l) = self.groups[group]
+                .iter()
+                .find(|l| hay[start..].starts_with(l))
+            {
+                return Some(start..start + l.len());
+            }
+            from = start + 1;
         }
     }
 }
@@ -130,6 +212,31 @@ mod tests {
                         false => prop_assert_eq!(Some(r.end), first_end),
                     }
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The leftmost occurrence of a literal at or after `at`, as the
+        /// naive oracle finds it, or none.
+        #[test]
+        fn prefix_groups_find_the_leftmost_occurrence(
+            lits in prop::collection::vec("[abAB]{3,6}", 1..40),
+            hay in "[abAB\n]{0,120}",
+            at in 0usize..130,
+        ) {
+            let lits: Vec<Vec<u8>> = lits.into_iter().map(String::into_bytes).collect();
+            let Some(f) = PrefixGroups::new(&lits) else {
+                return Ok(());
+            };
+            let hay = hay.as_bytes();
+            let want = naive_starts(&lits, hay, at.min(hay.len() + 1));
+            let got = f.find_at(hay, at);
+            prop_assert_eq!(got.as_ref().map(|r| r.start), want.first().copied());
+            if let Some(r) = got {
+                prop_assert!(lits.iter().any(|l| hay[r.clone()] == l[..]));
             }
         }
     }
