@@ -163,9 +163,7 @@ pub(super) fn line_finder(
         // A line holds a match where it holds one of the literals in which
         // no other occurs: `(?i)the(re)?`'s 40 are 8 (of `the`), which
         // Slim Teddy takes rather than Fat, with twice the bytes a step
-        // (`-c -i`, 2 threads, the Linux tree 0.144 → 0.113 s, rg 0.170;
-        // `(?i)struct( page)?`'s 96, past Teddy, 64: 0.171 → 0.143 s, rg
-        // 0.148).
+        // (`-c -i`, 2 threads, the Linux tree 0.144 → 0.113 s, rg 0.170).
         lits.sort();
         lits.dedup();
         let lits = substring_minimal(lits, false);
