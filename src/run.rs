@@ -7,6 +7,7 @@
 //! `ordered`, the GPU pipeline in `gpu`. A single input streams straight to
 //! stdout instead (`tail -f | gpugrep`).
 
+mod gathered;
 mod gpu;
 mod one;
 mod ordered;

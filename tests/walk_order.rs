@@ -264,3 +264,42 @@ fn files_printed_in_parts_print_what_one_thread_prints() {
         }
     }
 }
+
+/// Outputs are gathered and written together (`run::gathered`) by the
+/// printers of a tree and of listed files: small files' outputs between
+/// files printed in parts (over 1 MiB of output), with context separators,
+/// must come out in the one-thread order; a part written before the
+/// outputs gathered ahead of it would break it.
+#[test]
+fn gathered_outputs_keep_their_place_around_files_printed_in_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = XorShift(0x0dd_ba11_cafe_f00d);
+    let mut names = Vec::new();
+    for i in 0..400 {
+        let len = match i % 50 {
+            7 | 31 => 2_500_000,
+            _ => [40, 900, 3_000, 20_000][rng.below(4)],
+        };
+        let name = format!("f{i:03}.txt");
+        std::fs::write(dir.path().join(&name), rng.bytes(len, b"aab\n")).unwrap();
+        names.push(name);
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    for flags in [&["-n", "ab"][..], &["-C1", "-n", "aaab"], &["-c", "b"]] {
+        for listed in [false, true] {
+            let args = |threads: &'static str| match listed {
+                false => [&[threads, "-r"][..], flags, &["."]].concat(),
+                true => [&[threads][..], flags, &names].concat(),
+            };
+            let one = run(&args("-j1"), dir.path());
+            assert!(!one.0.is_empty(), "{flags:?}");
+            for threads in ["-j3", "-j8"] {
+                let many = run(&args(threads), dir.path());
+                assert!(
+                    many == one,
+                    "{flags:?} {threads} listed {listed}: differs from -j1"
+                );
+            }
+        }
+    }
+}

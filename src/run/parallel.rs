@@ -11,6 +11,7 @@
 
 pub(super) mod part;
 
+use super::gathered::Gathered;
 use super::one::FileResult;
 use super::{Printed, Shared};
 use crate::config::Mode;
@@ -20,7 +21,8 @@ use part::{PartWriter, Sent, Shelf, Waiting};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::mpsc::{self, TryRecvError};
+use std::sync::Mutex;
 
 /// Searches one input: the item's index, the input, and where to stream.
 pub(super) type Job<'a> =
@@ -383,10 +385,28 @@ fn search_parallel(
         let mut pending: BTreeMap<usize, io::Result<FileResult>> = BTreeMap::new();
         let mut parts = Waiting::default();
         let mut want = 0;
-        let outcome = (|| -> io::Result<()> {
-            for sent in rx.iter() {
+        state.gathered = Gathered::for_stdout(shared.cfg.line_buffered);
+        let mut outcome = (|| -> io::Result<()> {
+            loop {
+                // What was gathered goes out before the printer waits.
+                let sent = match rx.try_recv() {
+                    Ok(sent) => sent,
+                    Err(TryRecvError::Empty) => {
+                        state.gathered.write(out)?;
+                        match rx.recv() {
+                            Ok(sent) => sent,
+                            Err(_) => return Ok(()),
+                        }
+                    }
+                    Err(TryRecvError::Disconnected) => return Ok(()),
+                };
                 match sent {
-                    Sent::Part(i, part) => parts.take((i, part), want, out, &shelf)?,
+                    Sent::Part(i, part) => {
+                        if i == want {
+                            state.gathered.write(out)?;
+                        }
+                        parts.take((i, part), want, out, &shelf)?
+                    }
                     Sent::Done(results) => pending.extend(results),
                 }
                 while let Some(r) = pending.remove(&want) {
@@ -398,11 +418,15 @@ fn search_parallel(
                     if state.stop(shared) {
                         return Ok(());
                     }
+                    if parts.holds(want) {
+                        state.gathered.write(out)?;
+                    }
                     parts.write_ready(want, out, &shelf)?;
                 }
             }
-            Ok(())
         })();
+        outcome = outcome.and(state.gathered.write(out));
+        state.gathered = Gathered::off();
         stop.store(true, Ordering::Relaxed);
         shelf.stop();
         outcome

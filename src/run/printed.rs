@@ -2,6 +2,7 @@
 //! in turn (with context group separators and messages), the totals for
 //! `--stats` and `--json`, and whether `-q` may stop.
 
+use super::gathered::Gathered;
 use super::one::FileResult;
 use super::Shared;
 use crate::config::Mode;
@@ -26,6 +27,8 @@ pub(crate) struct Printed {
     pub(crate) stage_lines: Vec<String>,
     /// A packed result's output, unpacked to be written (`packed`).
     pub(crate) unpacked: Vec<u8>,
+    /// Outputs held to be written together (the ordered walk's printer).
+    pub(crate) gathered: Gathered,
     /// `--engine gpu`: the GPU did not start, nothing was searched (the
     /// run's error, exit status 2).
     pub(crate) gpu_unavailable: Option<crate::engine::gpu::GpuError>,
@@ -45,11 +48,18 @@ impl Printed {
             if context && self.any_lines && r.printed_lines {
                 let mut sep = Vec::new();
                 write_separator(&mut sep, &shared.print);
-                out.write_all(&sep)?;
+                match self.gathered.is_on() {
+                    true => self.gathered.push(sep, out)?,
+                    false => out.write_all(&sep)?,
+                }
             }
-            match r.packed {
-                true => crate::run::packed::unpack_into(&r.out, &mut self.unpacked, out)?,
-                false => {
+            match (r.packed, self.gathered.is_on()) {
+                (true, _) => {
+                    self.gathered.write(out)?;
+                    crate::run::packed::unpack_into(&r.out, &mut self.unpacked, out)?;
+                }
+                (false, true) => self.gathered.push(std::mem::take(&mut r.out), out)?,
+                (false, false) => {
                     out.write_all(&r.out)?;
                     crate::output::spare::give(std::mem::take(&mut r.out));
                 }
@@ -69,6 +79,7 @@ impl Printed {
         self.bytes += r.bytes;
         self.lines += r.lines;
         if !r.messages.is_empty() {
+            self.gathered.write(out)?;
             out.flush()?;
             for m in &r.messages {
                 if m.shown(cfg.no_messages, cfg.mode == Mode::Quiet) {

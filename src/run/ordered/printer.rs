@@ -6,6 +6,7 @@ use super::found::Found;
 use super::inbox::{Inbox, Want};
 use super::lead::{held, Lead};
 use super::{Child, Msg};
+use crate::run::gathered::Gathered;
 use crate::run::one::FileResult;
 use crate::run::parallel::part::Waiting;
 use crate::run::{Printed, Shared};
@@ -27,14 +28,22 @@ pub(super) struct Printer<'a> {
 impl Printer<'_> {
     /// Walks the tree depth first as it comes in, printing each result in
     /// turn; ends when all is printed or the search must stop.
-    pub(super) fn print(mut self, out: &mut dyn Write, state: &mut Printed) -> io::Result<()> {
+    pub(super) fn print(self, out: &mut dyn Write, state: &mut Printed) -> io::Result<()> {
+        state.gathered = Gathered::for_stdout(self.shared.cfg.line_buffered);
+        let printed = self.walk(out, state);
+        let written = state.gathered.write(out);
+        state.gathered = Gathered::off();
+        printed.and(written)
+    }
+
+    fn walk(mut self, out: &mut dyn Write, state: &mut Printed) -> io::Result<()> {
         // (directory, next child) from the top down.
         let mut path: Vec<(usize, usize)> = vec![(0, 0)];
         while let Some(&(node, next)) = path.last() {
             self.lead
                 .awaiting_listing(!self.listings.contains_key(&node));
             let Some(children) = self.listings.get(&node) else {
-                if !self.receive(Want::Listing(node), out)? {
+                if !self.receive(Want::Listing(node), out, &mut state.gathered)? {
                     break;
                 }
                 continue;
@@ -51,7 +60,7 @@ impl Printer<'_> {
                     }
                     path.push((dir, 0));
                 }
-                Child::File(id) => match self.head(id, out)? {
+                Child::File(id) => match self.head(id, out, &mut state.gathered)? {
                     Some(result) => {
                         if let Some(last) = path.last_mut() {
                             last.1 += 1;
@@ -64,7 +73,7 @@ impl Printer<'_> {
                         }
                     }
                     None => {
-                        if !self.receive(Want::Result(id), out)? {
+                        if !self.receive(Want::Result(id), out, &mut state.gathered)? {
                             break;
                         }
                     }
@@ -74,21 +83,31 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// File `id` is next: writes its parts that came before, and takes its
-    /// result if it is there.
+    /// File `id` is next: writes its parts that came before (after the
+    /// outputs gathered), and takes its result if it is there.
     fn head(
         &mut self,
         id: usize,
         out: &mut dyn Write,
+        gathered: &mut Gathered,
     ) -> io::Result<Option<io::Result<FileResult>>> {
+        if self.parts.holds(id) {
+            gathered.write(out)?;
+        }
         self.parts.write_ready(id, out, &self.lead.parts)?;
         Ok(self.results.take(id))
     }
 
-    /// Takes what the search threads left, waiting for `want`, and writes
-    /// the parts of the file it waits for; false when every search thread
-    /// has ended and nothing is left.
-    fn receive(&mut self, want: Want, out: &mut dyn Write) -> io::Result<bool> {
+    /// Writes the outputs gathered, takes what the search threads left,
+    /// waiting for `want`, and writes the parts of the file it waits for;
+    /// false when every search thread has ended and nothing is left.
+    fn receive(
+        &mut self,
+        want: Want,
+        out: &mut dyn Write,
+        gathered: &mut Gathered,
+    ) -> io::Result<bool> {
+        gathered.write(out)?;
         let msgs = self.inbox.take(want);
         if msgs.is_empty() {
             return match self.inbox.failed() {

@@ -282,6 +282,11 @@ impl Waiting {
         }
     }
 
+    /// Whether parts of file `i` wait.
+    pub(in crate::run) fn holds(&self, i: usize) -> bool {
+        self.0.contains_key(&i)
+    }
+
     /// Writes the parts of `want` that came before it was the next file.
     pub(in crate::run) fn write_ready(
         &mut self,
