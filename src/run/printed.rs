@@ -27,7 +27,8 @@ pub(crate) struct Printed {
     pub(crate) stage_lines: Vec<String>,
     /// A packed result's output, unpacked to be written (`packed`).
     pub(crate) unpacked: Vec<u8>,
-    /// Outputs held to be written together (the ordered walk's printer).
+    /// Outputs held to be written together (the printers of trees and
+    /// listed files; elsewhere off: each is written as it comes).
     pub(crate) gathered: Gathered,
     /// `--engine gpu`: the GPU did not start, nothing was searched (the
     /// run's error, exit status 2).
@@ -48,21 +49,14 @@ impl Printed {
             if context && self.any_lines && r.printed_lines {
                 let mut sep = Vec::new();
                 write_separator(&mut sep, &shared.print);
-                match self.gathered.is_on() {
-                    true => self.gathered.push(sep, out)?,
-                    false => out.write_all(&sep)?,
-                }
+                self.gathered.push(sep, out)?;
             }
-            match (r.packed, self.gathered.is_on()) {
-                (true, _) => {
+            match r.packed {
+                true => {
                     self.gathered.write(out)?;
                     crate::run::packed::unpack_into(&r.out, &mut self.unpacked, out)?;
                 }
-                (false, true) => self.gathered.push(std::mem::take(&mut r.out), out)?,
-                (false, false) => {
-                    out.write_all(&r.out)?;
-                    crate::output::spare::give(std::mem::take(&mut r.out));
-                }
+                false => self.gathered.push(std::mem::take(&mut r.out), out)?,
             }
             if cfg.line_buffered {
                 out.flush()?;
