@@ -402,10 +402,7 @@ fn search_parallel(
                 };
                 match sent {
                     Sent::Part(i, part) => {
-                        if i == want {
-                            state.gathered.write(out)?;
-                        }
-                        parts.take((i, part), want, out, &shelf)?
+                        parts.take((i, part), want, out, &mut state.gathered, &shelf)?
                     }
                     Sent::Done(results) => pending.extend(results),
                 }
@@ -418,10 +415,7 @@ fn search_parallel(
                     if state.stop(shared) {
                         return Ok(());
                     }
-                    if parts.holds(want) {
-                        state.gathered.write(out)?;
-                    }
-                    parts.write_ready(want, out, &shelf)?;
+                    parts.write_ready(want, out, &mut state.gathered, &shelf)?;
                 }
             }
         })();

@@ -31,8 +31,8 @@ pub struct AffixLiterals {
 }
 
 impl AffixLiterals {
-    /// For 2 to [`AFFIX_LITERALS_MAX`] literals that all begin, or all end, with `affix` of [`AFFIX_MIN`] bytes or
-    /// more; `None` otherwise.
+    /// For 2 to [`AFFIX_LITERALS_MAX`] literals that all begin, or all
+    /// end, with `affix` of [`AFFIX_MIN`] bytes or more; `None` otherwise.
     pub fn new(lits: &[Vec<u8>], affix: &[u8]) -> Option<AffixLiterals> {
         let count = (2..=AFFIX_LITERALS_MAX).contains(&lits.len());
         if !count || affix.len() < AFFIX_MIN {

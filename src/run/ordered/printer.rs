@@ -83,24 +83,23 @@ impl Printer<'_> {
         Ok(())
     }
 
-    /// File `id` is next: writes its parts that came before (after the
-    /// outputs gathered), and takes its result if it is there.
+    /// File `id` is next: writes its parts that came before, and takes its
+    /// result if it is there.
     fn head(
         &mut self,
         id: usize,
         out: &mut dyn Write,
         gathered: &mut Gathered,
     ) -> io::Result<Option<io::Result<FileResult>>> {
-        if self.parts.holds(id) {
-            gathered.write(out)?;
-        }
-        self.parts.write_ready(id, out, &self.lead.parts)?;
+        self.parts
+            .write_ready(id, out, gathered, &self.lead.parts)?;
         Ok(self.results.take(id))
     }
 
-    /// Writes the outputs gathered, takes what the search threads left,
-    /// waiting for `want`, and writes the parts of the file it waits for;
-    /// false when every search thread has ended and nothing is left.
+    /// Writes the outputs gathered (the printer is about to wait), takes
+    /// what the search threads left, waiting for `want`, and writes the
+    /// parts of the file it waits for; false when every search thread has
+    /// ended and nothing is left.
     fn receive(
         &mut self,
         want: Want,
@@ -125,7 +124,10 @@ impl Printer<'_> {
                     self.listings.insert(node, children);
                 }
                 Msg::Found(found) => self.results.add(found),
-                Msg::Part(id, part) => self.parts.take((id, part), head, out, &self.lead.parts)?,
+                Msg::Part(id, part) => {
+                    self.parts
+                        .take((id, part), head, out, gathered, &self.lead.parts)?
+                }
             }
         }
         Ok(true)

@@ -29,6 +29,7 @@
 //! 1.9 M minor faults before, 1.15 M with this and `search::split`'s
 //! pieces streamed).
 
+use super::super::gathered::Gathered;
 use super::super::one::FileResult;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -265,16 +266,18 @@ impl Write for PartWriter<'_> {
 pub(in crate::run) struct Waiting(HashMap<usize, Vec<Vec<u8>>>);
 
 impl Waiting {
-    /// Takes part of file `i` when it is `want`'s (written now) or keeps it.
+    /// Takes part of file `i` when it is `want`'s (written now, after the
+    /// outputs `gathered` before it) or keeps it.
     pub(in crate::run) fn take(
         &mut self,
         (i, part): (usize, Vec<u8>),
         want: usize,
         out: &mut dyn Write,
+        gathered: &mut Gathered,
         shelf: &Shelf,
     ) -> io::Result<()> {
         match i == want {
-            true => write(part, out, shelf),
+            true => write(part, out, gathered, shelf),
             false => {
                 self.0.entry(i).or_default().push(part);
                 Ok(())
@@ -282,28 +285,32 @@ impl Waiting {
         }
     }
 
-    /// Whether parts of file `i` wait.
-    pub(in crate::run) fn holds(&self, i: usize) -> bool {
-        self.0.contains_key(&i)
-    }
-
-    /// Writes the parts of `want` that came before it was the next file.
+    /// Writes the parts of `want` that came before it was the next file
+    /// (after the outputs `gathered` before it).
     pub(in crate::run) fn write_ready(
         &mut self,
         want: usize,
         out: &mut dyn Write,
+        gathered: &mut Gathered,
         shelf: &Shelf,
     ) -> io::Result<()> {
         shelf.set_front(want);
         for part in self.0.remove(&want).unwrap_or_default() {
-            write(part, out, shelf)?;
+            write(part, out, gathered, shelf)?;
         }
         Ok(())
     }
 }
 
-/// Writes a part of the printer's next file.
-fn write(part: Vec<u8>, out: &mut dyn Write, shelf: &Shelf) -> io::Result<()> {
+/// Writes a part of the printer's next file, after the outputs gathered
+/// before it.
+fn write(
+    part: Vec<u8>,
+    out: &mut dyn Write,
+    gathered: &mut Gathered,
+    shelf: &Shelf,
+) -> io::Result<()> {
+    gathered.write(out)?;
     shelf.held.fetch_sub(part.capacity(), Ordering::AcqRel);
     out.write_all(&part)?;
     shelf.front_written.fetch_add(part.len(), Ordering::AcqRel);
@@ -382,7 +389,9 @@ mod tests {
             for sent in rx.iter() {
                 if let Sent::Part(i, part) = sent {
                     std::thread::sleep(Duration::from_micros(300));
-                    waiting.take((i, part), 0, &mut out, &shelf).unwrap();
+                    waiting
+                        .take((i, part), 0, &mut out, &mut Gathered::off(), &shelf)
+                        .unwrap();
                 }
             }
             let (most, sent) = writer.join().unwrap();
